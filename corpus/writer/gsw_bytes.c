@@ -1,0 +1,125 @@
+#include "gsw_bytes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gsw_bytes_init(gsw_bytes *b)
+{
+    b->data = NULL;
+    b->len = 0;
+    b->cap = 0;
+}
+
+void gsw_bytes_free(gsw_bytes *b)
+{
+    free(b->data);
+    gsw_bytes_init(b);
+}
+
+static void reserve(gsw_bytes *b, size_t extra)
+{
+    if (b->cap - b->len >= extra) {
+        return;
+    }
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap - b->len < extra) {
+        cap *= 2;
+    }
+    uint8_t *p = realloc(b->data, cap);
+    if (p == NULL) {
+        fprintf(stderr, "gsw_bytes: out of memory (%zu bytes)\n", cap);
+        abort();
+    }
+    b->data = p;
+    b->cap = cap;
+}
+
+void gsw_put(gsw_bytes *b, const void *src, size_t n)
+{
+    if (n == 0) {
+        return;
+    }
+    reserve(b, n);
+    memcpy(b->data + b->len, src, n);
+    b->len += n;
+}
+
+static void put_le(gsw_bytes *b, uint64_t v, unsigned width)
+{
+    uint8_t tmp[8];
+    for (unsigned i = 0; i < width; i++) {
+        tmp[i] = (uint8_t)(v >> (8 * i));
+    }
+    gsw_put(b, tmp, width);
+}
+
+void gsw_put_u8(gsw_bytes *b, uint8_t v) { put_le(b, v, 1); }
+void gsw_put_u16(gsw_bytes *b, uint16_t v) { put_le(b, v, 2); }
+void gsw_put_u32(gsw_bytes *b, uint32_t v) { put_le(b, v, 4); }
+void gsw_put_u64(gsw_bytes *b, uint64_t v) { put_le(b, v, 8); }
+
+void gsw_put_f32(gsw_bytes *b, float v)
+{
+    uint32_t bits;
+    memcpy(&bits, &v, 4);
+    put_le(b, bits, 4);
+}
+
+void gsw_put_f64(gsw_bytes *b, double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, 8);
+    put_le(b, bits, 8);
+}
+
+void gsw_put_str(gsw_bytes *b, const void *s, size_t n)
+{
+    gsw_put_u64(b, n);
+    gsw_put(b, s, n);
+}
+
+void gsw_put_cstr(gsw_bytes *b, const char *s)
+{
+    gsw_put_str(b, s, strlen(s));
+}
+
+void gsw_put_fill(gsw_bytes *b, uint8_t v, size_t n)
+{
+    reserve(b, n);
+    memset(b->data + b->len, v, n);
+    b->len += n;
+}
+
+void gsw_pad_to(gsw_bytes *b, uint64_t align)
+{
+    size_t rem = (size_t)(b->len % align);
+    if (rem != 0) {
+        gsw_put_fill(b, 0, (size_t)(align - rem));
+    }
+}
+
+static void patch_le(gsw_bytes *b, size_t at, uint64_t v, unsigned width)
+{
+    if (at > b->len || b->len - at < width) {
+        fprintf(stderr, "gsw_bytes: patch at %zu outside %zu bytes\n", at, b->len);
+        abort();
+    }
+    for (unsigned i = 0; i < width; i++) {
+        b->data[at + i] = (uint8_t)(v >> (8 * i));
+    }
+}
+
+void gsw_patch_u32(gsw_bytes *b, size_t at, uint32_t v) { patch_le(b, at, v, 4); }
+void gsw_patch_u64(gsw_bytes *b, size_t at, uint64_t v) { patch_le(b, at, v, 8); }
+
+int gsw_bytes_save(const gsw_bytes *b, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        return -1;
+    }
+    size_t n = b->len ? fwrite(b->data, 1, b->len, f) : 0;
+    int rc = fclose(f);
+    return (n == b->len && rc == 0) ? 0 : -1;
+}

@@ -1,0 +1,385 @@
+/*
+ * ggufsafe: a defensive GGUF reader and dequantization library.
+ *
+ * The whole public API. Every function is thread-safe on distinct objects; an open gs_file is
+ * immutable and may be read from any number of threads at once. Nothing here aborts on input:
+ * every failure is a gs_status, and failures caused by file contents carry the byte offset of the
+ * field that failed and the key or tensor concerned (gs_error).
+ *
+ * Type ids (gs_type) are ggml's. Symbols are prefixed gs_ so that ggml can be linked beside us.
+ */
+#ifndef GGUFSAFE_H
+#define GGUFSAFE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(GGUFSAFE_BUILDING) && defined(__GNUC__)
+#define GS_API __attribute__((visibility("default")))
+#else
+#define GS_API
+#endif
+
+#define GS_VERSION_MAJOR 0
+#define GS_VERSION_MINOR 1
+#define GS_VERSION_PATCH 0
+#define GS_VERSION_STRING "0.1.0"
+
+/* The library's version string, "MAJOR.MINOR.PATCH". */
+GS_API const char *gs_version(void);
+
+/* ------------------------------------------------------------------------------------------------
+ * Status codes. Numbers are stable: never renumbered, never reused. README has the full table.
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum gs_status {
+    GS_OK = 0,
+
+    /* 1-19: the caller or the environment, never the file's contents. */
+    GS_E_INVALID_ARGUMENT = 1,   /* NULL pointer, bad options struct, bad enum value */
+    GS_E_NO_MEMORY = 2,          /* the allocator returned NULL */
+    GS_E_IO = 3,                 /* open/fstat/mmap/pread failed (errno-level problem) */
+    GS_E_NOT_FOUND = 4,          /* lookup of a key or tensor name that is not there */
+    GS_E_WRONG_TYPE = 5,         /* typed getter used on a value of another type */
+    GS_E_OUT_OF_RANGE = 6,       /* index past the end, or value not representable */
+    GS_E_INTERNAL = 7,           /* a bug in ggufsafe; never returned for malformed input */
+    GS_E_NOT_DECODABLE = 8,      /* tensor type has no f32 decoder (integer and f64 types) */
+    GS_E_SIZE_MISMATCH = 9,      /* decode: buffer sizes do not match whole blocks */
+
+    /* 20-29: framing. */
+    GS_E_BAD_MAGIC = 20,             /* first 4 bytes are not "GGUF" */
+    GS_E_UNSUPPORTED_VERSION = 21,   /* version 0, 1 or > 3 */
+    GS_E_BYTE_SWAPPED = 22,          /* version word is a byte-swapped 1..3: a big-endian file */
+    GS_E_TRUNCATED = 23,             /* the file ends inside a fixed-size field */
+    GS_E_COUNT_EXCEEDS_FILE = 24,    /* a declared count needs more bytes than remain */
+    GS_E_STRING_EXCEEDS_FILE = 25,   /* a declared string length needs more bytes than remain */
+
+    /* 30-39: configured limits (gs_limits). */
+    GS_E_LIMIT_KV_COUNT = 30,
+    GS_E_LIMIT_TENSOR_COUNT = 31,
+    GS_E_LIMIT_STRING_LENGTH = 32,
+    GS_E_LIMIT_ARRAY_LENGTH = 33,
+    GS_E_LIMIT_ALIGNMENT = 34,
+    GS_E_LIMIT_MEMORY = 35,          /* the parsed metadata would need more heap than allowed */
+
+    /* 40-59: key-value metadata. */
+    GS_E_INVALID_UTF8 = 40,          /* strict: a key, string value or tensor name is not UTF-8 */
+    GS_E_BAD_VALUE_TYPE = 41,        /* value type id not in 0..12 */
+    GS_E_NESTED_ARRAY = 42,          /* array whose element type is array */
+    GS_E_BAD_BOOL = 43,              /* strict: bool byte other than 0 or 1 */
+    GS_E_EMPTY_KEY = 44,
+    GS_E_KEY_HAS_NUL = 45,
+    GS_E_BAD_KEY = 46,               /* strict: key outside [a-z0-9_]+(.[a-z0-9_]+)*, or > 65535 B */
+    GS_E_DUPLICATE_KEY = 47,
+    GS_E_ALIGNMENT_TYPE = 48,        /* general.alignment is not a scalar uint32 */
+    GS_E_ALIGNMENT_VALUE = 49,       /* 0; strict: not a power of two, or below 8 */
+
+    /* 60-79: tensor infos. */
+    GS_E_TOO_MANY_DIMS = 60,         /* n_dims > 4 */
+    GS_E_NEGATIVE_DIM = 61,          /* a dimension >= 2^63 (negative as ggml's int64) */
+    GS_E_SIZE_OVERFLOW = 62,         /* element count, byte size, stride or padded size wraps */
+    GS_E_UNKNOWN_TENSOR_TYPE = 63,   /* type id negative or >= 43 (fork ids included) */
+    GS_E_REMOVED_TENSOR_TYPE = 64,   /* type ids 4, 5, 31-33, 36-38 */
+    GS_E_ROW_NOT_BLOCK_MULTIPLE = 65,/* ne[0] not a multiple of the type's block size */
+    GS_E_TENSOR_NAME_TOO_LONG = 66,  /* strict: more than 63 bytes (ggml's limit) */
+    GS_E_TENSOR_NAME_EMPTY = 67,
+    GS_E_TENSOR_NAME_HAS_NUL = 68,
+    GS_E_DUPLICATE_TENSOR_NAME = 69,
+
+    /* 80-89: data layout. */
+    GS_E_MISALIGNED_OFFSET = 80,     /* strict: offset not a multiple of the alignment */
+    GS_E_OFFSET_NOT_PACKED = 81,     /* strict: offset is not the running padded sum */
+    GS_E_TENSOR_OVERLAP = 82,        /* lenient: two tensors' data ranges overlap */
+    GS_E_DATA_OUTSIDE_FILE = 83,     /* tensor data extends past the end of the file */
+
+    /* 90-99: split sets. */
+    GS_E_SPLIT_BAD_NAME = 90,        /* first part not named <prefix>-00001-of-NNNNN.gguf */
+    GS_E_SPLIT_PART_MISSING = 91,    /* a part named by the set cannot be opened */
+    GS_E_SPLIT_KEY_MISSING = 92,     /* split.no, split.count or split.tensors.count absent */
+    GS_E_SPLIT_KEY_TYPE = 93,        /* a split key is not a non-negative integer */
+    GS_E_SPLIT_NUMBER_MISMATCH = 94, /* split.no is not the part's position */
+    GS_E_SPLIT_COUNT_MISMATCH = 95,  /* split.count differs between parts or from the names */
+    GS_E_SPLIT_TENSOR_COUNT_MISMATCH = 96, /* parts' tensor counts do not sum to split.tensors.count */
+    GS_E_SPLIT_DUPLICATE_TENSOR = 97 /* a tensor name appears in two parts */
+} gs_status;
+
+/* "GS_E_TRUNCATED" for GS_E_TRUNCATED; "GS_E_UNKNOWN_STATUS" for values outside the enum. */
+GS_API const char *gs_status_name(gs_status status);
+/* One sentence describing the status. */
+GS_API const char *gs_status_message(gs_status status);
+
+/* ------------------------------------------------------------------------------------------------
+ * The type registry: ggml tensor type ids 0..42.
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum gs_type {
+    GS_TYPE_F32 = 0, GS_TYPE_F16 = 1, GS_TYPE_Q4_0 = 2, GS_TYPE_Q4_1 = 3,
+    GS_TYPE_Q5_0 = 6, GS_TYPE_Q5_1 = 7, GS_TYPE_Q8_0 = 8, GS_TYPE_Q8_1 = 9,
+    GS_TYPE_Q2_K = 10, GS_TYPE_Q3_K = 11, GS_TYPE_Q4_K = 12, GS_TYPE_Q5_K = 13,
+    GS_TYPE_Q6_K = 14, GS_TYPE_Q8_K = 15, GS_TYPE_IQ2_XXS = 16, GS_TYPE_IQ2_XS = 17,
+    GS_TYPE_IQ3_XXS = 18, GS_TYPE_IQ1_S = 19, GS_TYPE_IQ4_NL = 20, GS_TYPE_IQ3_S = 21,
+    GS_TYPE_IQ2_S = 22, GS_TYPE_IQ4_XS = 23, GS_TYPE_I8 = 24, GS_TYPE_I16 = 25,
+    GS_TYPE_I32 = 26, GS_TYPE_I64 = 27, GS_TYPE_F64 = 28, GS_TYPE_IQ1_M = 29,
+    GS_TYPE_BF16 = 30, GS_TYPE_TQ1_0 = 34, GS_TYPE_TQ2_0 = 35, GS_TYPE_MXFP4 = 39,
+    GS_TYPE_NVFP4 = 40, GS_TYPE_Q1_0 = 41, GS_TYPE_Q2_0 = 42,
+    GS_TYPE_COUNT = 43 /* first id that is not a ggml type */
+} gs_type;
+
+typedef enum gs_type_status {
+    GS_TYPE_UNKNOWN = 0,    /* never assigned by ggml (negative, >= 43, or a fork's id) */
+    GS_TYPE_LIVE = 1,       /* a current weight / plain type */
+    GS_TYPE_ACTIVATION = 2, /* current, but meant for activations (q8_1, q8_K) */
+    GS_TYPE_REMOVED = 3     /* once assigned, since removed (4, 5, 31-33, 36-38) */
+} gs_type_status;
+
+typedef struct gs_type_info {
+    const char *name;      /* ggml's name ("q4_K"); for removed ids their historical name */
+    uint32_t block_elems;  /* elements per block; 0 for removed and unknown ids */
+    uint32_t block_bytes;  /* bytes per block; 0 for removed and unknown ids */
+    gs_type_status status;
+    bool decodable;        /* gs_dequantize can convert it to f32 */
+} gs_type_info;
+
+/* Fills *out for any id (unknown ids get status GS_TYPE_UNKNOWN and name "unknown").
+ * Returns GS_OK for live and activation types, GS_E_REMOVED_TENSOR_TYPE or
+ * GS_E_UNKNOWN_TENSOR_TYPE otherwise. */
+GS_API gs_status gs_type_get_info(int32_t type, gs_type_info *out);
+/* ggml's name of the type, "unknown" for ids never assigned. Never NULL. */
+GS_API const char *gs_type_name(int32_t type);
+
+/* ------------------------------------------------------------------------------------------------
+ * Options: profile, limits, allocator.
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum gs_profile {
+    GS_PROFILE_STRICT = 0,  /* GGUF spec wire rules and llama.cpp's reader requirements */
+    GS_PROFILE_LENIENT = 1  /* only what memory-safe addressing needs */
+} gs_profile;
+
+typedef struct gs_allocator {
+    void *(*malloc_fn)(void *opaque, size_t size);
+    void *(*realloc_fn)(void *opaque, void *ptr, size_t size);
+    void (*free_fn)(void *opaque, void *ptr);
+    void *opaque;
+} gs_allocator;
+
+typedef struct gs_limits {
+    uint64_t max_kv_count;        /* default 1,048,576; at most 2^31 is honoured */
+    uint64_t max_tensor_count;    /* default 1,048,576; at most 2^31 is honoured */
+    uint64_t max_string_length;   /* bytes, default 64 MiB */
+    uint64_t max_array_length;    /* elements, default 2^26 */
+    uint32_t max_alignment;       /* bytes, default 1 MiB */
+    uint64_t max_metadata_memory; /* heap bytes for the parsed tables, default 1 GiB */
+} gs_limits;
+
+typedef struct gs_options {
+    size_t struct_size;     /* sizeof(gs_options); set by gs_options_init */
+    gs_profile profile;
+    gs_limits limits;
+    gs_allocator allocator; /* all three functions set, or all three NULL for libc */
+} gs_options;
+
+/* Defaults: strict profile, the limits above, libc allocation. */
+GS_API void gs_options_init(gs_options *opts);
+
+/* ------------------------------------------------------------------------------------------------
+ * Errors.
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum gs_context_kind {
+    GS_CONTEXT_NONE = 0,
+    GS_CONTEXT_HEADER = 1,
+    GS_CONTEXT_KEY = 2,     /* context holds the key */
+    GS_CONTEXT_TENSOR = 3,  /* context holds the tensor name */
+    GS_CONTEXT_PART = 4     /* context holds a split part's file name */
+} gs_context_kind;
+
+#define GS_ERROR_TEXT_MAX 128
+
+typedef struct gs_error {
+    gs_status status;
+    uint64_t offset;        /* first byte of the field that failed, from the start of the GGUF */
+    gs_context_kind context_kind;
+    /* The key, tensor name or part name, NUL-terminated, control bytes and invalid UTF-8 escaped
+     * as \xHH, truncated with "..." when longer than the buffer. */
+    char context[GS_ERROR_TEXT_MAX];
+    char detail[GS_ERROR_TEXT_MAX]; /* specifics: limits, expected and found values */
+} gs_error;
+
+/* ------------------------------------------------------------------------------------------------
+ * Opening a file.
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct gs_file gs_file;
+
+/* Maps PATH read-only and parses the metadata; tensor data is addressed, never read.
+ * opts may be NULL (defaults); err may be NULL. On failure *out is NULL. */
+GS_API gs_status gs_open_file(const char *path, const gs_options *opts, gs_file **out,
+                              gs_error *err);
+/* Parses a GGUF held in memory; the buffer must outlive the gs_file. */
+GS_API gs_status gs_open_memory(const void *data, size_t size, const gs_options *opts,
+                                gs_file **out, gs_error *err);
+/* Releases everything; NULL is a no-op. */
+GS_API void gs_close(gs_file *file);
+
+/* A view into the file's bytes: not NUL-terminated, valid while the gs_file is open. */
+typedef struct gs_str {
+    const char *ptr;
+    size_t len;
+} gs_str;
+
+/* Header and layout. */
+GS_API uint32_t gs_file_version(const gs_file *file);
+GS_API gs_profile gs_file_profile(const gs_file *file);
+GS_API size_t gs_kv_count(const gs_file *file);
+GS_API size_t gs_tensor_count(const gs_file *file);
+
+typedef struct gs_layout {
+    uint64_t file_size;          /* bytes of the GGUF (file or buffer) */
+    uint64_t kv_end;             /* end of the key-value section */
+    uint64_t tensor_info_end;    /* end of the tensor-info section */
+    uint32_t alignment;          /* general.alignment or the default 32 */
+    uint64_t data_offset;        /* start of the data section: tensor_info_end padded */
+    uint64_t data_end;           /* end of the last byte of tensor data (data_offset if none) */
+    uint64_t predicted_size;     /* data_offset + padded tensor sizes: what ggml's writer emits */
+    uint64_t trailing_bytes;     /* bytes past predicted_size */
+    uint64_t missing_tail_padding; /* bytes of the last padding missing before EOF */
+    uint64_t header_padding_nonzero; /* non-zero bytes between tensor_info_end and data_offset */
+    uint64_t first_nonzero_padding;  /* offset of the first of them (0 if none) */
+} gs_layout;
+
+GS_API void gs_file_layout(const gs_file *file, gs_layout *out);
+
+/* ------------------------------------------------------------------------------------------------
+ * Key-value metadata, in file order (index 0..gs_kv_count-1) and by exact key in O(1).
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum gs_value_type {
+    GS_VALUE_U8 = 0, GS_VALUE_I8 = 1, GS_VALUE_U16 = 2, GS_VALUE_I16 = 3,
+    GS_VALUE_U32 = 4, GS_VALUE_I32 = 5, GS_VALUE_F32 = 6, GS_VALUE_BOOL = 7,
+    GS_VALUE_STRING = 8, GS_VALUE_ARRAY = 9, GS_VALUE_U64 = 10, GS_VALUE_I64 = 11,
+    GS_VALUE_F64 = 12
+} gs_value_type;
+
+/* "u8", "i8", ..., "string", "array", "f64"; "unknown" outside the enum. */
+GS_API const char *gs_value_type_name(gs_value_type type);
+
+typedef struct gs_kv_info {
+    gs_str key;
+    gs_value_type type;       /* GS_VALUE_ARRAY for arrays */
+    gs_value_type elem_type;  /* arrays: the element type; scalars: same as type */
+    uint64_t count;           /* arrays: element count; scalars: 1 */
+    uint64_t offset;          /* offset of the record (its key length field) */
+    uint64_t value_offset;    /* offset of the value (after the type id, or the array header) */
+    uint64_t size;            /* wire bytes of the whole record */
+} gs_kv_info;
+
+GS_API gs_status gs_kv_info_at(const gs_file *file, size_t index, gs_kv_info *out);
+/* Exact (length and bytes) lookup. *index is set on GS_OK; GS_E_NOT_FOUND otherwise. */
+GS_API gs_status gs_kv_find(const gs_file *file, const char *key, size_t *index);
+GS_API gs_status gs_kv_find_n(const gs_file *file, const char *key, size_t key_len, size_t *index);
+
+/* Scalar getters: GS_E_WRONG_TYPE unless the KV is a scalar of exactly that type. */
+GS_API gs_status gs_kv_get_u8(const gs_file *file, size_t index, uint8_t *out);
+GS_API gs_status gs_kv_get_i8(const gs_file *file, size_t index, int8_t *out);
+GS_API gs_status gs_kv_get_u16(const gs_file *file, size_t index, uint16_t *out);
+GS_API gs_status gs_kv_get_i16(const gs_file *file, size_t index, int16_t *out);
+GS_API gs_status gs_kv_get_u32(const gs_file *file, size_t index, uint32_t *out);
+GS_API gs_status gs_kv_get_i32(const gs_file *file, size_t index, int32_t *out);
+GS_API gs_status gs_kv_get_u64(const gs_file *file, size_t index, uint64_t *out);
+GS_API gs_status gs_kv_get_i64(const gs_file *file, size_t index, int64_t *out);
+GS_API gs_status gs_kv_get_f32(const gs_file *file, size_t index, float *out);
+GS_API gs_status gs_kv_get_f64(const gs_file *file, size_t index, double *out);
+/* Lenient files may hold bool bytes other than 0/1: they read as true. */
+GS_API gs_status gs_kv_get_bool(const gs_file *file, size_t index, bool *out);
+GS_API gs_status gs_kv_get_string(const gs_file *file, size_t index, gs_str *out);
+/* Any integer scalar type holding a non-negative value (GS_E_OUT_OF_RANGE if negative). */
+GS_API gs_status gs_kv_get_unsigned(const gs_file *file, size_t index, uint64_t *out);
+
+/* Array element getters: GS_E_WRONG_TYPE unless the KV is an array of exactly that element
+ * type; GS_E_OUT_OF_RANGE when i >= count. O(1) for every element type, strings included. */
+GS_API gs_status gs_kv_get_array_u8(const gs_file *file, size_t index, uint64_t i, uint8_t *out);
+GS_API gs_status gs_kv_get_array_i8(const gs_file *file, size_t index, uint64_t i, int8_t *out);
+GS_API gs_status gs_kv_get_array_u16(const gs_file *file, size_t index, uint64_t i, uint16_t *out);
+GS_API gs_status gs_kv_get_array_i16(const gs_file *file, size_t index, uint64_t i, int16_t *out);
+GS_API gs_status gs_kv_get_array_u32(const gs_file *file, size_t index, uint64_t i, uint32_t *out);
+GS_API gs_status gs_kv_get_array_i32(const gs_file *file, size_t index, uint64_t i, int32_t *out);
+GS_API gs_status gs_kv_get_array_u64(const gs_file *file, size_t index, uint64_t i, uint64_t *out);
+GS_API gs_status gs_kv_get_array_i64(const gs_file *file, size_t index, uint64_t i, int64_t *out);
+GS_API gs_status gs_kv_get_array_f32(const gs_file *file, size_t index, uint64_t i, float *out);
+GS_API gs_status gs_kv_get_array_f64(const gs_file *file, size_t index, uint64_t i, double *out);
+GS_API gs_status gs_kv_get_array_bool(const gs_file *file, size_t index, uint64_t i, bool *out);
+GS_API gs_status gs_kv_get_array_string(const gs_file *file, size_t index, uint64_t i,
+                                        gs_str *out);
+/* Raw little-endian element bytes of a numeric or bool array (no alignment guaranteed);
+ * GS_E_WRONG_TYPE for scalars and string arrays. */
+GS_API gs_status gs_kv_get_array_data(const gs_file *file, size_t index, const void **data,
+                                      uint64_t *count);
+
+/* ------------------------------------------------------------------------------------------------
+ * Tensors, in file order and by exact name in O(1).
+ * ---------------------------------------------------------------------------------------------- */
+#define GS_MAX_DIMS 4
+
+typedef struct gs_tensor_info {
+    gs_str name;
+    uint32_t n_dims;              /* as stored; unused ne[] entries are 1 */
+    uint64_t ne[GS_MAX_DIMS];     /* elements per dimension, ne[0] innermost */
+    uint64_t nb[GS_MAX_DIMS];     /* strides in bytes, as ggml computes them */
+    gs_type type;
+    uint64_t n_elements;
+    uint64_t offset;              /* relative to the data section, as stored */
+    uint64_t data_offset;         /* absolute: from the start of the GGUF */
+    uint64_t size;                /* bytes of data */
+    uint64_t info_offset;         /* where the tensor-info record starts */
+    const void *data;             /* into the mapping or buffer; NULL if size is 0 */
+} gs_tensor_info;
+
+GS_API gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *out);
+GS_API gs_status gs_tensor_find(const gs_file *file, const char *name, size_t *index);
+GS_API gs_status gs_tensor_find_n(const gs_file *file, const char *name, size_t name_len,
+                                  size_t *index);
+
+/* ------------------------------------------------------------------------------------------------
+ * Decoding to f32, bit-exact with ggml's reference dequantizers (NaN payloads aside: see README).
+ * ---------------------------------------------------------------------------------------------- */
+
+/* Decodes n_elems elements of `type` from src into dst. n_elems must be a whole number of blocks
+ * and src_bytes exactly their encoded size (GS_E_SIZE_MISMATCH otherwise). src may be unaligned.
+ * GS_E_NOT_DECODABLE for integer and f64 types; GS_E_UNKNOWN_TENSOR_TYPE /
+ * GS_E_REMOVED_TENSOR_TYPE for ids without a layout. */
+GS_API gs_status gs_dequantize(gs_type type, const void *src, size_t src_bytes, float *dst,
+                               size_t n_elems);
+/* The whole tensor: n_elems must equal its element count. */
+GS_API gs_status gs_tensor_dequantize(const gs_file *file, size_t index, float *dst,
+                                      size_t n_elems);
+/* Rows [first_row, first_row + n_rows) of the tensor viewed as a matrix of ne[0]-element rows
+ * (n_elems must equal n_rows * ne[0]): for chunked decoding with bounded memory. */
+GS_API gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t first_row,
+                                           uint64_t n_rows, float *dst, size_t n_elems);
+
+/* ------------------------------------------------------------------------------------------------
+ * Split sets (llama.cpp gguf-split: <prefix>-00001-of-00003.gguf, ...).
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct gs_split gs_split;
+
+/* Opens every part of the set named by its first part and cross-checks split.no, split.count,
+ * split.tensors.count, the file names and tensor-name uniqueness across parts. */
+GS_API gs_status gs_open_split(const char *first_part_path, const gs_options *opts,
+                               gs_split **out, gs_error *err);
+/* The same from n_parts buffers, in part order (file names are not checked). */
+GS_API gs_status gs_open_split_memory(const void *const *data, const size_t *sizes,
+                                      size_t n_parts, const gs_options *opts, gs_split **out,
+                                      gs_error *err);
+GS_API void gs_split_close(gs_split *split);
+GS_API size_t gs_split_part_count(const gs_split *split);
+/* NULL when i is out of range. The part stays owned by the set. */
+GS_API const gs_file *gs_split_part(const gs_split *split, size_t i);
+GS_API uint64_t gs_split_tensor_count(const gs_split *split);
+GS_API gs_status gs_split_find_tensor(const gs_split *split, const char *name, size_t *part,
+                                      size_t *index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* GGUFSAFE_H */

@@ -1,0 +1,65 @@
+/* The in-memory form of an open GGUF: immutable after gs_open_*, safe to read from many threads.
+ * Records hold offsets into the file, never copies; sizes were validated at open. */
+#ifndef GGUFSAFE_FILE_INTERNAL_H
+#define GGUFSAFE_FILE_INTERNAL_H
+
+#include "mem.h"
+#include "name_index.h"
+#include "source.h"
+
+typedef struct gsi_kv {
+    uint64_t offset;        /* record start (key length field) */
+    uint64_t key_off;       /* key bytes */
+    uint64_t key_len;
+    uint64_t value_off;     /* scalar value, string length field, or first array element */
+    uint64_t count;         /* array elements; 1 for scalars */
+    uint64_t end;           /* first byte after the record */
+    uint64_t strings_first; /* string arrays: index of element 0 in gs_file.strings */
+    uint8_t type;           /* gs_value_type */
+    uint8_t elem_type;      /* element type for arrays, type for scalars */
+} gsi_kv;
+
+typedef struct gsi_tensor {
+    uint64_t info_off;      /* record start (name length field) */
+    uint64_t name_off;
+    uint64_t name_len;
+    uint64_t ne[GS_MAX_DIMS];
+    uint64_t offset;        /* relative to the data section, as stored */
+    uint64_t nbytes;
+    int32_t type;
+    uint32_t n_dims;
+} gsi_tensor;
+
+struct gs_file {
+    gsi_mem mem;
+    gsi_source source;
+    const uint8_t *base;
+    uint64_t size;
+    uint32_t version;
+    gs_profile profile;
+
+    gsi_kv *kvs;
+    size_t n_kv, cap_kv;
+    gsi_tensor *tensors;
+    size_t n_tensors, cap_tensors;
+    /* Offsets of the length field of every string element of every string array, so that the
+     * i-th string of an array is found in O(1). */
+    uint64_t *strings;
+    size_t n_strings, cap_strings;
+
+    gsi_name_index kv_index;
+    gsi_name_index tensor_index;
+    gs_layout layout;
+};
+
+/* Name resolvers for the indexes. */
+gsi_name_source gsi_kv_names(const gs_file *f);
+gsi_name_source gsi_tensor_names(const gs_file *f);
+
+/* Offset of the tensor-info `offset` field of tensor t. */
+uint64_t gsi_tensor_offset_field(const gsi_tensor *t);
+
+/* Strides as ggml computes them; validated not to overflow at open. */
+void gsi_tensor_strides(const gsi_tensor *t, uint64_t nb[GS_MAX_DIMS]);
+
+#endif

@@ -1,0 +1,249 @@
+/* Key-value getters. Each checks index, kind (scalar or array), exact type and element index, and
+ * returns a status: none aborts. */
+#include <string.h>
+
+#include "cursor.h"
+#include "file_internal.h"
+
+const char *gs_value_type_name(gs_value_type type)
+{
+    switch (type) {
+    case GS_VALUE_U8: return "u8";
+    case GS_VALUE_I8: return "i8";
+    case GS_VALUE_U16: return "u16";
+    case GS_VALUE_I16: return "i16";
+    case GS_VALUE_U32: return "u32";
+    case GS_VALUE_I32: return "i32";
+    case GS_VALUE_F32: return "f32";
+    case GS_VALUE_BOOL: return "bool";
+    case GS_VALUE_STRING: return "string";
+    case GS_VALUE_ARRAY: return "array";
+    case GS_VALUE_U64: return "u64";
+    case GS_VALUE_I64: return "i64";
+    case GS_VALUE_F64: return "f64";
+    }
+    return "unknown";
+}
+
+static const gsi_kv *kv_at(const gs_file *f, size_t index)
+{
+    if (f == NULL || index >= f->n_kv) {
+        return NULL;
+    }
+    return &f->kvs[index];
+}
+
+gs_status gs_kv_info_at(const gs_file *file, size_t index, gs_kv_info *out)
+{
+    if (out == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    const gsi_kv *kv = kv_at(file, index);
+    if (kv == NULL) {
+        return file == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
+    }
+    out->key = (gs_str){(const char *)file->base + kv->key_off, (size_t)kv->key_len};
+    out->type = (gs_value_type)kv->type;
+    out->elem_type = (gs_value_type)kv->elem_type;
+    out->count = kv->count;
+    out->offset = kv->offset;
+    out->value_offset = kv->value_off;
+    out->size = kv->end - kv->offset;
+    return GS_OK;
+}
+
+gs_status gs_kv_find_n(const gs_file *file, const char *key, size_t key_len, size_t *index)
+{
+    if (file == NULL || (key == NULL && key_len > 0) || index == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    uint32_t rec;
+    gsi_name_source names = gsi_kv_names(file);
+    if (!gsi_index_find(&file->kv_index, &names, (const uint8_t *)key, key_len, &rec)) {
+        return GS_E_NOT_FOUND;
+    }
+    *index = rec;
+    return GS_OK;
+}
+
+gs_status gs_kv_find(const gs_file *file, const char *key, size_t *index)
+{
+    if (key == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    return gs_kv_find_n(file, key, strlen(key), index);
+}
+
+/* The position of a scalar of exactly `type`. */
+static gs_status scalar_pos(const gs_file *f, size_t index, gs_value_type type, uint64_t *pos)
+{
+    const gsi_kv *kv = kv_at(f, index);
+    if (kv == NULL) {
+        return f == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
+    }
+    if (kv->type != type) {
+        return GS_E_WRONG_TYPE;
+    }
+    *pos = kv->value_off;
+    return GS_OK;
+}
+
+/* The position of element i of an array of exactly `elem` (not string). */
+static gs_status element_pos(const gs_file *f, size_t index, gs_value_type elem, uint64_t i,
+                             unsigned size, uint64_t *pos)
+{
+    const gsi_kv *kv = kv_at(f, index);
+    if (kv == NULL) {
+        return f == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
+    }
+    if (kv->type != GS_VALUE_ARRAY || kv->elem_type != elem) {
+        return GS_E_WRONG_TYPE;
+    }
+    if (i >= kv->count) {
+        return GS_E_OUT_OF_RANGE;
+    }
+    *pos = kv->value_off + i * size; /* i < count and count*size fit in the file */
+    return GS_OK;
+}
+
+#define DEFINE_GETTERS(suffix, ctype, vtype, width, convert)                                     \
+    gs_status gs_kv_get_##suffix(const gs_file *file, size_t index, ctype *out)                  \
+    {                                                                                             \
+        uint64_t pos;                                                                             \
+        if (out == NULL) {                                                                        \
+            return GS_E_INVALID_ARGUMENT;                                                         \
+        }                                                                                         \
+        gs_status st = scalar_pos(file, index, vtype, &pos);                                      \
+        if (st == GS_OK) {                                                                        \
+            uint64_t raw = gsi_read_at_le(file->base, pos, width);                                \
+            convert;                                                                              \
+        }                                                                                         \
+        return st;                                                                                \
+    }                                                                                             \
+    gs_status gs_kv_get_array_##suffix(const gs_file *file, size_t index, uint64_t i,            \
+                                       ctype *out)                                                \
+    {                                                                                             \
+        uint64_t pos;                                                                             \
+        if (out == NULL) {                                                                        \
+            return GS_E_INVALID_ARGUMENT;                                                         \
+        }                                                                                         \
+        gs_status st = element_pos(file, index, vtype, i, width, &pos);                           \
+        if (st == GS_OK) {                                                                        \
+            uint64_t raw = gsi_read_at_le(file->base, pos, width);                                \
+            convert;                                                                              \
+        }                                                                                         \
+        return st;                                                                                \
+    }
+
+#define AS_INT(ctype, utype) *out = (ctype)(utype)raw
+#define AS_F32                                                                                    \
+    do {                                                                                          \
+        uint32_t bits = (uint32_t)raw;                                                            \
+        memcpy(out, &bits, 4);                                                                    \
+    } while (0)
+#define AS_F64 memcpy(out, &raw, 8)
+#define AS_BOOL *out = raw != 0
+
+DEFINE_GETTERS(u8, uint8_t, GS_VALUE_U8, 1, AS_INT(uint8_t, uint8_t))
+DEFINE_GETTERS(i8, int8_t, GS_VALUE_I8, 1, AS_INT(int8_t, uint8_t))
+DEFINE_GETTERS(u16, uint16_t, GS_VALUE_U16, 2, AS_INT(uint16_t, uint16_t))
+DEFINE_GETTERS(i16, int16_t, GS_VALUE_I16, 2, AS_INT(int16_t, uint16_t))
+DEFINE_GETTERS(u32, uint32_t, GS_VALUE_U32, 4, AS_INT(uint32_t, uint32_t))
+DEFINE_GETTERS(i32, int32_t, GS_VALUE_I32, 4, AS_INT(int32_t, uint32_t))
+DEFINE_GETTERS(u64, uint64_t, GS_VALUE_U64, 8, AS_INT(uint64_t, uint64_t))
+DEFINE_GETTERS(i64, int64_t, GS_VALUE_I64, 8, AS_INT(int64_t, uint64_t))
+DEFINE_GETTERS(f32, float, GS_VALUE_F32, 4, AS_F32)
+DEFINE_GETTERS(f64, double, GS_VALUE_F64, 8, AS_F64)
+DEFINE_GETTERS(bool, bool, GS_VALUE_BOOL, 1, AS_BOOL)
+
+static gs_str string_at(const gs_file *f, uint64_t len_pos)
+{
+    uint64_t len = gsi_le64(f->base + len_pos);
+    return (gs_str){(const char *)f->base + len_pos + 8, (size_t)len};
+}
+
+gs_status gs_kv_get_string(const gs_file *file, size_t index, gs_str *out)
+{
+    uint64_t pos;
+    if (out == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    gs_status st = scalar_pos(file, index, GS_VALUE_STRING, &pos);
+    if (st == GS_OK) {
+        *out = string_at(file, pos);
+    }
+    return st;
+}
+
+gs_status gs_kv_get_array_string(const gs_file *file, size_t index, uint64_t i, gs_str *out)
+{
+    if (out == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    const gsi_kv *kv = kv_at(file, index);
+    if (kv == NULL) {
+        return file == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
+    }
+    if (kv->type != GS_VALUE_ARRAY || kv->elem_type != GS_VALUE_STRING) {
+        return GS_E_WRONG_TYPE;
+    }
+    if (i >= kv->count) {
+        return GS_E_OUT_OF_RANGE;
+    }
+    *out = string_at(file, file->strings[kv->strings_first + i]);
+    return GS_OK;
+}
+
+gs_status gs_kv_get_array_data(const gs_file *file, size_t index, const void **data,
+                               uint64_t *count)
+{
+    if (data == NULL || count == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    const gsi_kv *kv = kv_at(file, index);
+    if (kv == NULL) {
+        return file == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
+    }
+    if (kv->type != GS_VALUE_ARRAY || kv->elem_type == GS_VALUE_STRING) {
+        return GS_E_WRONG_TYPE;
+    }
+    *data = file->base + kv->value_off;
+    *count = kv->count;
+    return GS_OK;
+}
+
+gs_status gs_kv_get_unsigned(const gs_file *file, size_t index, uint64_t *out)
+{
+    if (out == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    const gsi_kv *kv = kv_at(file, index);
+    if (kv == NULL) {
+        return file == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
+    }
+    unsigned width;
+    bool is_signed;
+    switch ((gs_value_type)kv->type) {
+    case GS_VALUE_U8: width = 1; is_signed = false; break;
+    case GS_VALUE_I8: width = 1; is_signed = true; break;
+    case GS_VALUE_U16: width = 2; is_signed = false; break;
+    case GS_VALUE_I16: width = 2; is_signed = true; break;
+    case GS_VALUE_U32: width = 4; is_signed = false; break;
+    case GS_VALUE_I32: width = 4; is_signed = true; break;
+    case GS_VALUE_U64: width = 8; is_signed = false; break;
+    case GS_VALUE_I64: width = 8; is_signed = true; break;
+    case GS_VALUE_F32:
+    case GS_VALUE_BOOL:
+    case GS_VALUE_STRING:
+    case GS_VALUE_ARRAY:
+    case GS_VALUE_F64:
+    default:
+        return GS_E_WRONG_TYPE;
+    }
+    uint64_t raw = gsi_read_at_le(file->base, kv->value_off, width);
+    if (is_signed && (raw >> (8 * width - 1)) & 1) {
+        return GS_E_OUT_OF_RANGE;
+    }
+    *out = raw;
+    return GS_OK;
+}

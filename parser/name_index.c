@@ -1,0 +1,117 @@
+#include "name_index.h"
+
+#include <string.h>
+
+void gsi_index_init(gsi_name_index *ix)
+{
+    memset(ix, 0, sizeof *ix);
+    ix->key = gsi_sipkey_random();
+}
+
+void gsi_index_free(gsi_name_index *ix, gsi_mem *mem)
+{
+    gsi_mem_free(mem, ix->slots, ix->cap * sizeof(gsi_slot));
+    ix->slots = NULL;
+    ix->cap = 0;
+    ix->used = 0;
+}
+
+static bool same_name(const gsi_name_source *src, uint32_t record, const uint8_t *name,
+                      uint64_t len)
+{
+    uint64_t other_len;
+    const uint8_t *other = src->name_at(src->ctx, record, &other_len);
+    return other_len == len && (len == 0 || memcmp(other, name, (size_t)len) == 0);
+}
+
+static uint64_t hash_name(const gsi_name_index *ix, const uint8_t *name, uint64_t len)
+{
+    return gsi_siphash13(&ix->key, name, (size_t)len);
+}
+
+/* Finds the slot holding name, or the empty slot where it would go. */
+static size_t probe(const gsi_name_index *ix, const gsi_name_source *src, uint64_t h,
+                    const uint8_t *name, uint64_t len)
+{
+    size_t mask = ix->cap - 1;
+    size_t i = (size_t)h & mask;
+    uint32_t tag = (uint32_t)(h >> 32);
+    for (;;) {
+        const gsi_slot *s = &ix->slots[i];
+        if (s->record_plus_one == 0) {
+            return i;
+        }
+        if (s->tag == tag && same_name(src, s->record_plus_one - 1, name, len)) {
+            return i;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static gs_status grow(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *src)
+{
+    size_t new_cap = ix->cap == 0 ? 64 : ix->cap * 2;
+    gsi_slot *slots;
+    gs_status st = gsi_mem_calloc(mem, new_cap, sizeof(gsi_slot), (void **)&slots);
+    if (st != GS_OK) {
+        return st;
+    }
+    size_t mask = new_cap - 1;
+    for (size_t j = 0; j < ix->cap; j++) {
+        gsi_slot s = ix->slots[j];
+        if (s.record_plus_one == 0) {
+            continue;
+        }
+        uint64_t len;
+        const uint8_t *name = src->name_at(src->ctx, s.record_plus_one - 1, &len);
+        size_t i = (size_t)hash_name(ix, name, len) & mask;
+        while (slots[i].record_plus_one != 0) {
+            i = (i + 1) & mask;
+        }
+        slots[i] = s;
+    }
+    gsi_mem_free(mem, ix->slots, ix->cap * sizeof(gsi_slot));
+    ix->slots = slots;
+    ix->cap = new_cap;
+    return GS_OK;
+}
+
+gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *src,
+                           const uint8_t *name, uint64_t len, uint32_t record, bool *dup,
+                           uint32_t *dup_record)
+{
+    *dup = false;
+    /* Keep the load factor at or below 1/2 so probe sequences stay short. */
+    if ((ix->used + 1) * 2 > ix->cap) {
+        gs_status st = grow(ix, mem, src);
+        if (st != GS_OK) {
+            return st;
+        }
+    }
+    uint64_t h = hash_name(ix, name, len);
+    size_t i = probe(ix, src, h, name, len);
+    if (ix->slots[i].record_plus_one != 0) {
+        *dup = true;
+        *dup_record = ix->slots[i].record_plus_one - 1;
+        return GS_OK;
+    }
+    ix->slots[i].record_plus_one = record + 1;
+    ix->slots[i].tag = (uint32_t)(h >> 32);
+    ix->used++;
+    return GS_OK;
+}
+
+bool gsi_index_find(const gsi_name_index *ix, const gsi_name_source *src, const uint8_t *name,
+                    uint64_t len, uint32_t *record)
+{
+    if (ix->cap == 0) {
+        return false;
+    }
+    uint64_t h = hash_name(ix, name, len);
+    size_t i = probe(ix, src, h, name, len);
+    if (ix->slots[i].record_plus_one == 0) {
+        return false;
+    }
+    *record = ix->slots[i].record_plus_one - 1;
+    return true;
+}

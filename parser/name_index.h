@@ -1,0 +1,40 @@
+/* An open-addressing hash index from names (exact length and bytes) to record numbers, for keys
+ * and tensor names: O(1) lookups and linear-time duplicate detection. */
+#ifndef GGUFSAFE_NAME_INDEX_H
+#define GGUFSAFE_NAME_INDEX_H
+
+#include "mem.h"
+#include "siphash.h"
+
+/* Resolves record i to its name bytes; used to compare candidates on a probe. */
+typedef struct gsi_name_source {
+    const void *ctx;
+    const uint8_t *(*name_at)(const void *ctx, uint32_t i, uint64_t *len);
+} gsi_name_source;
+
+typedef struct gsi_slot {
+    uint32_t record_plus_one; /* 0 = empty */
+    uint32_t tag;             /* high bits of the hash, to skip most byte comparisons */
+} gsi_slot;
+
+typedef struct gsi_name_index {
+    gsi_slot *slots;
+    size_t cap;   /* power of two, or 0 */
+    size_t used;
+    gsi_sipkey key;
+} gsi_name_index;
+
+void gsi_index_init(gsi_name_index *ix);
+void gsi_index_free(gsi_name_index *ix, gsi_mem *mem);
+
+/* Inserts record `record` named (name, len). If an equal name is already indexed, returns GS_OK
+ * with *dup set to true and *dup_record to the earlier record, inserting nothing. */
+gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *src,
+                           const uint8_t *name, uint64_t len, uint32_t record, bool *dup,
+                           uint32_t *dup_record);
+
+/* Returns true and sets *record when the exact name is indexed. */
+bool gsi_index_find(const gsi_name_index *ix, const gsi_name_source *src, const uint8_t *name,
+                    uint64_t len, uint32_t *record);
+
+#endif

@@ -1,0 +1,47 @@
+/* The parse of one GGUF: header -> key-values -> tensor infos -> layout, with one bounded cursor.
+ * Each stage fails closed with gsi_fail on the first problem. */
+#ifndef GGUFSAFE_PARSE_H
+#define GGUFSAFE_PARSE_H
+
+#include "cursor.h"
+#include "error.h"
+#include "file_internal.h"
+
+/* Smallest possible records, used to bound counts before anything is allocated:
+ * KV = key length (8) + 1 key byte + value type (4) + 1 value byte;
+ * tensor info = name length (8) + 1 name byte + n_dims (4) + type (4) + offset (8). */
+#define GSI_MIN_KV_BYTES 14u
+#define GSI_MIN_TENSOR_INFO_BYTES 25u
+#define GSI_HEADER_BYTES 24u
+#define GSI_DEFAULT_ALIGNMENT 32u
+
+typedef struct gsi_parser {
+    gsi_cursor cur;
+    gs_file *file;
+    const gs_limits *limits;
+    bool strict;
+    gs_error *err;
+    uint64_t n_tensors_declared;
+    uint64_t n_kv_declared;
+    uint32_t alignment;
+} gsi_parser;
+
+gs_status gsi_parse_header(gsi_parser *p);
+gs_status gsi_parse_kvs(gsi_parser *p);
+gs_status gsi_parse_alignment(gsi_parser *p);
+gs_status gsi_parse_tensor_infos(gsi_parser *p);
+gs_status gsi_check_layout(gsi_parser *p);
+
+/* Parses the whole GGUF in f->base[0..f->size) into f. */
+gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err);
+
+/* Reads a gguf string at the cursor: the 8-byte length (GS_E_TRUNCATED), the bytes
+ * (GS_E_STRING_EXCEEDS_FILE) and the length limit (GS_E_LIMIT_STRING_LENGTH). On success *data
+ * and *len describe the bytes and the cursor is past them; on failure *len_field is where the
+ * string started and nothing is reported yet (the caller knows the context). */
+gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len);
+
+/* Encoded size of one element of a fixed-size value type, 0 for string/array/invalid. */
+unsigned gsi_value_size(uint32_t type);
+
+#endif

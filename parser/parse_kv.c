@@ -1,0 +1,327 @@
+#include "checked_math.h"
+#include "key_grammar.h"
+#include "parse.h"
+#include "utf8.h"
+
+unsigned gsi_value_size(uint32_t type)
+{
+    switch (type) {
+    case GS_VALUE_U8: case GS_VALUE_I8: case GS_VALUE_BOOL: return 1;
+    case GS_VALUE_U16: case GS_VALUE_I16: return 2;
+    case GS_VALUE_U32: case GS_VALUE_I32: case GS_VALUE_F32: return 4;
+    case GS_VALUE_U64: case GS_VALUE_I64: case GS_VALUE_F64: return 8;
+    default: return 0;
+    }
+}
+
+gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len)
+{
+    gsi_cursor *c = &p->cur;
+    uint64_t n;
+    if (!gsi_cur_u64(c, &n)) {
+        return GS_E_TRUNCATED;
+    }
+    if (n > gsi_cur_remaining(c)) {
+        c->pos -= 8;
+        *len = n;
+        return GS_E_STRING_EXCEEDS_FILE;
+    }
+    if (n > p->limits->max_string_length) {
+        c->pos -= 8;
+        *len = n;
+        return GS_E_LIMIT_STRING_LENGTH;
+    }
+    *data = gsi_cur_ptr(c);
+    *len = n;
+    c->pos += n;
+    return GS_OK;
+}
+
+/* Reports a failed gsi_read_string of a value or array element belonging to key kv. */
+static gs_status string_failure(gsi_parser *p, gs_status st, uint64_t at, const gsi_kv *kv,
+                                uint64_t declared)
+{
+    const uint8_t *key = p->file->base + kv->key_off;
+    if (st == GS_E_TRUNCATED) {
+        return gsi_fail(p->err, st, at, GS_CONTEXT_KEY, key, kv->key_len, "string length");
+    }
+    if (st == GS_E_STRING_EXCEEDS_FILE) {
+        return gsi_fail(p->err, st, at, GS_CONTEXT_KEY, key, kv->key_len,
+                        "string of %llu bytes, %llu remain", (unsigned long long)declared,
+                        (unsigned long long)(p->cur.size - at - 8));
+    }
+    return gsi_fail(p->err, st, at, GS_CONTEXT_KEY, key, kv->key_len,
+                    "string of %llu bytes, limit %llu", (unsigned long long)declared,
+                    (unsigned long long)p->limits->max_string_length);
+}
+
+static gs_status fail_key(gsi_parser *p, gs_status st, uint64_t at, const gsi_kv *kv,
+                          const char *what)
+{
+    return gsi_fail(p->err, st, at, GS_CONTEXT_KEY, p->file->base + kv->key_off, kv->key_len,
+                    "%s", what);
+}
+
+/* One string value (scalar, or one array element): bounds, limit, and UTF-8 in strict. */
+static gs_status parse_string_value(gsi_parser *p, const gsi_kv *kv)
+{
+    uint64_t at = p->cur.pos;
+    const uint8_t *s;
+    uint64_t n;
+    gs_status st = gsi_read_string(p, &s, &n);
+    if (st != GS_OK) {
+        return string_failure(p, st, at, kv, n);
+    }
+    if (p->strict && !gsi_utf8_valid(s, (size_t)n)) {
+        return fail_key(p, GS_E_INVALID_UTF8, at, kv, "string value");
+    }
+    return GS_OK;
+}
+
+/* The elements of a string array: the hot loop for tokenizer vocabularies. */
+static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
+{
+    gs_file *f = p->file;
+    size_t need;
+    /* Detect and prevent integer overflow */
+    if (gsi_checked_add_size(f->n_strings, (size_t)kv->count, &need)) {
+        return gsi_fail(p->err, GS_E_LIMIT_MEMORY, kv->offset, GS_CONTEXT_KEY,
+                        f->base + kv->key_off, kv->key_len, "string table");
+    }
+    gs_status st = gsi_mem_reserve(&f->mem, (void **)&f->strings, &f->cap_strings, need,
+                                   sizeof(uint64_t));
+    if (st != GS_OK) {
+        return gsi_fail(p->err, st, kv->offset, GS_CONTEXT_KEY, f->base + kv->key_off,
+                        kv->key_len, "string table of %zu entries", need);
+    }
+    kv->strings_first = f->n_strings;
+    uint64_t *out = f->strings + f->n_strings;
+    gsi_cursor *c = &p->cur;
+    const uint64_t max_len = p->limits->max_string_length;
+    const bool strict = p->strict;
+    for (uint64_t i = 0; i < kv->count; i++) {
+        uint64_t at = c->pos;
+        if (!gsi_cur_has(c, 8)) {
+            return string_failure(p, GS_E_TRUNCATED, at, kv, 0);
+        }
+        uint64_t n = gsi_le64(c->base + at);
+        uint64_t avail = c->size - at - 8;
+        if (n > avail) {
+            return string_failure(p, GS_E_STRING_EXCEEDS_FILE, at, kv, n);
+        }
+        if (n > max_len) {
+            return string_failure(p, GS_E_LIMIT_STRING_LENGTH, at, kv, n);
+        }
+        if (strict && !gsi_utf8_valid(c->base + at + 8, (size_t)n)) {
+            return gsi_fail(p->err, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY,
+                            f->base + kv->key_off, kv->key_len, "element %llu",
+                            (unsigned long long)i);
+        }
+        out[i] = at;
+        c->pos = at + 8 + n;
+    }
+    f->n_strings = need;
+    return GS_OK;
+}
+
+/* The value of kv at the cursor (scalar or array), for the already-read type. */
+static gs_status parse_value(gsi_parser *p, gsi_kv *kv, uint64_t type_at)
+{
+    gsi_cursor *c = &p->cur;
+    gs_file *f = p->file;
+    uint32_t type = kv->type;
+
+    if (type == GS_VALUE_ARRAY) {
+        uint64_t elem_at = c->pos;
+        uint32_t elem;
+        if (!gsi_cur_u32(c, &elem)) {
+            return fail_key(p, GS_E_TRUNCATED, elem_at, kv, "array element type");
+        }
+        if (elem == GS_VALUE_ARRAY) {
+            return fail_key(p, GS_E_NESTED_ARRAY, elem_at, kv, "array element type is array");
+        }
+        if (elem > GS_VALUE_F64) {
+            return gsi_fail(p->err, GS_E_BAD_VALUE_TYPE, elem_at, GS_CONTEXT_KEY,
+                            f->base + kv->key_off, kv->key_len, "array element type %u", elem);
+        }
+        kv->elem_type = (uint8_t)elem;
+        uint64_t count_at = c->pos;
+        uint64_t count;
+        if (!gsi_cur_u64(c, &count)) {
+            return fail_key(p, GS_E_TRUNCATED, count_at, kv, "array count");
+        }
+        /* Strings need at least their 8-byte length each. */
+        unsigned elem_min = elem == GS_VALUE_STRING ? 8 : gsi_value_size(elem);
+        uint64_t min_bytes;
+        /* Detect and prevent integer overflow */
+        if (gsi_checked_mul_u64(count, elem_min, &min_bytes) || min_bytes > gsi_cur_remaining(c)) {
+            return gsi_fail(p->err, GS_E_COUNT_EXCEEDS_FILE, count_at, GS_CONTEXT_KEY,
+                            f->base + kv->key_off, kv->key_len,
+                            "%llu elements of %u bytes or more; %llu bytes remain",
+                            (unsigned long long)count, elem_min,
+                            (unsigned long long)gsi_cur_remaining(c));
+        }
+        if (count > p->limits->max_array_length) {
+            return gsi_fail(p->err, GS_E_LIMIT_ARRAY_LENGTH, count_at, GS_CONTEXT_KEY,
+                            f->base + kv->key_off, kv->key_len, "%llu elements, limit %llu",
+                            (unsigned long long)count,
+                            (unsigned long long)p->limits->max_array_length);
+        }
+        kv->count = count;
+        kv->value_off = c->pos;
+        if (elem == GS_VALUE_STRING) {
+            return parse_string_array(p, kv);
+        }
+        if (elem == GS_VALUE_BOOL && p->strict) {
+            const uint8_t *b = gsi_cur_ptr(c);
+            for (uint64_t i = 0; i < count; i++) {
+                if (b[i] > 1) {
+                    return gsi_fail(p->err, GS_E_BAD_BOOL, c->pos + i, GS_CONTEXT_KEY,
+                                    f->base + kv->key_off, kv->key_len,
+                                    "element %llu is %u", (unsigned long long)i, b[i]);
+                }
+            }
+        }
+        c->pos += min_bytes;
+        return GS_OK;
+    }
+
+    if (type > GS_VALUE_F64) {
+        return gsi_fail(p->err, GS_E_BAD_VALUE_TYPE, type_at, GS_CONTEXT_KEY,
+                        f->base + kv->key_off, kv->key_len, "value type %u", type);
+    }
+    kv->elem_type = (uint8_t)type;
+    kv->count = 1;
+    kv->value_off = c->pos;
+    if (type == GS_VALUE_STRING) {
+        return parse_string_value(p, kv);
+    }
+    unsigned size = gsi_value_size(type);
+    if (!gsi_cur_has(c, size)) {
+        return fail_key(p, GS_E_TRUNCATED, c->pos, kv, "value");
+    }
+    if (type == GS_VALUE_BOOL && p->strict && *gsi_cur_ptr(c) > 1) {
+        return gsi_fail(p->err, GS_E_BAD_BOOL, c->pos, GS_CONTEXT_KEY, f->base + kv->key_off,
+                        kv->key_len, "value %u", *gsi_cur_ptr(c));
+    }
+    c->pos += size;
+    return GS_OK;
+}
+
+static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
+{
+    gsi_cursor *c = &p->cur;
+    gs_file *f = p->file;
+    uint64_t at = c->pos;
+
+    const uint8_t *key;
+    uint64_t key_len;
+    gs_status st = gsi_read_string(p, &key, &key_len);
+    if (st != GS_OK) {
+        if (st == GS_E_TRUNCATED) {
+            return gsi_fail(p->err, st, at, GS_CONTEXT_NONE, NULL, 0,
+                            "key length of key-value pair %llu", (unsigned long long)index);
+        }
+        return gsi_fail(p->err, st, at, GS_CONTEXT_NONE, NULL, 0,
+                        "key of key-value pair %llu declares %llu bytes",
+                        (unsigned long long)index, (unsigned long long)key_len);
+    }
+    st = gsi_check_key(key, key_len, p->strict);
+    if (st != GS_OK) {
+        return gsi_fail(p->err, st, at, GS_CONTEXT_KEY, key, key_len, "key-value pair %llu",
+                        (unsigned long long)index);
+    }
+
+    gs_status mst = gsi_mem_reserve(&f->mem, (void **)&f->kvs, &f->cap_kv, f->n_kv + 1,
+                                    sizeof(gsi_kv));
+    if (mst != GS_OK) {
+        return gsi_fail(p->err, mst, at, GS_CONTEXT_KEY, key, key_len, "key-value table");
+    }
+    gsi_kv *kv = &f->kvs[f->n_kv];
+    memset(kv, 0, sizeof *kv);
+    kv->offset = at;
+    kv->key_off = at + 8;
+    kv->key_len = key_len;
+
+    /* Duplicates by exact length and bytes, through the hash index: linear time overall. */
+    bool dup;
+    uint32_t earlier;
+    gsi_name_source names = gsi_kv_names(f);
+    mst = gsi_index_insert(&f->kv_index, &f->mem, &names, key, key_len, (uint32_t)f->n_kv, &dup,
+                           &earlier);
+    if (mst != GS_OK) {
+        return gsi_fail(p->err, mst, at, GS_CONTEXT_KEY, key, key_len, "key index");
+    }
+    if (dup) {
+        return gsi_fail(p->err, GS_E_DUPLICATE_KEY, at, GS_CONTEXT_KEY, key, key_len,
+                        "first defined at byte %llu", (unsigned long long)f->kvs[earlier].offset);
+    }
+    /* The record is visible to the index from here on, so count it before parsing the value. */
+    f->n_kv++;
+
+    uint64_t type_at = c->pos;
+    uint32_t type;
+    if (!gsi_cur_u32(c, &type)) {
+        return gsi_fail(p->err, GS_E_TRUNCATED, type_at, GS_CONTEXT_KEY, key, key_len,
+                        "value type");
+    }
+    kv->type = (uint8_t)(type > 255 ? 255 : type);
+    if (type > GS_VALUE_F64) {
+        return gsi_fail(p->err, GS_E_BAD_VALUE_TYPE, type_at, GS_CONTEXT_KEY, key, key_len,
+                        "value type %u", type);
+    }
+    st = parse_value(p, kv, type_at);
+    if (st != GS_OK) {
+        return st;
+    }
+    kv->end = c->pos;
+    return GS_OK;
+}
+
+gs_status gsi_parse_kvs(gsi_parser *p)
+{
+    for (uint64_t i = 0; i < p->n_kv_declared; i++) {
+        gs_status st = parse_one_kv(p, i);
+        if (st != GS_OK) {
+            return st;
+        }
+    }
+    p->file->layout.kv_end = p->cur.pos;
+    return GS_OK;
+}
+
+gs_status gsi_parse_alignment(gsi_parser *p)
+{
+    static const char key[] = "general.alignment";
+    gs_file *f = p->file;
+    p->alignment = GSI_DEFAULT_ALIGNMENT;
+    uint32_t idx;
+    gsi_name_source names = gsi_kv_names(f);
+    if (!gsi_index_find(&f->kv_index, &names, (const uint8_t *)key, sizeof key - 1, &idx)) {
+        return GS_OK;
+    }
+    const gsi_kv *kv = &f->kvs[idx];
+    uint64_t type_at = kv->key_off + kv->key_len;
+    if (kv->type != GS_VALUE_U32) {
+        return gsi_fail(p->err, GS_E_ALIGNMENT_TYPE, type_at, GS_CONTEXT_KEY,
+                        (const uint8_t *)key, sizeof key - 1, "type %s%s%s",
+                        gs_value_type_name((gs_value_type)kv->type),
+                        kv->type == GS_VALUE_ARRAY ? " of " : "",
+                        kv->type == GS_VALUE_ARRAY ? gs_value_type_name((gs_value_type)kv->elem_type)
+                                                   : "");
+    }
+    uint32_t a = gsi_le32(f->base + kv->value_off);
+    bool pow2 = a != 0 && (a & (a - 1)) == 0;
+    if (a == 0 || (p->strict && (!pow2 || a < 8))) {
+        return gsi_fail(p->err, GS_E_ALIGNMENT_VALUE, kv->value_off, GS_CONTEXT_KEY,
+                        (const uint8_t *)key, sizeof key - 1,
+                        "%u (%s)", a, p->strict ? "strict: a power of two, 8 or more" : "zero");
+    }
+    if (a > p->limits->max_alignment) {
+        return gsi_fail(p->err, GS_E_LIMIT_ALIGNMENT, kv->value_off, GS_CONTEXT_KEY,
+                        (const uint8_t *)key, sizeof key - 1, "%u, limit %u", a,
+                        p->limits->max_alignment);
+    }
+    p->alignment = a;
+    return GS_OK;
+}

@@ -1,0 +1,350 @@
+/* Split sets (llama.cpp gguf-split): <prefix>-00001-of-00003.gguf, -00002-of-, -00003-of-. Each
+ * part is a complete GGUF; the set is consistent when split.no, split.count and
+ * split.tensors.count agree with the names and with each other and no tensor is in two parts. */
+#include <stdio.h>
+#include <string.h>
+
+#include "error.h"
+#include "file_internal.h"
+#include "options.h"
+
+#define MAX_PARTS 99999u
+
+typedef struct tensor_ref {
+    uint32_t part;
+    uint32_t index;
+} tensor_ref;
+
+struct gs_split {
+    gsi_mem mem;
+    gs_file **parts;
+    size_t n_parts;
+    uint64_t n_tensors;
+    tensor_ref *refs;
+    gsi_name_index index;
+};
+
+static const uint8_t *ref_name_at(const void *ctx, uint32_t i, uint64_t *len)
+{
+    const gs_split *s = ctx;
+    const gs_file *f = s->parts[s->refs[i].part];
+    const gsi_tensor *t = &f->tensors[s->refs[i].index];
+    *len = t->name_len;
+    return f->base + t->name_off;
+}
+
+void gs_split_close(gs_split *split)
+{
+    if (split == NULL) {
+        return;
+    }
+    for (size_t i = 0; i < split->n_parts; i++) {
+        gs_close(split->parts[i]);
+    }
+    gsi_mem_free(&split->mem, split->parts, split->n_parts * sizeof(gs_file *));
+    gsi_mem_free(&split->mem, split->refs, (size_t)split->n_tensors * sizeof(tensor_ref));
+    gsi_index_free(&split->index, &split->mem);
+    gsi_mem mem = split->mem;
+    gsi_mem_free(&mem, split, sizeof *split);
+}
+
+size_t gs_split_part_count(const gs_split *split)
+{
+    return split != NULL ? split->n_parts : 0;
+}
+
+const gs_file *gs_split_part(const gs_split *split, size_t i)
+{
+    if (split == NULL || i >= split->n_parts) {
+        return NULL;
+    }
+    return split->parts[i];
+}
+
+uint64_t gs_split_tensor_count(const gs_split *split)
+{
+    return split != NULL ? split->n_tensors : 0;
+}
+
+gs_status gs_split_find_tensor(const gs_split *split, const char *name, size_t *part,
+                               size_t *index)
+{
+    if (split == NULL || name == NULL || part == NULL || index == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    uint32_t rec;
+    gsi_name_source src = {split, ref_name_at};
+    if (!gsi_index_find(&split->index, &src, (const uint8_t *)name, strlen(name), &rec)) {
+        return GS_E_NOT_FOUND;
+    }
+    *part = split->refs[rec].part;
+    *index = split->refs[rec].index;
+    return GS_OK;
+}
+
+/* Reads one split key of part `no` as a non-negative integer. */
+static gs_status split_key(const gs_file *f, size_t no, const char *key, uint64_t *value,
+                           uint64_t *value_offset, gs_error *err)
+{
+    size_t idx;
+    if (gs_kv_find(f, key, &idx) != GS_OK) {
+        return gsi_fail(err, GS_E_SPLIT_KEY_MISSING, 0, GS_CONTEXT_KEY, (const uint8_t *)key,
+                        strlen(key), "part %zu has no %s", no + 1, key);
+    }
+    gs_kv_info info;
+    (void)gs_kv_info_at(f, idx, &info);
+    *value_offset = info.value_offset;
+    if (gs_kv_get_unsigned(f, idx, value) != GS_OK) {
+        return gsi_fail(err, GS_E_SPLIT_KEY_TYPE, info.value_offset, GS_CONTEXT_KEY,
+                        (const uint8_t *)key, strlen(key), "part %zu: type %s", no + 1,
+                        gs_value_type_name(info.type));
+    }
+    return GS_OK;
+}
+
+static gs_status check_part(gs_split *s, size_t no, uint64_t *tensors_total, gs_error *err)
+{
+    const gs_file *f = s->parts[no];
+    uint64_t split_no, split_count, split_tensors, at_no, at_count, at_tensors;
+    gs_status st = split_key(f, no, "split.no", &split_no, &at_no, err);
+    if (st == GS_OK) {
+        st = split_key(f, no, "split.count", &split_count, &at_count, err);
+    }
+    if (st == GS_OK) {
+        st = split_key(f, no, "split.tensors.count", &split_tensors, &at_tensors, err);
+    }
+    if (st != GS_OK) {
+        return st;
+    }
+    if (split_no != no) {
+        return gsi_fail(err, GS_E_SPLIT_NUMBER_MISMATCH, at_no, GS_CONTEXT_KEY,
+                        (const uint8_t *)"split.no", 8, "part %zu says split.no = %llu", no + 1,
+                        (unsigned long long)split_no);
+    }
+    if (split_count != s->n_parts) {
+        return gsi_fail(err, GS_E_SPLIT_COUNT_MISMATCH, at_count, GS_CONTEXT_KEY,
+                        (const uint8_t *)"split.count", 11, "part %zu says %llu parts, set has %zu",
+                        no + 1, (unsigned long long)split_count, s->n_parts);
+    }
+    if (no == 0) {
+        *tensors_total = split_tensors;
+    } else if (split_tensors != *tensors_total) {
+        return gsi_fail(err, GS_E_SPLIT_TENSOR_COUNT_MISMATCH, at_tensors, GS_CONTEXT_KEY,
+                        (const uint8_t *)"split.tensors.count", 19,
+                        "part %zu says %llu, part 1 says %llu", no + 1,
+                        (unsigned long long)split_tensors, (unsigned long long)*tensors_total);
+    }
+    return GS_OK;
+}
+
+/* Cross-checks the opened parts and builds the set-wide tensor index. */
+static gs_status check_set(gs_split *s, gs_error *err)
+{
+    uint64_t declared = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < s->n_parts; i++) {
+        gs_status st = check_part(s, i, &declared, err);
+        if (st != GS_OK) {
+            return st;
+        }
+        total += gs_tensor_count(s->parts[i]); /* each part's count <= 2^31, parts <= 99999 */
+    }
+    if (total != declared) {
+        size_t idx = 0;
+        (void)gs_kv_find(s->parts[0], "split.tensors.count", &idx);
+        gs_kv_info info;
+        (void)gs_kv_info_at(s->parts[0], idx, &info);
+        return gsi_fail(err, GS_E_SPLIT_TENSOR_COUNT_MISMATCH, info.value_offset, GS_CONTEXT_KEY,
+                        (const uint8_t *)"split.tensors.count", 19,
+                        "parts hold %llu tensors, split.tensors.count is %llu",
+                        (unsigned long long)total, (unsigned long long)declared);
+    }
+    if (total > UINT32_MAX - 1) {
+        return gsi_fail(err, GS_E_LIMIT_TENSOR_COUNT, 0, GS_CONTEXT_NONE, NULL, 0,
+                        "%llu tensors in the set", (unsigned long long)total);
+    }
+    gs_status st = gsi_mem_calloc(&s->mem, (size_t)total, sizeof(tensor_ref), (void **)&s->refs);
+    if (st != GS_OK) {
+        return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "set tensor table");
+    }
+    s->n_tensors = total;
+    gsi_name_source src = {s, ref_name_at};
+    uint32_t g = 0;
+    for (size_t i = 0; i < s->n_parts; i++) {
+        const gs_file *f = s->parts[i];
+        for (size_t j = 0; j < f->n_tensors; j++, g++) {
+            s->refs[g] = (tensor_ref){(uint32_t)i, (uint32_t)j};
+            const gsi_tensor *t = &f->tensors[j];
+            bool dup;
+            uint32_t earlier;
+            st = gsi_index_insert(&s->index, &s->mem, &src, f->base + t->name_off, t->name_len,
+                                  g, &dup, &earlier);
+            if (st != GS_OK) {
+                return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "set tensor index");
+            }
+            if (dup) {
+                return gsi_fail(err, GS_E_SPLIT_DUPLICATE_TENSOR, t->info_off, GS_CONTEXT_TENSOR,
+                                f->base + t->name_off, t->name_len, "in part %zu and part %u",
+                                i + 1, s->refs[earlier].part + 1);
+            }
+        }
+    }
+    return GS_OK;
+}
+
+static gs_status new_split(const gs_options *o, size_t n_parts, gs_split **out, gs_error *err)
+{
+    gsi_mem mem;
+    gsi_mem_init(&mem, &o->allocator, o->limits.max_metadata_memory);
+    gs_split *s;
+    gs_status st = gsi_mem_calloc(&mem, 1, sizeof *s, (void **)&s);
+    if (st != GS_OK) {
+        return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "split object");
+    }
+    s->mem = mem;
+    gsi_index_init(&s->index);
+    st = gsi_mem_calloc(&s->mem, n_parts, sizeof(gs_file *), (void **)&s->parts);
+    if (st != GS_OK) {
+        gsi_mem_free(&mem, s, sizeof *s);
+        return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "part table");
+    }
+    s->n_parts = n_parts;
+    *out = s;
+    return GS_OK;
+}
+
+/* Prefixes a part's own error with the part it came from. */
+static gs_status part_failure(gs_error *err, gs_status st, size_t no, const char *name)
+{
+    if (err != NULL) {
+        char detail[GS_ERROR_TEXT_MAX * 3]; /* roomy, then cut to fit */
+        snprintf(detail, sizeof detail, "part %zu%s%.*s: %s", no + 1, name ? " " : "",
+                 GS_ERROR_TEXT_MAX, name ? name : "", err->detail);
+        memcpy(err->detail, detail, GS_ERROR_TEXT_MAX - 1);
+        err->detail[GS_ERROR_TEXT_MAX - 1] = '\0';
+    }
+    return st;
+}
+
+gs_status gs_open_split_memory(const void *const *data, const size_t *sizes, size_t n_parts,
+                               const gs_options *opts, gs_split **out, gs_error *err)
+{
+    gsi_error_clear(err);
+    if (out == NULL) {
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "out is NULL");
+    }
+    *out = NULL;
+    gs_options o;
+    if (data == NULL || sizes == NULL || n_parts == 0 || n_parts > MAX_PARTS ||
+        gsi_options_resolve(opts, &o) != GS_OK) {
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "arguments");
+    }
+    gs_split *s;
+    gs_status st = new_split(&o, n_parts, &s, err);
+    if (st != GS_OK) {
+        return st;
+    }
+    for (size_t i = 0; i < n_parts; i++) {
+        st = gs_open_memory(data[i], sizes[i], &o, &s->parts[i], err);
+        if (st != GS_OK) {
+            gs_split_close(s);
+            return part_failure(err, st, i, NULL);
+        }
+    }
+    st = check_set(s, err);
+    if (st != GS_OK) {
+        gs_split_close(s);
+        return st;
+    }
+    *out = s;
+    return GS_OK;
+}
+
+/* Splits "<prefix>-00001-of-00003.gguf" into prefix length and part count. */
+static bool parse_first_part_name(const char *path, size_t *prefix_len, unsigned *count)
+{
+    static const char tail[] = ".gguf";
+    size_t n = strlen(path);
+    /* -NNNNN-of-NNNNN.gguf is 20 bytes */
+    if (n < 20 || strcmp(path + n - 5, tail) != 0) {
+        return false;
+    }
+    const char *s = path + n - 20;
+    if (s[0] != '-' || memcmp(s + 6, "-of-", 4) != 0) {
+        return false;
+    }
+    unsigned no = 0, total = 0;
+    for (int i = 0; i < 5; i++) {
+        char a = s[1 + i], b = s[10 + i];
+        if (a < '0' || a > '9' || b < '0' || b > '9') {
+            return false;
+        }
+        no = no * 10 + (unsigned)(a - '0');
+        total = total * 10 + (unsigned)(b - '0');
+    }
+    if (no != 1 || total == 0) {
+        return false;
+    }
+    *prefix_len = n - 20;
+    *count = total;
+    return true;
+}
+
+gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_split **out,
+                        gs_error *err)
+{
+    gsi_error_clear(err);
+    if (out == NULL || first_part_path == NULL) {
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+                        "path or out is NULL");
+    }
+    *out = NULL;
+    gs_options o;
+    if (gsi_options_resolve(opts, &o) != GS_OK) {
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "options");
+    }
+    size_t prefix_len;
+    unsigned count;
+    if (!parse_first_part_name(first_part_path, &prefix_len, &count)) {
+        return gsi_fail(err, GS_E_SPLIT_BAD_NAME, 0, GS_CONTEXT_PART,
+                        (const uint8_t *)first_part_path, strlen(first_part_path),
+                        "expected <prefix>-00001-of-NNNNN.gguf");
+    }
+    gs_split *s;
+    gs_status st = new_split(&o, count, &s, err);
+    if (st != GS_OK) {
+        return st;
+    }
+    size_t path_cap = prefix_len + 21;
+    char *path;
+    st = gsi_mem_alloc(&s->mem, path_cap, (void **)&path);
+    if (st != GS_OK) {
+        gs_split_close(s);
+        return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "part path");
+    }
+    for (unsigned i = 0; i < count && st == GS_OK; i++) {
+        snprintf(path, path_cap, "%.*s-%05u-of-%05u.gguf", (int)prefix_len, first_part_path,
+                 i + 1, count);
+        st = gs_open_file(path, &o, &s->parts[i], err);
+        if (st == GS_E_IO) {
+            char why[GS_ERROR_TEXT_MAX] = "cannot open";
+            if (err != NULL) {
+                memcpy(why, err->detail, sizeof why);
+            }
+            st = gsi_fail(err, GS_E_SPLIT_PART_MISSING, 0, GS_CONTEXT_PART, (const uint8_t *)path,
+                          strlen(path), "part %u of %u: %s", i + 1, count, why);
+        } else if (st != GS_OK) {
+            st = part_failure(err, st, i, path);
+        }
+    }
+    gsi_mem_free(&s->mem, path, path_cap);
+    if (st == GS_OK) {
+        st = check_set(s, err);
+    }
+    if (st != GS_OK) {
+        gs_split_close(s);
+        return st;
+    }
+    *out = s;
+    return GS_OK;
+}

@@ -1,0 +1,15 @@
+/* UTF-8 validation (RFC 3629): no overlongs, no surrogates, nothing above U+10FFFF. */
+#ifndef GGUFSAFE_UTF8_H
+#define GGUFSAFE_UTF8_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+bool gsi_utf8_valid(const uint8_t *s, size_t n);
+
+/* Length of the valid UTF-8 sequence starting at s[0] (1..4), or 0 if s[0] starts an invalid
+ * sequence within the n bytes available. */
+size_t gsi_utf8_seq_len(const uint8_t *s, size_t n);
+
+#endif
