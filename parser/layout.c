@@ -115,6 +115,7 @@ static gs_status check_unpacked(gsi_parser *p, uint64_t data_offset)
         }
     }
     qsort(spans, n, sizeof(span), span_cmp);
+    /* Sorted by start, the first overlap is always between neighbours. */
     st = GS_OK;
     for (size_t i = 1; i < n; i++) {
         if (spans[i].start < spans[i - 1].end) {
@@ -125,9 +126,6 @@ static gs_status check_unpacked(gsi_parser *p, uint64_t data_offset)
                              (unsigned long long)other->index,
                              (unsigned long long)f->tensors[other->index].offset);
             break;
-        }
-        if (spans[i].end < spans[i - 1].end) {
-            spans[i].end = spans[i - 1].end; /* carry the furthest end forward */
         }
     }
     gsi_mem_free(&f->mem, spans, n * sizeof(span));

@@ -1,0 +1,187 @@
+/* Data layout: padding, packing, overlap, bounds, trailing bytes, embedded GGUFs. */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "test_util.h"
+
+#define STRICT GS_PROFILE_STRICT
+#define LENIENT GS_PROFILE_LENIENT
+
+/* Two F32 tensors of 8 elements (32 bytes each) with the given offsets; data section of
+ * data_bytes bytes after the padding. Returns the offset of the second info in *second. */
+static void two_tensors(gsw_bytes *b, uint64_t off_a, uint64_t off_b, size_t data_bytes,
+                        size_t *first, size_t *second)
+{
+    uint64_t ne[1] = {8};
+    gsw_bytes_init(b);
+    tu_header(b, 3, 2, 0);
+    *first = tu_tensor(b, "a", 1, ne, GS_TYPE_F32, off_a);
+    *second = tu_tensor(b, "b", 1, ne, GS_TYPE_F32, off_b);
+    gsw_pad_to(b, 32);
+    gsw_put_fill(b, 0, data_bytes);
+}
+
+Test(layout, packed_offsets_in_strict)
+{
+    gsw_bytes b;
+    size_t a, s;
+    two_tensors(&b, 0, 32, 64, &a, &s);
+    TU_EXPECT(&b, STRICT, GS_OK, 0);
+    gsw_bytes_free(&b);
+
+    two_tensors(&b, 0, 48, 96, &a, &s); /* misaligned */
+    TU_EXPECT(&b, STRICT, GS_E_MISALIGNED_OFFSET, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_OK, 0);
+    gsw_bytes_free(&b);
+
+    two_tensors(&b, 0, 64, 96, &a, &s); /* a gap */
+    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_OK, 0);
+    gsw_bytes_free(&b);
+
+    two_tensors(&b, 32, 0, 64, &a, &s); /* reordered */
+    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, tu_offset_field(a, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_OK, 0);
+    gsw_bytes_free(&b);
+
+    two_tensors(&b, 0, 0, 64, &a, &s); /* aliasing */
+    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, tu_offset_field(s, 1, 1));
+    gsw_bytes_free(&b);
+}
+
+Test(layout, lenient_overlap_detection)
+{
+    uint64_t ne8[1] = {8};
+    uint64_t ne0[2] = {8, 0};
+    gsw_bytes b;
+    /* partial overlap, listed out of order: the later record is the one reported */
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 3, 0);
+    tu_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 64);
+    tu_tensor(&b, "b", 1, ne8, GS_TYPE_F32, 0);
+    size_t c = tu_tensor(&b, "c", 1, ne8, GS_TYPE_F32, 16);
+    gsw_pad_to(&b, 32);
+    gsw_put_fill(&b, 0, 96);
+    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, tu_offset_field(c, 1, 1));
+    gsw_bytes_free(&b);
+    /* empty tensors may share an offset with anything */
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 3, 0);
+    tu_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 0);
+    tu_tensor(&b, "e", 2, ne0, GS_TYPE_F32, 0);
+    tu_tensor(&b, "f", 2, ne0, GS_TYPE_F32, 0);
+    gsw_pad_to(&b, 32);
+    gsw_put_fill(&b, 0, 32);
+    TU_EXPECT(&b, LENIENT, GS_OK, 0);
+    gsw_bytes_free(&b);
+    /* a tensor inside a long one, listed after a tensor that follows the long one */
+    uint64_t ne32[1] = {32};
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 3, 0);
+    tu_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
+    tu_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
+    size_t in = tu_tensor(&b, "in", 1, ne8, GS_TYPE_F32, 96);
+    gsw_pad_to(&b, 32);
+    gsw_put_fill(&b, 0, 160);
+    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, tu_offset_field(in, 2, 1));
+    gsw_bytes_free(&b);
+}
+
+Test(layout, data_must_lie_inside_the_file)
+{
+    gsw_bytes b;
+    size_t a, s;
+    two_tensors(&b, 0, 32, 63, &a, &s); /* one byte short */
+    TU_EXPECT(&b, STRICT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(s, 1, 1));
+    gsw_bytes_free(&b);
+
+    /* Bleeding Llama: an offset far past the end of the file */
+    two_tensors(&b, 0, 1ull << 40, 64, &a, &s);
+    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(s, 1, 1));
+    gsw_bytes_free(&b);
+    /* an offset whose sum with the data start wraps */
+    two_tensors(&b, 0, UINT64_MAX - 31, 64, &a, &s);
+    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, tu_offset_field(s, 1, 1));
+    gsw_bytes_free(&b);
+}
+
+Test(layout, padding_before_data_must_exist)
+{
+    uint64_t ne[2] = {8, 0}; /* an empty tensor still needs the data section to start */
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 1, 0);
+    tu_tensor(&b, "e", 2, ne, GS_TYPE_F32, 0);
+    size_t info_end = b.len;
+    cr_assert_neq(info_end % 32, 0);
+    TU_EXPECT(&b, STRICT, GS_E_TRUNCATED, info_end);
+    gsw_pad_to(&b, 32);
+    TU_EXPECT(&b, STRICT, GS_OK, 0);
+    gsw_bytes_free(&b);
+}
+
+Test(layout, trailing_bytes_and_padding_are_recorded)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, 64); /* tensor b: 32 bytes of data, then 32 of padding */
+    size_t canonical = b.len;
+    gsw_put_fill(&b, 0xAB, 1000);
+    /* a non-zero byte in the padding before the data section */
+    gs_file *f;
+    cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    cr_assert_eq(l.predicted_size, canonical);
+    cr_assert_eq(l.trailing_bytes, 1000);
+    cr_assert_eq(l.header_padding_nonzero, 0);
+    uint64_t pad_at = l.tensor_info_end;
+    cr_assert_lt(pad_at, l.data_offset);
+    gs_close(f);
+    b.data[pad_at] = 7;
+    b.data[l.data_offset - 1] = 9;
+    cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
+    gs_file_layout(f, &l);
+    cr_assert_eq(l.header_padding_nonzero, 2);
+    cr_assert_eq(l.first_nonzero_padding, pad_at);
+    gs_close(f);
+    /* the last tensor's padding may be missing */
+    b.len = canonical - 1;
+    b.data[pad_at] = 0;
+    b.data[l.data_offset - 1] = 0;
+    gs_options o;
+    gs_options_init(&o);
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_OK);
+    gs_file_layout(f, &l);
+    cr_assert_eq(l.trailing_bytes, 0);
+    cr_assert_eq(l.missing_tail_padding, 1);
+    cr_assert_eq(l.data_end, canonical - 32, "data ends where b's bytes end");
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+Test(layout, alignment_is_relative_to_the_gguf_start)
+{
+    /* The same GGUF embedded at an odd offset in a larger buffer (llama.cpp #28993) reads the
+     * same tensor data. */
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, 64);
+    uint8_t *outer = malloc(b.len + 7);
+    memset(outer, 0xEE, 7);
+    memcpy(outer + 7, b.data, b.len);
+    gs_file *f;
+    cr_assert_eq(gs_open_memory(outer + 7, b.len, NULL, &f, NULL), GS_OK);
+    gs_tensor_info t;
+    gs_tensor_info_at(f, 1, &t);
+    float v;
+    memcpy(&v, t.data, 4);
+    cr_assert_eq(v, 8.0f);
+    cr_assert_eq((const uint8_t *)t.data - (outer + 7), (ptrdiff_t)t.data_offset);
+    gs_close(f);
+    free(outer);
+    gsw_bytes_free(&b);
+}

@@ -1,0 +1,195 @@
+#define _DEFAULT_SOURCE
+/* Split sets: from buffers and from files named <prefix>-0000i-of-0000N.gguf. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+typedef struct part_spec {
+    int no_type;        /* value type of split.no */
+    uint64_t no, count, tensors;
+    const char *tensor; /* one F32 tensor of 4 elements, or NULL */
+    bool omit_count;
+} part_spec;
+
+static void build_part(gsw_bytes *b, const part_spec *p)
+{
+    gsw_bytes_init(b);
+    tu_header(b, 3, p->tensor ? 1 : 0, p->omit_count ? 2 : 3);
+    tu_kv_head(b, "split.no", 8, (uint32_t)p->no_type);
+    if (p->no_type == GS_VALUE_U16) {
+        gsw_put_u16(b, (uint16_t)p->no);
+    } else if (p->no_type == GS_VALUE_I32) {
+        gsw_put_u32(b, (uint32_t)p->no);
+    } else {
+        gsw_put_cstr(b, "zero");
+    }
+    if (!p->omit_count) {
+        tu_kv_head(b, "split.count", 11, GS_VALUE_U16);
+        gsw_put_u16(b, (uint16_t)p->count);
+    }
+    tu_kv_head(b, "split.tensors.count", 19, GS_VALUE_I32);
+    gsw_put_u32(b, (uint32_t)p->tensors);
+    if (p->tensor) {
+        uint64_t ne[1] = {4};
+        tu_tensor(b, p->tensor, 1, ne, GS_TYPE_F32, 0);
+    }
+    gsw_pad_to(b, 32);
+    if (p->tensor) {
+        gsw_put_fill(b, 0, 32);
+    }
+}
+
+static gs_status open_parts(const part_spec *specs, size_t n, gs_split **out, gs_error *e)
+{
+    gsw_bytes b[4];
+    const void *data[4];
+    size_t sizes[4];
+    for (size_t i = 0; i < n; i++) {
+        build_part(&b[i], &specs[i]);
+        data[i] = b[i].data;
+        sizes[i] = b[i].len;
+    }
+    gs_split *s = NULL;
+    gs_status st = gs_open_split_memory(data, sizes, n, NULL, &s, e);
+    if (out != NULL) {
+        *out = s;
+    } else {
+        gs_split_close(s);
+    }
+    if (out == NULL || st != GS_OK) {
+        for (size_t i = 0; i < n; i++) {
+            gsw_bytes_free(&b[i]);
+        }
+    }
+    return st;
+}
+
+Test(split, consistent_set_from_buffers)
+{
+    part_spec p[3] = {{GS_VALUE_U16, 0, 3, 3, "a", false},
+                      {GS_VALUE_U16, 1, 3, 3, "b", false},
+                      {GS_VALUE_U16, 2, 3, 3, "c", false}};
+    gsw_bytes b[3];
+    const void *data[3];
+    size_t sizes[3];
+    for (int i = 0; i < 3; i++) {
+        build_part(&b[i], &p[i]);
+        data[i] = b[i].data;
+        sizes[i] = b[i].len;
+    }
+    gs_split *s;
+    gs_error e;
+    cr_assert_eq(gs_open_split_memory(data, sizes, 3, NULL, &s, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(gs_split_part_count(s), 3);
+    cr_assert_eq(gs_split_tensor_count(s), 3);
+    size_t part, idx;
+    cr_assert_eq(gs_split_find_tensor(s, "c", &part, &idx), GS_OK);
+    cr_assert_eq(part, 2);
+    cr_assert_eq(idx, 0);
+    cr_assert_eq(gs_split_find_tensor(s, "d", &part, &idx), GS_E_NOT_FOUND);
+    cr_assert_not_null(gs_split_part(s, 1));
+    cr_assert_null(gs_split_part(s, 3));
+    gs_split_close(s);
+    for (int i = 0; i < 3; i++) {
+        gsw_bytes_free(&b[i]);
+    }
+}
+
+Test(split, inconsistencies)
+{
+    gs_error e;
+    part_spec wrong_no[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
+                             {GS_VALUE_U16, 0, 2, 2, "b", false}};
+    cr_assert_eq(open_parts(wrong_no, 2, NULL, &e), GS_E_SPLIT_NUMBER_MISMATCH);
+    part_spec wrong_count[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
+                                {GS_VALUE_U16, 1, 3, 2, "b", false}};
+    cr_assert_eq(open_parts(wrong_count, 2, NULL, &e), GS_E_SPLIT_COUNT_MISMATCH);
+    part_spec wrong_total[2] = {{GS_VALUE_U16, 0, 2, 3, "a", false},
+                                {GS_VALUE_U16, 1, 2, 3, "b", false}};
+    cr_assert_eq(open_parts(wrong_total, 2, NULL, &e), GS_E_SPLIT_TENSOR_COUNT_MISMATCH);
+    part_spec disagree_total[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
+                                   {GS_VALUE_U16, 1, 2, 3, "b", false}};
+    cr_assert_eq(open_parts(disagree_total, 2, NULL, &e), GS_E_SPLIT_TENSOR_COUNT_MISMATCH);
+    part_spec dup[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 2, "a", false}};
+    cr_assert_eq(open_parts(dup, 2, NULL, &e), GS_E_SPLIT_DUPLICATE_TENSOR);
+    cr_assert_str_eq(e.context, "a");
+    part_spec missing[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 2, "b", true}};
+    cr_assert_eq(open_parts(missing, 2, NULL, &e), GS_E_SPLIT_KEY_MISSING);
+    cr_assert_str_eq(e.context, "split.count");
+    part_spec bad_type[1] = {{GS_VALUE_STRING, 0, 1, 1, "a", false}};
+    cr_assert_eq(open_parts(bad_type, 1, NULL, &e), GS_E_SPLIT_KEY_TYPE);
+    part_spec negative[1] = {{GS_VALUE_I32, (uint64_t)-1, 1, 1, "a", false}};
+    cr_assert_eq(open_parts(negative, 1, NULL, &e), GS_E_SPLIT_KEY_TYPE);
+    part_spec i32_ok[1] = {{GS_VALUE_I32, 0, 1, 1, "a", false}};
+    cr_assert_eq(open_parts(i32_ok, 1, NULL, &e), GS_OK);
+    /* a part that is itself malformed reports its own status, naming the part */
+    const void *data[1] = {"GGUF\x09"};
+    size_t sizes[1] = {5};
+    gs_split *s;
+    cr_assert_eq(gs_open_split_memory(data, sizes, 1, NULL, &s, &e), GS_E_TRUNCATED);
+    cr_assert(strncmp(e.detail, "part 1", 6) == 0, "%s", e.detail);
+    cr_assert_eq(gs_open_split_memory(data, sizes, 0, NULL, &s, &e), GS_E_INVALID_ARGUMENT);
+}
+
+static char tmpdir[256];
+
+static void write_part(const char *name, const part_spec *p)
+{
+    gsw_bytes b;
+    build_part(&b, p);
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", tmpdir, name);
+    cr_assert_eq(gsw_bytes_save(&b, path), 0);
+    gsw_bytes_free(&b);
+}
+
+static void make_tmpdir(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/gs_split_XXXXXX");
+    cr_assert_not_null(mkdtemp(tmpdir));
+}
+
+Test(split, from_files)
+{
+    make_tmpdir();
+    part_spec p[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 2, "b", false}};
+    write_part("m-00001-of-00002.gguf", &p[0]);
+    write_part("m-00002-of-00002.gguf", &p[1]);
+    char path[512];
+    snprintf(path, sizeof path, "%s/m-00001-of-00002.gguf", tmpdir);
+    gs_split *s;
+    gs_error e;
+    cr_assert_eq(gs_open_split(path, NULL, &s, &e), GS_OK, "%s %s", gs_status_name(e.status),
+                 e.detail);
+    cr_assert_eq(gs_split_part_count(s), 2);
+    gs_split_close(s);
+    /* a single part opens alone with gs_open_file */
+    gs_file *f;
+    cr_assert_eq(gs_open_file(path, NULL, &f, &e), GS_OK);
+    cr_assert_eq(gs_tensor_count(f), 1);
+    gs_close(f);
+
+    /* bad names */
+    snprintf(path, sizeof path, "%s/m-00002-of-00002.gguf", tmpdir);
+    cr_assert_eq(gs_open_split(path, NULL, &s, &e), GS_E_SPLIT_BAD_NAME);
+    cr_assert_eq(gs_open_split("model.gguf", NULL, &s, &e), GS_E_SPLIT_BAD_NAME);
+    cr_assert_eq(gs_open_split("m-0001-of-00002.gguf", NULL, &s, &e), GS_E_SPLIT_BAD_NAME);
+
+    /* a missing part */
+    write_part("n-00001-of-00003.gguf", &p[0]);
+    snprintf(path, sizeof path, "%s/n-00001-of-00003.gguf", tmpdir);
+    cr_assert_eq(gs_open_split(path, NULL, &s, &e), GS_E_SPLIT_PART_MISSING);
+    cr_assert(strstr(e.context, "n-00002-of-00003.gguf") != NULL, "%s", e.context);
+
+    /* the names say 3 parts, the keys 2 */
+    write_part("n-00002-of-00003.gguf", &p[1]);
+    part_spec third = {GS_VALUE_U16, 2, 2, 2, "c", false};
+    write_part("n-00003-of-00003.gguf", &third);
+    cr_assert_eq(gs_open_split(path, NULL, &s, &e), GS_E_SPLIT_COUNT_MISMATCH);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+    cr_assert_eq(system(cmd), 0);
+}

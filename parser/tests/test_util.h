@@ -1,0 +1,70 @@
+/* Shared helpers for the reader's tests: building GGUF bytes field by field, opening them under a
+ * profile, and an allocator that counts live allocations (and can fail the N-th one). */
+#ifndef GGUFSAFE_TEST_UTIL_H
+#define GGUFSAFE_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ggufsafe.h"
+#include "gsw_bytes.h"
+
+/* Header: magic, version, tensor count, KV count. */
+void tu_header(gsw_bytes *b, uint32_t version, uint64_t n_tensors, uint64_t n_kv);
+/* KV records. Each returns the offset where the record starts. */
+size_t tu_kv_u32(gsw_bytes *b, const char *key, uint32_t v);
+size_t tu_kv_u8(gsw_bytes *b, const char *key, uint8_t v);
+size_t tu_kv_str(gsw_bytes *b, const char *key, const char *v);
+/* Key given as bytes (may hold NUL), then the value type id; the caller writes the value. */
+size_t tu_kv_head(gsw_bytes *b, const void *key, size_t key_len, uint32_t type);
+/* Tensor info; returns its offset. ne has n_dims entries. */
+size_t tu_tensor(gsw_bytes *b, const char *name, uint32_t n_dims, const uint64_t *ne, int32_t type,
+                 uint64_t offset);
+size_t tu_tensor_n(gsw_bytes *b, const void *name, size_t name_len, uint32_t n_dims,
+                   const uint64_t *ne, int32_t type, uint64_t offset);
+/* Offset of the `offset` field of a tensor info written at info_at with that name and n_dims. */
+size_t tu_offset_field(size_t info_at, size_t name_len, uint32_t n_dims);
+
+/* A small valid file: KVs general.architecture="test", general.alignment=align (if align != 0),
+ * then two F32 tensors "a" (8 elements) and "b" (4 x 2) with data 0..15 as floats. */
+void tu_small_file(gsw_bytes *b, uint32_t align);
+
+/* Opens b under profile; returns the status and fills err. The file is closed again. */
+gs_status tu_open(const gsw_bytes *b, gs_profile profile, gs_error *err);
+gs_status tu_open_opts(const gsw_bytes *b, const gs_options *opts, gs_error *err);
+
+/* Asserts (Criterion) that opening b under profile yields status at offset. */
+#define TU_EXPECT(buf_, prof_, want_, at_)                                                     \
+    do {                                                                                          \
+        gs_error e_;                                                                              \
+        gs_status st_ = tu_open((buf_), (prof_), &e_);                                            \
+        cr_assert_eq(st_, (want_), "got %s at %llu (%s: %s), want %s at %llu",                    \
+                     gs_status_name(st_), (unsigned long long)e_.offset, e_.context, e_.detail,   \
+                     gs_status_name(want_), (unsigned long long)(at_));                           \
+        if ((want_) != GS_OK) {                                                                   \
+            cr_assert_eq(e_.offset, (uint64_t)(at_), "%s: offset %llu, want %llu (%s)",           \
+                         gs_status_name(st_), (unsigned long long)e_.offset,                      \
+                         (unsigned long long)(at_), e_.detail);                                   \
+        }                                                                                         \
+    } while (0)
+
+/* Counting allocator: live allocations and bytes; fail_at >= 0 makes that allocation (0-based)
+ * and only that one return NULL. */
+typedef struct tu_counter {
+    long live;
+    long total;
+    long fail_at;
+    size_t live_bytes;
+} tu_counter;
+
+void tu_counter_init(tu_counter *c);
+/* Options with the counting allocator installed. */
+void tu_counting_options(gs_options *opts, tu_counter *c);
+
+/* Reads a whole file into memory (abort on failure); *n receives its size. */
+uint8_t *tu_read_file(const char *path, size_t *n);
+/* $GS_SOURCE_DIR/rel, or rel when the variable is unset. Returns a static buffer. */
+const char *tu_source_path(const char *rel);
+
+#endif
