@@ -24,31 +24,30 @@ static bool same_name(const gsi_name_source *src, uint32_t record, const uint8_t
     return other_len == len && (len == 0 || memcmp(other, name, (size_t)len) == 0);
 }
 
-static uint64_t hash_name(const gsi_name_index *ix, const uint8_t *name, uint64_t len)
+static uint32_t hash_name(const gsi_name_index *ix, const uint8_t *name, uint64_t len)
 {
-    return gsi_siphash13(&ix->key, name, (size_t)len);
+    return (uint32_t)gsi_siphash13(&ix->key, name, (size_t)len);
 }
 
 /* Finds the slot holding name, or the empty slot where it would go. */
-static size_t probe(const gsi_name_index *ix, const gsi_name_source *src, uint64_t h,
+static size_t probe(const gsi_name_index *ix, const gsi_name_source *src, uint32_t h,
                     const uint8_t *name, uint64_t len)
 {
     size_t mask = ix->cap - 1;
-    size_t i = (size_t)h & mask;
-    uint32_t tag = (uint32_t)(h >> 32);
+    size_t i = h & mask;
     for (;;) {
         const gsi_slot *s = &ix->slots[i];
         if (s->record_plus_one == 0) {
             return i;
         }
-        if (s->tag == tag && same_name(src, s->record_plus_one - 1, name, len)) {
+        if (s->hash == h && same_name(src, s->record_plus_one - 1, name, len)) {
             return i;
         }
         i = (i + 1) & mask;
     }
 }
 
-static gs_status grow(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *src)
+static gs_status grow(gsi_name_index *ix, gsi_mem *mem)
 {
     size_t new_cap = ix->cap == 0 ? 64 : ix->cap * 2;
     gsi_slot *slots;
@@ -62,9 +61,7 @@ static gs_status grow(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *s
         if (s.record_plus_one == 0) {
             continue;
         }
-        uint64_t len;
-        const uint8_t *name = src->name_at(src->ctx, s.record_plus_one - 1, &len);
-        size_t i = (size_t)hash_name(ix, name, len) & mask;
+        size_t i = s.hash & mask;
         while (slots[i].record_plus_one != 0) {
             i = (i + 1) & mask;
         }
@@ -83,12 +80,12 @@ gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_sour
     *dup = false;
     /* Keep the load factor at or below 1/2 so probe sequences stay short. */
     if ((ix->used + 1) * 2 > ix->cap) {
-        gs_status st = grow(ix, mem, src);
+        gs_status st = grow(ix, mem);
         if (st != GS_OK) {
             return st;
         }
     }
-    uint64_t h = hash_name(ix, name, len);
+    uint32_t h = hash_name(ix, name, len);
     size_t i = probe(ix, src, h, name, len);
     if (ix->slots[i].record_plus_one != 0) {
         *dup = true;
@@ -96,7 +93,7 @@ gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_sour
         return GS_OK;
     }
     ix->slots[i].record_plus_one = record + 1;
-    ix->slots[i].tag = (uint32_t)(h >> 32);
+    ix->slots[i].hash = h;
     ix->used++;
     return GS_OK;
 }
@@ -107,7 +104,7 @@ bool gsi_index_find(const gsi_name_index *ix, const gsi_name_source *src, const 
     if (ix->cap == 0) {
         return false;
     }
-    uint64_t h = hash_name(ix, name, len);
+    uint32_t h = hash_name(ix, name, len);
     size_t i = probe(ix, src, h, name, len);
     if (ix->slots[i].record_plus_one == 0) {
         return false;

@@ -14,7 +14,9 @@ typedef struct gsi_name_source {
 
 typedef struct gsi_slot {
     uint32_t record_plus_one; /* 0 = empty */
-    uint32_t tag;             /* high bits of the hash, to skip most byte comparisons */
+    uint32_t hash;            /* low 32 bits of the name's hash: the bucket (capacity is at most
+                                 2^32) and a filter that skips most byte comparisons; kept so
+                                 that growing never re-reads or re-hashes a name */
 } gsi_slot;
 
 typedef struct gsi_name_index {

@@ -166,7 +166,7 @@ Test(tensors, types)
         gs_tensor_info t;
         gs_tensor_info_at(f, 0, &t);
         cr_assert_eq(t.size, ti.block_bytes, "%s", ti.name);
-        cr_assert_eq(t.type, id);
+        cr_assert_eq((int32_t)t.type, id);
         gs_close(f);
         gsw_bytes_free(&b);
     }

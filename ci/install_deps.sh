@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs, with apt-get, every package ggufsafe's build and test suite need, skipping those
+# already present. Debian 12. Run as root (or with sudo available).
+set -eu
+
+PACKAGES="build-essential cmake ninja-build pkg-config git ca-certificates xz-utils
+clang-14 llvm-14 libclang-rt-14-dev lld-14
+libcriterion-dev libssl-dev
+afl++
+gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+python3 python3-jsonschema
+binutils file"
+
+missing=""
+for p in $PACKAGES; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+echo "ci/install_deps.sh: installing:$missing"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "need root (or sudo) to install:$missing" >&2; exit 1; }
+    SUDO=sudo
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

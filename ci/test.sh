@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The whole test suite, as the README's test command and .ci/run run it:
+#   1. install what is missing (apt-get)
+#   2. gcc 12 release build (hardened, -Werror), every test
+#   3. clang-14 ASan+UBSan build (-fno-sanitize-recover=all), every test
+# Prints a per-stage time table at the end (see ci/TIMINGS.md for the budget).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+jobs=$(nproc 2>/dev/null || echo 2)
+
+declare -a stage_names=() stage_secs=()
+stage() {
+    local name=$1; shift
+    local t0=$SECONDS
+    echo "=== $name"
+    "$@"
+    stage_names+=("$name")
+    stage_secs+=($((SECONDS - t0)))
+}
+
+build_and_test() {
+    local dir=$1; shift
+    cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null
+    cmake --build "$dir" -j "$jobs"
+    ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 900
+}
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1
+export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+stage "dependencies" sh ci/install_deps.sh
+stage "gcc release: build + tests" build_and_test build/gcc-release \
+    -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
+stage "clang ASan+UBSan: build + tests" build_and_test build/clang-asan \
+    -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGGUFSAFE_SANITIZE=address,undefined
+
+echo
+echo "| stage | seconds |"
+echo "|---|---|"
+total=0
+for i in "${!stage_names[@]}"; do
+    echo "| ${stage_names[$i]} | ${stage_secs[$i]} |"
+    total=$((total + stage_secs[i]))
+done
+echo "| total | $total |"
+echo "ci/test.sh: all stages passed"
