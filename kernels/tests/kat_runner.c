@@ -1,0 +1,171 @@
+#include "kat_runner.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *const gsk_set_names[GSK_N_SETS] = {"rand", "real"};
+
+bool gsk_read_file(const char *path, gsk_blob *out)
+{
+    *out = (gsk_blob){NULL, 0};
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return false;
+    }
+    size_t cap = 1 << 16, len = 0;
+    uint8_t *buf = malloc(cap);
+    while (buf != NULL) {
+        len += fread(buf + len, 1, cap - len, f);
+        if (len < cap) {
+            break;
+        }
+        uint8_t *bigger = realloc(buf, cap * 2);
+        if (bigger == NULL) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = bigger;
+        cap *= 2;
+    }
+    const bool ok = buf != NULL && !ferror(f);
+    fclose(f);
+    if (!ok) {
+        free(buf);
+        errno = buf == NULL ? ENOMEM : EIO;
+        return false;
+    }
+    *out = (gsk_blob){buf, len};
+    return true;
+}
+
+void gsk_blob_free(gsk_blob *blob)
+{
+    free(blob->data);
+    *blob = (gsk_blob){NULL, 0};
+}
+
+uint32_t gsk_canonical_bits(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    /* NaN: exponent all ones and a non-zero mantissa, whatever the sign. */
+    return (bits & 0x7fffffffu) > 0x7f800000u ? GSK_NAN_CANONICAL : bits;
+}
+
+void gsk_canonicalize(float *values, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t bits = gsk_canonical_bits(values[i]);
+        memcpy(&values[i], &bits, sizeof bits);
+    }
+}
+
+bool gsk_type_has_kat(int32_t type)
+{
+    gs_type_info info;
+    if (gs_type_get_info(type, &info) != GS_OK || !info.decodable) {
+        return false;
+    }
+    return type != GS_TYPE_F32 && type != GS_TYPE_Q8_1;
+}
+
+/* Sets the failure message (truncated to the buffer, which is fine for a diagnostic). */
+__attribute__((format(printf, 2, 3))) static void fail(gsk_kat_result *res, const char *fmt,
+                                                       ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(res->message, sizeof res->message, fmt, ap);
+    va_end(ap);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result *res)
+{
+    *res = (gsk_kat_result){.passed = false};
+    const char *name = gs_type_name(type);
+    gs_type_info info;
+    if (gs_type_get_info(type, &info) != GS_OK || info.block_elems == 0) {
+        fail(res, "%s.%s: type %d has no layout", name, set, (int)type);
+        return;
+    }
+    char path[4096];
+    gsk_blob in, out;
+    snprintf(path, sizeof path, "%s/%s.%s.in", dir, name, set);
+    if (!gsk_read_file(path, &in)) {
+        fail(res, "%s.%s: cannot read %s: %s", name, set, path, strerror(errno));
+        return;
+    }
+    snprintf(path, sizeof path, "%s/%s.%s.out", dir, name, set);
+    if (!gsk_read_file(path, &out)) {
+        fail(res, "%s.%s: cannot read %s: %s", name, set, path, strerror(errno));
+        gsk_blob_free(&in);
+        return;
+    }
+    const size_t n_blocks = in.size / info.block_bytes;
+    const size_t n_elems = n_blocks * info.block_elems;
+    if (in.size % info.block_bytes != 0 || n_blocks == 0 || out.size != n_elems * 4) {
+        fail(res, "%s.%s: %zu input bytes and %zu output bytes do not match %u-byte blocks of %u"
+             " elements", name, set, in.size, out.size, info.block_bytes, info.block_elems);
+        goto done;
+    }
+    res->decoded = malloc(n_elems * sizeof(float));
+    if (res->decoded == NULL) {
+        fail(res, "%s.%s: out of memory", name, set);
+        goto done;
+    }
+    res->n_elems = n_elems;
+    const gs_status st = gs_dequantize((gs_type)type, in.data, in.size, res->decoded, n_elems);
+    if (st != GS_OK) {
+        fail(res, "%s.%s: gs_dequantize returned %s", name, set, gs_status_name(st));
+        goto done;
+    }
+    for (size_t i = 0; i < n_elems; i++) {
+        const uint32_t got = gsk_canonical_bits(res->decoded[i]);
+        const uint32_t raw_want = le32(out.data + 4 * i);
+        float want_f;
+        memcpy(&want_f, &raw_want, sizeof want_f);
+        const uint32_t want = gsk_canonical_bits(want_f);
+        if (got != want) {
+            uint32_t raw_got;
+            memcpy(&raw_got, &res->decoded[i], sizeof raw_got);
+            fail(res, "%s.%s: element %zu (block %zu, element %zu of the block) is 0x%08x, ggml"
+                 " gives 0x%08x", name, set, i, i / info.block_elems, i % info.block_elems,
+                 raw_got, raw_want);
+            goto done;
+        }
+    }
+    res->passed = true;
+done:
+    gsk_blob_free(&in);
+    gsk_blob_free(&out);
+}
+
+void gsk_kat_result_free(gsk_kat_result *res)
+{
+    free(res->decoded);
+    res->decoded = NULL;
+}
+
+bool gsk_kat_type_passes(const char *dir, int32_t type)
+{
+    if (!gsk_type_has_kat(type)) {
+        return false;
+    }
+    bool all = true;
+    for (int s = 0; s < GSK_N_SETS; s++) {
+        gsk_kat_result res;
+        gsk_kat_run(dir, type, gsk_set_names[s], &res);
+        all = all && res.passed;
+        gsk_kat_result_free(&res);
+    }
+    return all;
+}
