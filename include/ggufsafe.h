@@ -49,6 +49,7 @@ typedef enum gs_status {
     GS_E_INTERNAL = 7,           /* a bug in ggufsafe; never returned for malformed input */
     GS_E_NOT_DECODABLE = 8,      /* tensor type has no f32 decoder (integer and f64 types) */
     GS_E_SIZE_MISMATCH = 9,      /* decode: buffer sizes do not match whole blocks */
+    GS_E_KERNEL_UNAVAILABLE = 10,/* the requested decoder path (AVX2, NEON) is not usable here */
 
     /* 20-29: framing. */
     GS_E_BAD_MAGIC = 20,             /* first 4 bytes are not "GGUF" */
@@ -356,6 +357,28 @@ GS_API gs_status gs_tensor_dequantize(const gs_file *file, size_t index, float *
  * (n_elems must equal n_rows * ne[0]): for chunked decoding with bounded memory. */
 GS_API gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t first_row,
                                            uint64_t n_rows, float *dst, size_t n_elems);
+
+/* Decoder paths. AUTO picks the best path this CPU supports (checked once: CPUID and XGETBV on
+ * x86-64, getauxval(AT_HWCAP) on AArch64). Every path gives the same bits (NaN payloads aside).
+ * The environment variable GGUFSAFE_KERNEL=scalar|avx2|neon sets the initial choice; while it
+ * names a path this CPU lacks (or an unknown name), every decode returns
+ * GS_E_KERNEL_UNAVAILABLE rather than falling back silently. */
+typedef enum gs_kernel {
+    GS_KERNEL_AUTO = 0,
+    GS_KERNEL_SCALAR = 1,
+    GS_KERNEL_AVX2 = 2, /* AVX2 + FMA + F16C, with OS support for YMM state */
+    GS_KERNEL_NEON = 3  /* AArch64 Advanced SIMD */
+} gs_kernel;
+
+/* Selects the path for the whole process, overriding GGUFSAFE_KERNEL. GS_E_KERNEL_UNAVAILABLE
+ * (selection unchanged) when this CPU or build cannot run it; GS_E_INVALID_ARGUMENT for values
+ * outside the enum. */
+GS_API gs_status gs_set_kernel(gs_kernel kernel);
+/* The path decodes use now (never GS_KERNEL_AUTO once resolved). When GGUFSAFE_KERNEL asks for
+ * an unusable path, returns that path and *usable (if not NULL) is set to false. */
+GS_API gs_kernel gs_active_kernel(bool *usable);
+/* "auto", "scalar", "avx2", "neon"; "unknown" otherwise. */
+GS_API const char *gs_kernel_name(gs_kernel kernel);
 
 /* ------------------------------------------------------------------------------------------------
  * Split sets (llama.cpp gguf-split: <prefix>-00001-of-00003.gguf, ...).

@@ -13,6 +13,7 @@
     X(GS_E_INTERNAL, "internal error: a bug in ggufsafe")                                         \
     X(GS_E_NOT_DECODABLE, "this tensor type has no conversion to f32")                            \
     X(GS_E_SIZE_MISMATCH, "buffer sizes do not match a whole number of blocks")                   \
+    X(GS_E_KERNEL_UNAVAILABLE, "the requested decoder path is not available on this CPU")       \
     X(GS_E_BAD_MAGIC, "not a GGUF file: the first 4 bytes are not \"GGUF\"")                      \
     X(GS_E_UNSUPPORTED_VERSION, "unsupported GGUF version (only 2 and 3 are read)")               \
     X(GS_E_BYTE_SWAPPED, "byte-swapped (big-endian) GGUF file")                                   \

@@ -24,7 +24,7 @@ Test(status, names_and_messages)
             }
         }
     }
-    cr_assert_eq(named, 54);
+    cr_assert_eq(named, 55);
 }
 
 Test(status, numbers_are_pinned)
