@@ -117,6 +117,7 @@ GS_API const char *gs_status_message(gs_status status);
  * The type registry: ggml tensor type ids 0..42.
  * ---------------------------------------------------------------------------------------------- */
 typedef enum gs_type {
+    GS_TYPE_INVALID = -1, /* never a ggml type; also keeps the enum signed like ggml's int32 ids */
     GS_TYPE_F32 = 0, GS_TYPE_F16 = 1, GS_TYPE_Q4_0 = 2, GS_TYPE_Q4_1 = 3,
     GS_TYPE_Q5_0 = 6, GS_TYPE_Q5_1 = 7, GS_TYPE_Q8_0 = 8, GS_TYPE_Q8_1 = 9,
     GS_TYPE_Q2_K = 10, GS_TYPE_Q3_K = 11, GS_TYPE_Q4_K = 12, GS_TYPE_Q5_K = 13,

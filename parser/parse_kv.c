@@ -95,6 +95,9 @@ static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
                         kv->key_len, "string table of %zu entries", need);
     }
     kv->strings_first = f->n_strings;
+    if (kv->count == 0) {
+        return GS_OK; /* nothing to index; the table may not exist yet */
+    }
     uint64_t *out = f->strings + f->n_strings;
     gsi_cursor *c = &p->cur;
     const uint64_t max_len = p->limits->max_string_length;

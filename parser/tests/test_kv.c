@@ -369,6 +369,30 @@ Test(kv, lenient_alignment_is_used_for_layout)
     gsw_bytes_free(&b);
 }
 
+Test(kv, empty_arrays_of_every_type)
+{
+    /* an empty string array first: the string table does not exist yet */
+    for (uint32_t t = 0; t <= GS_VALUE_F64; t++) {
+        if (t == GS_VALUE_ARRAY) {
+            continue;
+        }
+        gsw_bytes b;
+        one_kv(&b, "k", 1, GS_VALUE_ARRAY);
+        gsw_put_u32(&b, t);
+        gsw_put_u64(&b, 0);
+        gs_file *f = open_ok(&b, STRICT);
+        gs_kv_info info;
+        cr_assert_eq(gs_kv_info_at(f, 0, &info), GS_OK);
+        cr_assert_eq(info.count, 0);
+        cr_assert_eq(info.elem_type, t);
+        gs_str s;
+        cr_assert_eq(gs_kv_get_array_string(f, 0, 0, &s),
+                     t == GS_VALUE_STRING ? GS_E_OUT_OF_RANGE : GS_E_WRONG_TYPE);
+        gs_close(f);
+        gsw_bytes_free(&b);
+    }
+}
+
 Test(kv, every_value_type_reads_back)
 {
     gsw_bytes b;

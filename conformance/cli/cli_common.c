@@ -1,0 +1,218 @@
+#include "cli_common.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text_escape.h"
+#include "text_out.h"
+
+int cli_exit_for_status(gs_status status)
+{
+    if (status == GS_OK) {
+        return CLI_EXIT_OK;
+    }
+    /* Codes below 20 are the caller or the environment, never the file's contents. */
+    if (status == GS_E_BAD_MAGIC || (int)status < 20) {
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_INVALID;
+}
+
+void cli_print_error(const gs_error *err)
+{
+    const char *context = "-";
+    if (err->context_kind == GS_CONTEXT_HEADER) {
+        context = "header";
+    } else if (err->context[0] != '\0') {
+        context = err->context; /* already escaped by the reader */
+    }
+    /* The detail is the library's own text, but it can quote a path from the command line. */
+    char detail[4 * GS_ERROR_TEXT_MAX + 4];
+    gsi_escape_text(detail, sizeof detail, (const uint8_t *)err->detail,
+                    strlen(err->detail));
+    fprintf(stderr, "error: %s at byte %llu (%s): %s%s%s\n", gs_status_name(err->status),
+            (unsigned long long)err->offset, context, gs_status_message(err->status),
+            detail[0] != '\0' ? ": " : "", detail);
+}
+
+static void usage_hint(const char *command)
+{
+    if (command != NULL) {
+        fprintf(stderr, "run '" CLI_TOOL_NAME " %s --help' for usage\n", command);
+    } else {
+        fprintf(stderr, "run '" CLI_TOOL_NAME " --help' for usage\n");
+    }
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    usage_hint(command);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_usage_error_arg(const char *command, const char *what, const char *arg)
+{
+    cli_text t;
+    cli_text_escape_cstr(&t, arg);
+    return cli_usage_error(command, "%s '%s'", what, t.s);
+}
+
+void cli_common_init(cli_common *c)
+{
+    c->json = false;
+    c->profile = GS_PROFILE_STRICT;
+}
+
+cli_match cli_match_value(const char *command, const char *name, int argc, char **argv, int *i,
+                          const char **value)
+{
+    const char *arg = argv[*i];
+    size_t n = strlen(name);
+    if (strncmp(arg, name, n) != 0) {
+        return CLI_MATCH_NO;
+    }
+    if (arg[n] == '=') {
+        *value = arg + n + 1;
+        return CLI_MATCH_YES;
+    }
+    if (arg[n] != '\0') {
+        return CLI_MATCH_NO; /* a longer option that merely starts with name */
+    }
+    if (*i + 1 >= argc) {
+        cli_usage_error(command, "option %s needs a value", name);
+        return CLI_MATCH_ERROR;
+    }
+    *i += 1;
+    *value = argv[*i];
+    return CLI_MATCH_YES;
+}
+
+cli_match cli_match_common(cli_common *c, const char *command, int argc, char **argv, int *i)
+{
+    if (strcmp(argv[*i], "--json") == 0) {
+        c->json = true;
+        return CLI_MATCH_YES;
+    }
+    const char *value;
+    cli_match m = cli_match_value(command, "--profile", argc, argv, i, &value);
+    if (m != CLI_MATCH_YES) {
+        return m;
+    }
+    if (strcmp(value, "strict") == 0) {
+        c->profile = GS_PROFILE_STRICT;
+    } else if (strcmp(value, "lenient") == 0) {
+        c->profile = GS_PROFILE_LENIENT;
+    } else {
+        cli_usage_error_arg(command, "--profile must be strict or lenient, not", value);
+        return CLI_MATCH_ERROR;
+    }
+    return CLI_MATCH_YES;
+}
+
+bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+    if (*s == '\0') {
+        return false;
+    }
+    uint64_t v = 0;
+    for (; *s != '\0'; s++) {
+        if (*s < '0' || *s > '9') {
+            return false;
+        }
+        uint64_t d = (uint64_t)(*s - '0');
+        if (v > (max - d) / 10) {
+            return false;
+        }
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+bool cli_is_option(const char *arg)
+{
+    return arg[0] == '-' && arg[1] != '\0';
+}
+
+void cli_options(const cli_common *c, gs_options *opts)
+{
+    gs_options_init(opts);
+    opts->profile = c->profile;
+}
+
+bool cli_is_first_split_part(const char *path)
+{
+    /* "-00001-of-NNNNN.gguf" is 20 bytes; the reader's gs_open_split parses the same form. */
+    size_t n = strlen(path);
+    if (n < 20) {
+        return false;
+    }
+    const char *s = path + n - 20;
+    if (memcmp(s, "-00001-of-", 10) != 0 || strcmp(s + 15, ".gguf") != 0) {
+        return false;
+    }
+    unsigned total = 0;
+    for (int k = 10; k < 15; k++) {
+        if (s[k] < '0' || s[k] > '9') {
+            return false;
+        }
+        total = total * 10 + (unsigned)(s[k] - '0');
+    }
+    return total > 1;
+}
+
+const char *cli_profile_name(gs_profile profile)
+{
+    return profile == GS_PROFILE_LENIENT ? "lenient" : "strict";
+}
+
+void cli_json_report_header(cli_json *j, const char *command, const gs_options *opts)
+{
+    cli_json_key(j, "tool");
+    cli_json_begin_object(j);
+    cli_json_key_cstring(j, "name", CLI_TOOL_NAME);
+    cli_json_key_cstring(j, "version", gs_version());
+    cli_json_end_object(j);
+    cli_json_key_cstring(j, "command", command);
+    cli_json_key_cstring(j, "profile", cli_profile_name(opts->profile));
+    const gs_limits *l = &opts->limits;
+    cli_json_key(j, "limits");
+    cli_json_begin_object(j);
+    cli_json_key_u64(j, "max_kv_count", l->max_kv_count);
+    cli_json_key_u64(j, "max_tensor_count", l->max_tensor_count);
+    cli_json_key_u64(j, "max_string_length", l->max_string_length);
+    cli_json_key_u64(j, "max_array_length", l->max_array_length);
+    cli_json_key_u64(j, "max_alignment", l->max_alignment);
+    cli_json_key_u64(j, "max_metadata_memory", l->max_metadata_memory);
+    cli_json_end_object(j);
+}
+
+int cli_finish_output(int code)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        fprintf(stderr, "error: writing the report: %s\n", e != 0 ? strerror(e) : "write failed");
+        return CLI_EXIT_USAGE;
+    }
+    return code;
+}
+
+void *cli_xmalloc(size_t size)
+{
+    void *p = malloc(size > 0 ? size : 1);
+    if (p == NULL) {
+        fflush(stdout);
+        fprintf(stderr, "error: out of memory\n");
+        exit(CLI_EXIT_USAGE);
+    }
+    return p;
+}

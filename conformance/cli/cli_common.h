@@ -1,0 +1,86 @@
+/* What every ggufsafe command shares: exit codes, the error line, the options every command takes
+ * (--json, --profile), option-value parsing, opening with the chosen profile, and the JSON report
+ * header (tool, command, profile, limits). */
+#ifndef GGUFSAFE_CLI_COMMON_H
+#define GGUFSAFE_CLI_COMMON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ggufsafe.h"
+#include "json_writer.h"
+
+/* Exit codes (architecture.md, CLI conventions). */
+enum {
+    CLI_EXIT_OK = 0,      /* success, valid, certified */
+    CLI_EXIT_INVALID = 1, /* the file is invalid */
+    CLI_EXIT_USAGE = 2    /* usage error, I/O error, or not a GGUF at all */
+};
+
+#define CLI_TOOL_NAME "ggufsafe"
+
+/* The exit code for a failed open: the environment (I/O, memory, arguments) and "not a GGUF at
+ * all" are 2, everything the file's contents got wrong is 1. */
+int cli_exit_for_status(gs_status status);
+
+/* Prints the reader's failure to stderr as one line:
+ *   error: <STATUS_NAME> at byte <offset> (<context>): <message>[: <detail>]
+ * context is the key, tensor or part name, "header", or "-". */
+void cli_print_error(const gs_error *err);
+
+/* Prints "error: <message>" and a pointer to the usage to stderr; returns CLI_EXIT_USAGE. */
+int cli_usage_error(const char *command, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* The same for an argument from the command line, shown escaped: "error: <what> '<arg>'". */
+int cli_usage_error_arg(const char *command, const char *what, const char *arg);
+
+/* Options every reporting command takes. */
+typedef struct cli_common {
+    bool json;
+    gs_profile profile;
+} cli_common;
+
+void cli_common_init(cli_common *c);
+
+/* Outcome of trying to match argv[*i] against an option. */
+typedef enum cli_match {
+    CLI_MATCH_NO = 0,  /* not this option */
+    CLI_MATCH_YES = 1, /* consumed (and its value, advancing *i) */
+    CLI_MATCH_ERROR = -1 /* this option, but unusable: the usage error is already printed */
+} cli_match;
+
+/* --json, --profile strict|lenient (also --profile=lenient). */
+cli_match cli_match_common(cli_common *c, const char *command, int argc, char **argv, int *i);
+
+/* An option with a value, as "--name value" or "--name=value"; *value points into argv. */
+cli_match cli_match_value(const char *command, const char *name, int argc, char **argv, int *i,
+                          const char **value);
+
+/* A decimal count in 0..max, digits only. */
+bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
+
+/* True for an argument that looks like an option ("-x", "--x"); "-" alone is a file name. */
+bool cli_is_option(const char *arg);
+
+/* gs_options with the defaults and the chosen profile. */
+void cli_options(const cli_common *c, gs_options *opts);
+
+/* True when path names the first part of a split set of more than one part:
+ * <prefix>-00001-of-NNNNN.gguf with NNNNN > 1. */
+bool cli_is_first_split_part(const char *path);
+
+/* "tool", "command", "profile" and "limits" members of a JSON report (inside its object). */
+void cli_json_report_header(cli_json *j, const char *command, const gs_options *opts);
+
+const char *cli_profile_name(gs_profile profile);
+
+/* malloc that ends the program with "error: out of memory" (exit 2) instead of returning NULL:
+ * for the CLI's own small buffers, where there is nothing sensible to print without them. */
+void *cli_xmalloc(size_t size);
+
+/* Flushes stdout; a failed write (full disk, closed pipe) is an I/O error: reported, exit 2. */
+int cli_finish_output(int code);
+
+#endif

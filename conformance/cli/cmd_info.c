@@ -1,0 +1,142 @@
+/* ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N] [--part-only]
+ *
+ * What a GGUF says about itself: header, metadata, tensor directory, parameter count,
+ * quantization mix, layout, and whether the size its metadata predicts is the size on disk. The
+ * first part of a split set is reported with the whole set unless --part-only. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "info_model.h"
+
+#define DEFAULT_ROWS 6
+#define MAX_ROWS (1u << 30)
+
+static const char usage[] =
+    "usage: ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N] [--part-only]\n"
+    "\n"
+    "Reports a GGUF file's header, metadata, tensor directory, parameter count, quantization\n"
+    "mix, data layout, and the file size its metadata predicts against the actual size.\n"
+    "\n"
+    "  --json                 one JSON object (conformance/schema/info.schema.json)\n"
+    "  --profile P            strict (default: GGUF spec and llama.cpp rules) or lenient\n"
+    "  --rows N               tensors shown at each end of the directory (default 6)\n"
+    "  --part-only            on <prefix>-00001-of-NNNNN.gguf, report that part alone\n"
+    "                         instead of the whole split set\n"
+    "\n"
+    "exit status: 0 the file was read, 1 the file is invalid, 2 usage or I/O error or not\n"
+    "a GGUF file\n";
+
+typedef struct info_args {
+    cli_common common;
+    uint64_t rows;
+    bool part_only;
+    const char *path;
+} info_args;
+
+/* Returns -1 to go on, or the exit code when parsing ends the command (--help, errors). */
+static int parse_args(int argc, char **argv, info_args *a)
+{
+    cli_common_init(&a->common);
+    a->rows = DEFAULT_ROWS;
+    a->part_only = false;
+    a->path = NULL;
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options_done && cli_is_option(arg)) {
+            const char *value;
+            cli_match m = cli_match_common(&a->common, "info", argc, argv, &i);
+            if (m == CLI_MATCH_NO) {
+                m = cli_match_value("info", "--rows", argc, argv, &i, &value);
+                if (m == CLI_MATCH_YES && !cli_parse_u64(value, MAX_ROWS, &a->rows)) {
+                    m = CLI_MATCH_ERROR;
+                    cli_usage_error_arg("info", "--rows needs a count, not", value);
+                }
+            }
+            if (m == CLI_MATCH_ERROR) {
+                return CLI_EXIT_USAGE;
+            }
+            if (m == CLI_MATCH_YES) {
+                continue;
+            }
+            if (strcmp(arg, "--part-only") == 0) {
+                a->part_only = true;
+            } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+                fputs(usage, stdout);
+                return cli_finish_output(CLI_EXIT_OK);
+            } else if (strcmp(arg, "--") == 0) {
+                options_done = true;
+            } else {
+                return cli_usage_error_arg("info", "unknown option", arg);
+            }
+        } else if (a->path == NULL) {
+            a->path = arg;
+        } else {
+            return cli_usage_error_arg("info", "one FILE only; unexpected argument", arg);
+        }
+    }
+    if (a->path == NULL) {
+        return cli_usage_error("info", "FILE missing");
+    }
+    return -1;
+}
+
+static int report_split(const info_args *a, const gs_options *opts)
+{
+    gs_split *split;
+    gs_error err;
+    gs_status st = gs_open_split(a->path, opts, &split, &err);
+    if (st != GS_OK) {
+        cli_print_error(&err);
+        return cli_exit_for_status(st);
+    }
+    if (a->common.json) {
+        info_json_split(stdout, split, a->path, opts);
+    } else {
+        info_text_split(stdout, split, a->path, a->rows);
+    }
+    gs_split_close(split);
+    return cli_finish_output(CLI_EXIT_OK);
+}
+
+static int report_file(const info_args *a, const gs_options *opts)
+{
+    gs_file *file;
+    gs_error err;
+    gs_status st = gs_open_file(a->path, opts, &file, &err);
+    if (st != GS_OK) {
+        cli_print_error(&err);
+        return cli_exit_for_status(st);
+    }
+    if (a->common.json) {
+        info_json_file(stdout, file, a->path, opts);
+    } else {
+        info_text_file(stdout, file, a->path, a->rows);
+    }
+    gs_close(file);
+    return cli_finish_output(CLI_EXIT_OK);
+}
+
+static int run_info(int argc, char **argv)
+{
+    info_args a;
+    int code = parse_args(argc, argv, &a);
+    if (code >= 0) {
+        return code;
+    }
+    gs_options opts;
+    cli_options(&a.common, &opts);
+    if (!a.part_only && cli_is_first_split_part(a.path)) {
+        return report_split(&a, &opts);
+    }
+    return report_file(&a, &opts);
+}
+
+const cli_command cmd_info = {
+    "info",
+    "header, metadata, tensors, quantization mix and size check of a GGUF file",
+    usage,
+    run_info,
+};

@@ -1,0 +1,47 @@
+/* `ggufsafe info`: what the report says beyond the reader's getters, computed once and rendered
+ * as text (info_text.c) or JSON (info_json.c). */
+#ifndef GGUFSAFE_CLI_INFO_MODEL_H
+#define GGUFSAFE_CLI_INFO_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ggufsafe.h"
+
+typedef struct info_summary {
+    uint64_t n_scalars;                   /* metadata pairs that are not arrays */
+    uint64_t n_arrays;
+    uint64_t n_tensors;
+    uint64_t parameters;                  /* sum of element counts */
+    uint64_t tensor_bytes;                /* sum of tensor data sizes */
+    uint64_t type_tensors[GS_TYPE_COUNT]; /* quantization mix, by type id */
+    uint64_t type_bytes[GS_TYPE_COUNT];
+    uint64_t predicted_size;              /* what ggml's writer would emit (gs_layout) */
+    uint64_t actual_size;
+    uint64_t trailing_bytes;
+    uint64_t missing_tail_padding;
+    bool exact;                           /* predicted_size == actual_size */
+} info_summary;
+
+void info_summarize(const gs_file *file, info_summary *out);
+
+/* The share of all tensor bytes held by tensors of type, in percent (display only). */
+double info_share_percent(const info_summary *s, int32_t type);
+
+/* Adds a part's summary into a split set's total; the set is exact when every part is. */
+void info_summary_add(info_summary *total, const info_summary *part);
+void info_summary_init_total(info_summary *total);
+
+/* Renderers. rows: how many tensors the text report shows at each end of the directory. */
+void info_text_file(FILE *out, const gs_file *file, const char *path, uint64_t rows);
+void info_text_split(FILE *out, const gs_split *split, const char *path, uint64_t rows);
+void info_json_file(FILE *out, const gs_file *file, const char *path, const gs_options *opts);
+void info_json_split(FILE *out, const gs_split *split, const char *path, const gs_options *opts);
+
+/* The path of part i (0-based) of the set named by its first part, into buf: the same length as
+ * first_part, so cap = strlen(first_part) + 1 is enough. */
+void info_part_path(char *buf, size_t cap, const char *first_part, size_t i, size_t n_parts);
+
+#endif

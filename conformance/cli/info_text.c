@@ -1,0 +1,305 @@
+/* The text form of `ggufsafe info`: header, metadata, tensor directory head and tail, parameter
+ * count, quantization mix, layout and the predicted-versus-actual size check. Every key, string
+ * and tensor name goes through cli_text_escape. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_common.h"
+#include "info_model.h"
+#include "kv_value.h"
+#include "text_out.h"
+
+/* Column and cut widths, in source bytes or columns. */
+#define VALUE_MAX_SRC 48   /* string values are cut to this with an ellipsis */
+#define KEY_MAX_SRC 96     /* keys longer than this (lenient files only) are cut */
+#define KEY_COLUMN_MAX 44  /* longer keys push their value right instead of widening the column */
+#define NAME_MAX_SRC 64    /* tensor names: ggml's limit is 63 bytes */
+#define NAME_COLUMN_MAX 40
+
+/* The value column: scalars in full (strings cut), arrays as [type; count]. */
+static void value_text(const gs_file *f, size_t i, const gs_kv_info *kv, cli_text *t)
+{
+    if (kv->type == GS_VALUE_ARRAY) {
+        cli_text_printf(t, "[%s; %" PRIu64 "]", gs_value_type_name(kv->elem_type), kv->count);
+        return;
+    }
+    cli_value v;
+    gs_status st = cli_read_scalar(f, i, kv->type, &v);
+    if (st != GS_OK) {
+        cli_text_printf(t, "(unreadable: %s)", gs_status_name(st));
+        return;
+    }
+    cli_value_text(&v, t, VALUE_MAX_SRC);
+}
+
+static void print_metadata(FILE *out, const gs_file *f, const info_summary *s)
+{
+    gs_layout l;
+    gs_file_layout(f, &l);
+    size_t n = gs_kv_count(f);
+    fprintf(out,
+            "\nmetadata (%" PRIu64 " scalars, %" PRIu64 " arrays, ends at byte %" PRIu64 "):\n",
+            s->n_scalars, s->n_arrays, l.kv_end);
+    size_t key_col = 0;
+    for (size_t i = 0; i < n; i++) {
+        gs_kv_info kv;
+        if (gs_kv_info_at(f, i, &kv) == GS_OK) {
+            cli_text key;
+            cli_text_escape(&key, kv.key.ptr, kv.key.len, KEY_MAX_SRC);
+            if (key.width > key_col) {
+                key_col = key.width;
+            }
+        }
+    }
+    if (key_col > KEY_COLUMN_MAX) {
+        key_col = KEY_COLUMN_MAX;
+    }
+    /* Scalars first, then arrays, each in file order. */
+    for (int pass = 0; pass < 2; pass++) {
+        bool arrays = pass == 1;
+        for (size_t i = 0; i < n; i++) {
+            gs_kv_info kv;
+            if (gs_kv_info_at(f, i, &kv) != GS_OK || (kv.type == GS_VALUE_ARRAY) != arrays) {
+                continue;
+            }
+            cli_text key, value;
+            cli_text_escape(&key, kv.key.ptr, kv.key.len, KEY_MAX_SRC);
+            value_text(f, i, &kv, &value);
+            fputs("  ", out);
+            cli_text_print_padded(out, &key, key_col);
+            fprintf(out, "  %-6s  ", gs_value_type_name(kv.type));
+            cli_text_print_padded(out, &value, 0);
+            fputc('\n', out);
+        }
+    }
+}
+
+static void type_label(char buf[32], int32_t type)
+{
+    /* ggml's names upper-cased, as model cards and llama.cpp's logs show them (Q4_K, IQ2_XXS). */
+    snprintf(buf, 32, "%s", gs_type_name(type));
+    for (char *p = buf; *p != '\0'; p++) {
+        if (*p >= 'a' && *p <= 'z') {
+            *p = (char)(*p - 'a' + 'A');
+        }
+    }
+}
+
+/* "512 × 8": ne[0] first, as ggml and the seed report show shapes. */
+static void shape_text(const gs_tensor_info *t, cli_text *out)
+{
+    if (t->n_dims == 0) {
+        cli_text_printf(out, "scalar");
+        return;
+    }
+    char buf[GS_MAX_DIMS * 24] = "";
+    size_t len = 0;
+    for (uint32_t d = 0; d < t->n_dims && d < GS_MAX_DIMS; d++) {
+        int w = snprintf(buf + len, sizeof buf - len, "%s%" PRIu64, d > 0 ? " \xc3\x97 " : "",
+                         t->ne[d]);
+        len += w > 0 ? (size_t)w : 0;
+    }
+    cli_text_printf(out, "%s", buf);
+}
+
+typedef struct row_widths {
+    size_t name, shape, type, offset;
+} row_widths;
+
+static void measure_rows(const gs_file *f, size_t from, size_t to, row_widths *w)
+{
+    for (size_t i = from; i < to; i++) {
+        gs_tensor_info t;
+        if (gs_tensor_info_at(f, i, &t) != GS_OK) {
+            continue;
+        }
+        cli_text name, shape;
+        char type[32], offset[24];
+        cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
+        shape_text(&t, &shape);
+        type_label(type, (int32_t)t.type);
+        size_t ow = (size_t)snprintf(offset, sizeof offset, "%" PRIu64, t.offset);
+        w->name = name.width > w->name ? name.width : w->name;
+        w->shape = shape.width > w->shape ? shape.width : w->shape;
+        w->type = strlen(type) > w->type ? strlen(type) : w->type;
+        w->offset = ow > w->offset ? ow : w->offset;
+    }
+}
+
+static void print_rows(FILE *out, const gs_file *f, size_t from, size_t to, const row_widths *w)
+{
+    for (size_t i = from; i < to; i++) {
+        gs_tensor_info t;
+        if (gs_tensor_info_at(f, i, &t) != GS_OK) {
+            continue;
+        }
+        cli_text name, shape;
+        char type[32];
+        cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
+        shape_text(&t, &shape);
+        type_label(type, (int32_t)t.type);
+        fputs("  ", out);
+        cli_text_print_padded(out, &name, w->name);
+        fputs("  ", out);
+        cli_text_print_padded(out, &shape, w->shape);
+        fprintf(out, "  %-*s  offset %*" PRIu64 "\n", (int)w->type, type, (int)w->offset,
+                t.offset);
+    }
+}
+
+/* The first and last `rows` tensors, the ones between counted: "… 21 more …". */
+static void print_tensors(FILE *out, const gs_file *f, uint64_t rows)
+{
+    gs_layout l;
+    gs_file_layout(f, &l);
+    size_t n = gs_tensor_count(f);
+    fprintf(out, "\ntensor directory (%zu tensors, ends at byte %" PRIu64 "):\n", n,
+            l.tensor_info_end);
+    size_t head = rows < n ? (size_t)rows : n;     /* rows [0, head) */
+    size_t tail = n - head > head ? n - head : head; /* rows [tail, n) */
+    row_widths w = {0, 0, 0, 0};
+    measure_rows(f, 0, head, &w);
+    measure_rows(f, tail, n, &w);
+    w.name = w.name > NAME_COLUMN_MAX ? NAME_COLUMN_MAX : w.name;
+    print_rows(out, f, 0, head, &w);
+    if (tail > head) {
+        fprintf(out, "  \xe2\x80\xa6 %zu more \xe2\x80\xa6\n", tail - head);
+    }
+    print_rows(out, f, tail, n, &w);
+}
+
+static void human_bytes(char buf[32], uint64_t bytes)
+{
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (bytes < 1024) {
+        snprintf(buf, 32, "%" PRIu64 " B", bytes);
+        return;
+    }
+    double v = (double)bytes / 1024.0;
+    size_t u = 0;
+    while (v >= 1024.0 && u + 1 < sizeof units / sizeof units[0]) {
+        v /= 1024.0;
+        u++;
+    }
+    snprintf(buf, 32, "%.2f %s", v, units[u]);
+}
+
+static void human_count(char buf[32], uint64_t n)
+{
+    if (n >= 1000000000u) {
+        snprintf(buf, 32, "%.2f B", (double)n / 1e9);
+    } else if (n >= 1000000u) {
+        snprintf(buf, 32, "%.2f M", (double)n / 1e6);
+    } else {
+        snprintf(buf, 32, "%.2f K", (double)n / 1e3);
+    }
+}
+
+static void print_totals(FILE *out, const info_summary *s)
+{
+    char h[32];
+    human_count(h, s->parameters);
+    fprintf(out, "\nparameters:  %s (%" PRIu64 ")\n", h, s->parameters);
+    human_bytes(h, s->tensor_bytes);
+    fprintf(out, "weights:     %s (%" PRIu64 " bytes)\n", h, s->tensor_bytes);
+    fprintf(out, "quantization mix:\n");
+    for (int32_t type = 0; type < GS_TYPE_COUNT; type++) {
+        uint64_t count = s->type_tensors[type];
+        if (count == 0) {
+            continue;
+        }
+        char label[32];
+        type_label(label, type);
+        uint64_t bytes = s->type_bytes[type];
+        double share = info_share_percent(s, type);
+        human_bytes(h, bytes);
+        fprintf(out, "  %-8s %6" PRIu64 " tensor%s %14" PRIu64 " bytes %11s %6.1f%%\n", label,
+                count, count == 1 ? " " : "s", bytes, h, share);
+    }
+}
+
+static void print_size_check(FILE *out, const info_summary *s)
+{
+    fprintf(out, "predicted:   %" PRIu64 " bytes\n", s->predicted_size);
+    fprintf(out, "actual:      %" PRIu64 " bytes (stat)\n", s->actual_size);
+    if (s->exact) {
+        fprintf(out, "EXACT\n");
+    } else if (s->trailing_bytes > 0) {
+        fprintf(out, "MISMATCH (%" PRIu64 " trailing bytes after the predicted end)\n",
+                s->trailing_bytes);
+    } else {
+        fprintf(out, "MISMATCH (%" PRIu64 " bytes of the final padding missing)\n",
+                s->missing_tail_padding);
+    }
+}
+
+/* Everything about one file after its path line. */
+static void print_file_body(FILE *out, const gs_file *f, const info_summary *s, uint64_t rows)
+{
+    fprintf(out, "header:      GGUF v%" PRIu32 ", %zu tensors, %zu metadata pairs\n",
+            gs_file_version(f), gs_tensor_count(f), gs_kv_count(f));
+    print_metadata(out, f, s);
+    print_tensors(out, f, rows);
+    print_totals(out, s);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    fprintf(out, "\nalignment:   %" PRIu32 " (data begins at byte %" PRIu64, l.alignment,
+            l.data_offset);
+    fprintf(out, ", ends at byte %" PRIu64 ")\n", l.data_end);
+    print_size_check(out, s);
+}
+
+static void print_path_line(FILE *out, const char *label, const char *path)
+{
+    cli_text p;
+    cli_text_escape_cstr(&p, path);
+    fprintf(out, "%s", label);
+    cli_text_print_padded(out, &p, 0);
+    fputc('\n', out);
+}
+
+void info_text_file(FILE *out, const gs_file *file, const char *path, uint64_t rows)
+{
+    print_path_line(out, "file:        ", path);
+    fprintf(out, "profile:     %s\n", cli_profile_name(gs_file_profile(file)));
+    info_summary s;
+    info_summarize(file, &s);
+    print_file_body(out, file, &s, rows);
+}
+
+void info_text_split(FILE *out, const gs_split *split, const char *path, uint64_t rows)
+{
+    size_t n = gs_split_part_count(split);
+    print_path_line(out, "split set:   ", path);
+    fprintf(out, "parts:       %zu, %" PRIu64 " tensors in all\n", n, gs_split_tensor_count(split));
+    if (n > 0) {
+        fprintf(out, "profile:     %s\n", cli_profile_name(gs_file_profile(gs_split_part(split, 0))));
+    }
+    size_t cap = strlen(path) + 1;
+    char *part_path = cli_xmalloc(cap);
+    info_summary total;
+    info_summary_init_total(&total);
+    for (size_t i = 0; i < n; i++) {
+        const gs_file *f = gs_split_part(split, i);
+        if (f == NULL) {
+            continue;
+        }
+        fprintf(out, "\n== part %zu of %zu ==\n", i + 1, n);
+        info_part_path(part_path, cap, path, i, n);
+        print_path_line(out, "file:        ", part_path);
+        info_summary s;
+        info_summarize(f, &s);
+        print_file_body(out, f, &s, rows);
+        info_summary_add(&total, &s);
+    }
+    free(part_path);
+    fprintf(out, "\n== set total: %zu parts ==\n", n);
+    fprintf(out, "tensors:     %" PRIu64 "\n", total.n_tensors);
+    fprintf(out, "metadata:    %" PRIu64 " scalars, %" PRIu64 " arrays\n", total.n_scalars,
+            total.n_arrays);
+    print_totals(out, &total);
+    fputc('\n', out);
+    print_size_check(out, &total);
+}

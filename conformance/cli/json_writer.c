@@ -1,0 +1,236 @@
+#include "json_writer.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "num_format.h"
+#include "utf8.h"
+
+void cli_json_init(cli_json *j, FILE *out)
+{
+    memset(j, 0, sizeof *j);
+    j->out = out;
+}
+
+static bool is_inline(const cli_json *j)
+{
+    return j->depth > 0 && j->depth <= CLI_JSON_MAX_DEPTH && j->inline_[j->depth - 1];
+}
+
+static void newline_indent(cli_json *j, int depth)
+{
+    fputc('\n', j->out);
+    for (int i = 0; i < depth; i++) {
+        fputs("  ", j->out);
+    }
+}
+
+/* Everything that starts a value or a key goes through here: the comma and line break that
+ * separate it from its predecessor. A value right after its key needs neither. */
+static void before_item(cli_json *j)
+{
+    if (j->after_key) {
+        j->after_key = false;
+        return;
+    }
+    if (j->depth == 0 || j->depth > CLI_JSON_MAX_DEPTH) {
+        return;
+    }
+    bool *has = &j->has_items[j->depth - 1];
+    if (is_inline(j)) {
+        fputs(*has ? ", " : "", j->out);
+    } else {
+        fputs(*has ? "," : "", j->out);
+        newline_indent(j, j->depth);
+    }
+    *has = true;
+}
+
+static void open_container(cli_json *j, char c, bool one_line)
+{
+    bool parent_inline = is_inline(j);
+    before_item(j);
+    fputc(c, j->out);
+    if (j->depth < CLI_JSON_MAX_DEPTH) {
+        j->has_items[j->depth] = false;
+        j->inline_[j->depth] = one_line || parent_inline;
+    }
+    j->depth++;
+}
+
+static void close_container(cli_json *j, char c)
+{
+    if (j->depth == 0) {
+        return;
+    }
+    bool had = j->depth <= CLI_JSON_MAX_DEPTH && j->has_items[j->depth - 1];
+    bool one_line = is_inline(j);
+    j->depth--;
+    if (had && !one_line) {
+        newline_indent(j, j->depth);
+    }
+    fputc(c, j->out);
+}
+
+void cli_json_begin_object(cli_json *j)
+{
+    open_container(j, '{', false);
+}
+
+void cli_json_end_object(cli_json *j)
+{
+    close_container(j, '}');
+}
+
+void cli_json_begin_array(cli_json *j)
+{
+    open_container(j, '[', false);
+}
+
+void cli_json_begin_inline_array(cli_json *j)
+{
+    open_container(j, '[', true);
+}
+
+void cli_json_end_array(cli_json *j)
+{
+    close_container(j, ']');
+}
+
+/* The string body: JSON escapes for quote, backslash and control bytes, valid UTF-8 as is,
+ * every other byte as the text \xHH (its backslash escaped for JSON). */
+static void write_string_body(FILE *out, const uint8_t *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t i = 0;
+    while (i < n) {
+        uint8_t b = s[i];
+        if (b == '"' || b == '\\') {
+            fputc('\\', out);
+            fputc(b, out);
+            i++;
+        } else if (b < 0x20 || b == 0x7f) {
+            switch (b) {
+            case '\n': fputs("\\n", out); break;
+            case '\t': fputs("\\t", out); break;
+            case '\r': fputs("\\r", out); break;
+            case '\b': fputs("\\b", out); break;
+            case '\f': fputs("\\f", out); break;
+            default: fprintf(out, "\\u%04x", (unsigned)b); break;
+            }
+            i++;
+        } else if (b < 0x80) {
+            fputc(b, out);
+            i++;
+        } else {
+            size_t len = gsi_utf8_seq_len(s + i, n - i);
+            if (len == 0) {
+                fputs("\\\\x", out);
+                fputc(hex[b >> 4], out);
+                fputc(hex[b & 15], out);
+                i++;
+            } else {
+                fwrite(s + i, 1, len, out);
+                i += len;
+            }
+        }
+    }
+}
+
+void cli_json_key(cli_json *j, const char *key)
+{
+    before_item(j);
+    fputc('"', j->out);
+    write_string_body(j->out, (const uint8_t *)key, strlen(key));
+    fputs("\": ", j->out);
+    j->after_key = true;
+}
+
+void cli_json_string(cli_json *j, const void *bytes, size_t len)
+{
+    before_item(j);
+    fputc('"', j->out);
+    write_string_body(j->out, bytes, len);
+    fputc('"', j->out);
+}
+
+void cli_json_cstring(cli_json *j, const char *s)
+{
+    cli_json_string(j, s, strlen(s));
+}
+
+void cli_json_u64(cli_json *j, uint64_t v)
+{
+    before_item(j);
+    fprintf(j->out, "%" PRIu64, v);
+}
+
+void cli_json_i64(cli_json *j, int64_t v)
+{
+    before_item(j);
+    fprintf(j->out, "%" PRId64, v);
+}
+
+/* Finite numbers as numbers, the rest as their names in a string. A float that prints like an
+ * integer gets ".0", so that consumers that type JSON numbers (Python) still see a float. */
+static void write_number_text(cli_json *j, const char *text, bool finite)
+{
+    before_item(j);
+    if (finite) {
+        fputs(text, j->out);
+        if (strpbrk(text, ".e") == NULL) {
+            fputs(".0", j->out);
+        }
+    } else {
+        fprintf(j->out, "\"%s\"", text);
+    }
+}
+
+void cli_json_f32(cli_json *j, float v)
+{
+    char buf[CLI_NUM_BUF];
+    bool finite = cli_format_f32(buf, v);
+    write_number_text(j, buf, finite);
+}
+
+void cli_json_f64(cli_json *j, double v)
+{
+    char buf[CLI_NUM_BUF];
+    bool finite = cli_format_f64(buf, v);
+    write_number_text(j, buf, finite);
+}
+
+void cli_json_bool(cli_json *j, bool v)
+{
+    before_item(j);
+    fputs(v ? "true" : "false", j->out);
+}
+
+void cli_json_null(cli_json *j)
+{
+    before_item(j);
+    fputs("null", j->out);
+}
+
+void cli_json_key_cstring(cli_json *j, const char *key, const char *s)
+{
+    cli_json_key(j, key);
+    cli_json_cstring(j, s);
+}
+
+void cli_json_key_u64(cli_json *j, const char *key, uint64_t v)
+{
+    cli_json_key(j, key);
+    cli_json_u64(j, v);
+}
+
+void cli_json_key_bool(cli_json *j, const char *key, bool v)
+{
+    cli_json_key(j, key);
+    cli_json_bool(j, v);
+}
+
+void cli_json_finish(cli_json *j)
+{
+    fputc('\n', j->out);
+}

@@ -1,0 +1,48 @@
+#include "num_format.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static bool format_special(char buf[CLI_NUM_BUF], double v)
+{
+    if (isnan(v)) {
+        snprintf(buf, CLI_NUM_BUF, "NaN");
+        return true;
+    }
+    if (isinf(v)) {
+        snprintf(buf, CLI_NUM_BUF, "%s", v < 0 ? "-Infinity" : "Infinity");
+        return true;
+    }
+    return false;
+}
+
+bool cli_format_f32(char buf[CLI_NUM_BUF], float v)
+{
+    if (format_special(buf, (double)v)) {
+        return false;
+    }
+    /* 9 significant digits always round-trip a float; stop at the first shorter form that does. */
+    for (int digits = 1; digits <= 9; digits++) {
+        snprintf(buf, CLI_NUM_BUF, "%.*g", digits, (double)v);
+        if (strtof(buf, NULL) == v) {
+            break;
+        }
+    }
+    return true;
+}
+
+bool cli_format_f64(char buf[CLI_NUM_BUF], double v)
+{
+    if (format_special(buf, v)) {
+        return false;
+    }
+    /* 17 significant digits always round-trip a double. */
+    for (int digits = 1; digits <= 17; digits++) {
+        snprintf(buf, CLI_NUM_BUF, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v) {
+            break;
+        }
+    }
+    return true;
+}

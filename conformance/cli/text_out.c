@@ -1,0 +1,64 @@
+#include "text_out.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "text_escape.h"
+
+static const char ellipsis[] = "\xe2\x80\xa6"; /* U+2026 */
+
+/* Columns: one per code point, i.e. per byte that is not a UTF-8 continuation byte. */
+static void measure(cli_text *t)
+{
+    t->width = 0;
+    for (size_t i = 0; i < t->len; i++) {
+        if (((uint8_t)t->s[i] & 0xc0) != 0x80) {
+            t->width++;
+        }
+    }
+}
+
+void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src)
+{
+    const uint8_t *s = src;
+    if (max_src > CLI_TEXT_MAX_SRC) {
+        max_src = CLI_TEXT_MAX_SRC;
+    }
+    size_t cut = n < max_src ? n : max_src;
+    /* Back off to the start of a UTF-8 sequence so that the cut does not turn a valid character
+     * into \xHH escapes. Continuation bytes are 10xxxxxx; a sequence has at most 3 of them. */
+    for (int k = 0; k < 3 && cut > 0 && cut < n && (s[cut] & 0xc0) == 0x80; k++) {
+        cut--;
+    }
+    /* The buffer holds 4 bytes per source byte, so gsi_escape_text never cuts on its own. */
+    t->len = gsi_escape_text(t->s, sizeof t->s - sizeof ellipsis, s, cut);
+    if (cut < n) {
+        memcpy(t->s + t->len, ellipsis, sizeof ellipsis);
+        t->len += sizeof ellipsis - 1;
+    }
+    measure(t);
+}
+
+void cli_text_printf(cli_text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->s, sizeof t->s, fmt, ap);
+    va_end(ap);
+    t->len = n < 0 ? 0 : strlen(t->s);
+    measure(t);
+}
+
+void cli_text_escape_cstr(cli_text *t, const char *s)
+{
+    cli_text_escape(t, s, strlen(s), CLI_TEXT_MAX_SRC);
+}
+
+void cli_text_print_padded(FILE *out, const cli_text *t, size_t width)
+{
+    fwrite(t->s, 1, t->len, out);
+    for (size_t w = t->width; w < width; w++) {
+        fputc(' ', out);
+    }
+}

@@ -1,0 +1,34 @@
+/* Bytes from a file on their way to a terminal: escaped by the library's gsi_escape_text (control
+ * bytes, DEL and invalid UTF-8 as \xHH, backslash doubled), optionally cut to a readable length
+ * with an ellipsis, and padded to a column. Nothing from a file reaches stdout any other way. */
+#ifndef GGUFSAFE_CLI_TEXT_OUT_H
+#define GGUFSAFE_CLI_TEXT_OUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The most source bytes one escaped field shows; longer fields are cut. */
+#define CLI_TEXT_MAX_SRC 256
+/* Every source byte escapes to at most 4 bytes; room for the ellipsis and the NUL. */
+#define CLI_TEXT_BUF (4 * CLI_TEXT_MAX_SRC + 8)
+
+typedef struct cli_text {
+    char s[CLI_TEXT_BUF];
+    size_t len;   /* bytes in s */
+    size_t width; /* code points in s: the columns it takes on a terminal (wide glyphs aside) */
+} cli_text;
+
+/* Escapes src[0..n), keeping at most max_src source bytes (capped at CLI_TEXT_MAX_SRC) and
+ * ending with "…" when some were left out. The cut never splits a UTF-8 sequence. */
+void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src);
+
+/* The same for a NUL-terminated string (command-line arguments). */
+void cli_text_escape_cstr(cli_text *t, const char *s);
+
+/* Text of our own (numbers, type names), formatted into t without escaping. */
+void cli_text_printf(cli_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Prints t, then spaces up to width columns. */
+void cli_text_print_padded(FILE *out, const cli_text *t, size_t width);
+
+#endif

@@ -1,0 +1,37 @@
+/* Test helpers for the CLI tests: run a program and capture its exit status, stdout and stderr;
+ * per-test scratch directories; small file helpers. */
+#ifndef GGUFSAFE_CLI_RUN_H
+#define GGUFSAFE_CLI_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct run_result {
+    int status;  /* exit code, or 128 + signal number when killed */
+    char *out;   /* NUL-terminated (the NUL is not counted in out_len) */
+    size_t out_len;
+    char *err;
+    size_t err_len;
+} run_result;
+
+/* Runs argv[0] with argv (NULL-terminated), stdin from /dev/null. Returns false when the program
+ * could not be started at all. A sanitizer report in the child's stderr is copied to ours, where
+ * ctest's FAIL_REGULAR_EXPRESSION sees it. */
+bool run_program(const char *const argv[], run_result *r);
+void run_result_free(run_result *r);
+
+/* A fresh directory under TMPDIR or /tmp; remove it with scratch_remove (flat directories). */
+char *scratch_dir(void);
+void scratch_remove(char *dir);
+
+/* dir + "/" + name, allocated. */
+char *path_join(const char *dir, const char *name);
+
+/* Reads a whole file; NULL on failure. */
+char *read_file(const char *path, size_t *len);
+bool write_file(const char *path, const void *data, size_t len);
+
+/* True when s contains needle. */
+bool contains(const char *s, const char *needle);
+
+#endif

@@ -1,0 +1,84 @@
+#include "cli_test.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARGS 32
+
+const char *cli_binary(void)
+{
+    return getenv("GS_CLI");
+}
+
+char *source_path(const char *rel)
+{
+    const char *root = getenv("GS_SOURCE_DIR");
+    return root != NULL ? path_join(root, rel) : NULL;
+}
+
+bool run_cli(run_result *r, const char *arg, ...)
+{
+    const char *argv[MAX_ARGS + 2];
+    int n = 0;
+    argv[n++] = cli_binary();
+    if (argv[0] == NULL) {
+        return false;
+    }
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a != NULL && n < MAX_ARGS; a = va_arg(ap, const char *)) {
+        argv[n++] = a;
+    }
+    va_end(ap);
+    argv[n] = NULL;
+    return run_program(argv, r);
+}
+
+int check_json(const char *dir, const char *schema, const char *json, const char *expect, ...)
+{
+    char *report = path_join(dir, "report.json");
+    char *schema_rel = path_join("conformance/schema", schema);
+    char *schema_path = schema_rel != NULL ? source_path(schema_rel) : NULL;
+    char *checker = source_path("conformance/tests/check_json.py");
+    int status = -1;
+    if (report != NULL && schema_path != NULL && checker != NULL &&
+        write_file(report, json, strlen(json))) {
+        /* Debian's interpreter, where python3-jsonschema lives; not whatever python3 is first
+         * on PATH. */
+        const char *argv[MAX_ARGS + 6] = {"/usr/bin/python3", checker, schema_path, report};
+        int n = 4;
+        va_list ap;
+        va_start(ap, expect);
+        for (const char *e = expect; e != NULL && n < MAX_ARGS; e = va_arg(ap, const char *)) {
+            argv[n++] = e;
+        }
+        va_end(ap);
+        argv[n] = NULL;
+        run_result r;
+        if (run_program(argv, &r)) {
+            status = r.status;
+            if (status != 0) {
+                fprintf(stderr, "check_json.py (exit %d):\n%s", status, r.err);
+            }
+            run_result_free(&r);
+        }
+    }
+    free(report);
+    free(schema_rel);
+    free(schema_path);
+    free(checker);
+    return status;
+}
+
+bool no_control_bytes(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\n') || c == 0x7f) {
+            return false;
+        }
+    }
+    return true;
+}

@@ -1,0 +1,27 @@
+/* What the CLI tests share: where the built tool, the sample, the schemas and the checker are
+ * (ctest passes GS_CLI and GS_SOURCE_DIR), running the tool, and validating its JSON. */
+#ifndef GGUFSAFE_CLI_TEST_H
+#define GGUFSAFE_CLI_TEST_H
+
+#include <stdbool.h>
+
+#include "cli_run.h"
+
+/* The built ggufsafe binary ($GS_CLI); NULL when the test runs outside ctest. */
+const char *cli_binary(void);
+/* $GS_SOURCE_DIR/<rel>, allocated; NULL without GS_SOURCE_DIR. */
+char *source_path(const char *rel);
+
+/* Runs the tool with the NULL-terminated arguments after the program name. */
+bool run_cli(run_result *r, const char *arg, ...) __attribute__((sentinel));
+
+/* Writes json to dir/report.json and runs check_json.py on it against
+ * conformance/schema/<schema>, with the NULL-terminated POINTER=JSON expectations. Returns the
+ * checker's exit status (0: valid and as expected) and prints its complaints to stderr. */
+int check_json(const char *dir, const char *schema, const char *json, const char *expect, ...)
+    __attribute__((sentinel));
+
+/* True when none of the n bytes is a control byte other than '\n' (nor DEL). */
+bool no_control_bytes(const char *s, size_t n);
+
+#endif

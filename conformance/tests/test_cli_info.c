@@ -1,0 +1,257 @@
+/* `ggufsafe info` and the tool's dispatch, run as a program: exit codes, report fragments, the
+ * JSON validated against conformance/schema/info.schema.json, and the error line. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_test.h"
+#include "ggufsafe.h"
+
+static char *dir;    /* per-test scratch directory */
+static char *sample; /* conformance/samples/ggml-written.gguf */
+
+static void setup(void)
+{
+    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
+    sample = source_path("conformance/samples/ggml-written.gguf");
+    cr_assert_not_null(sample, "GS_SOURCE_DIR is not set: run through ctest");
+    dir = scratch_dir();
+    cr_assert_not_null(dir);
+}
+
+static void teardown(void)
+{
+    scratch_remove(dir);
+    free(sample);
+}
+
+TestSuite(cli, .init = setup, .fini = teardown);
+
+/* The error line a failure to open path must produce, from the reader's own gs_error. */
+static char *expected_error_line(const char *path)
+{
+    gs_file *f = NULL;
+    gs_error err;
+    gs_status st = gs_open_file(path, NULL, &f, &err);
+    cr_assert_neq(st, GS_OK);
+    const char *context = err.context_kind == GS_CONTEXT_HEADER ? "header"
+                          : err.context[0] != '\0'            ? err.context
+                                                              : "-";
+    char *line = malloc(1024);
+    snprintf(line, 1024, "error: %s at byte %llu (%s): %s%s%s\n", gs_status_name(st),
+             (unsigned long long)err.offset, context, gs_status_message(st),
+             err.detail[0] ? ": " : "", err.detail);
+    return line;
+}
+
+/* A copy of the sample's first n bytes. */
+static char *truncated_sample(size_t n)
+{
+    size_t len;
+    char *bytes = read_file(sample, &len);
+    cr_assert_not_null(bytes);
+    cr_assert_lt(n, len);
+    char *path = path_join(dir, "truncated.gguf");
+    cr_assert(write_file(path, bytes, n));
+    free(bytes);
+    return path;
+}
+
+Test(cli, version)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "--version", NULL));
+    cr_assert_eq(r.status, 0);
+    cr_assert_str_eq(r.out, "ggufsafe " GS_VERSION_STRING "\n");
+    cr_assert_eq(r.err_len, 0);
+    run_result_free(&r);
+}
+
+Test(cli, help_lists_info)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "--help", NULL));
+    cr_assert_eq(r.status, 0);
+    cr_assert(contains(r.out, "usage: ggufsafe COMMAND"));
+    cr_assert(contains(r.out, "\n  info "));
+    run_result_free(&r);
+
+    cr_assert(run_cli(&r, "info", "--help", NULL));
+    cr_assert_eq(r.status, 0);
+    cr_assert(contains(r.out, "usage: ggufsafe info FILE [--json] [--profile strict|lenient] "
+                              "[--rows N] [--part-only]\n"));
+    run_result_free(&r);
+}
+
+Test(cli, usage_errors_exit_2)
+{
+    static const char *const cases[][4] = {
+        {"frobnicate", NULL},                          /* unknown command */
+        {"--frobnicate", NULL},                        /* unknown global option */
+        {"info", NULL},                                /* FILE missing */
+        {"info", "--frobnicate", "x.gguf", NULL},      /* unknown option */
+        {"info", "--profile", "medium", "x.gguf"},     /* bad profile */
+        {"info", "--rows", "many", "x.gguf"},          /* bad count */
+        {"info", "a.gguf", "b.gguf", NULL},            /* two files */
+        {"info", "x.gguf", "--profile", NULL},         /* option without its value */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        cr_assert(run_cli(&r, cases[i][0], cases[i][1], cases[i][2], cases[i][3], NULL));
+        cr_expect_eq(r.status, 2, "case %zu (%s %s): exit %d", i, cases[i][0],
+                     cases[i][1] ? cases[i][1] : "", r.status);
+        cr_expect_eq(r.out_len, 0, "case %zu printed a report", i);
+        cr_expect(strncmp(r.err, "error: ", 7) == 0, "case %zu: stderr %s", i, r.err);
+        run_result_free(&r);
+    }
+    run_result r;
+    const char *const bare[] = {cli_binary(), NULL}; /* no command at all */
+    cr_assert(run_program(bare, &r));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "usage: ggufsafe COMMAND"));
+    run_result_free(&r);
+
+    cr_assert(run_cli(&r, "info", "--frobnicate", sample, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "error: unknown option '--frobnicate'\n"), "%s", r.err);
+    run_result_free(&r);
+}
+
+Test(cli, info_text_of_sample)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "info", sample, NULL));
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    cr_expect_eq(r.err_len, 0);
+    cr_expect(contains(r.out, "header:      GGUF v3, 33 tensors, 32 metadata pairs\n"), "%s",
+              r.out);
+    cr_expect(contains(r.out, "metadata (25 scalars, 7 arrays, ends at byte "));
+    cr_expect(contains(r.out, "  general.architecture "));
+    cr_expect(contains(r.out, "string  llama\n"));
+    cr_expect(contains(r.out, "u64     18000000000000000000\n"));
+    cr_expect(contains(r.out, "f32     1e-05\n"));
+    cr_expect(contains(r.out, "array   [string; 1000]\n"));
+    cr_expect(contains(r.out, "tensor directory (33 tensors, ends at byte "));
+    cr_expect(contains(r.out, "  blk.0.q4_0.weight  512 \xc3\x97 8  Q4_0  offset     0\n"), "%s",
+              r.out);
+    cr_expect(contains(r.out, "  \xe2\x80\xa6 21 more \xe2\x80\xa6\n"));
+    cr_expect(contains(r.out, "parameters:  115.65 K (115648)\n"));
+    cr_expect(contains(r.out, "quantization mix:\n"));
+    cr_expect(contains(r.out, "alignment:   32 (data begins at byte "));
+    cr_expect(contains(r.out, "predicted:   148896 bytes\n"
+                              "actual:      148896 bytes (stat)\n"
+                              "EXACT\n"));
+    cr_expect(no_control_bytes(r.out, r.out_len));
+    run_result_free(&r);
+}
+
+Test(cli, info_rows_option)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "info", "--rows", "100", sample, NULL));
+    cr_assert_eq(r.status, 0);
+    cr_expect(!contains(r.out, " more \xe2\x80\xa6"));
+    cr_expect(contains(r.out, "blk.0.iq4_xs.weight"));
+    run_result_free(&r);
+
+    cr_assert(run_cli(&r, "info", sample, "--rows=1", NULL));
+    cr_assert_eq(r.status, 0);
+    cr_expect(contains(r.out, "\xe2\x80\xa6 31 more \xe2\x80\xa6\n"));
+    run_result_free(&r);
+}
+
+Test(cli, info_json_of_sample_validates)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "info", "--json", sample, NULL));
+    cr_assert_eq(r.status, 0, "exit %d, stderr: %s", r.status, r.err);
+    cr_expect_eq(r.err_len, 0);
+    int st = check_json(dir, "info.schema.json", r.out,
+                        "/kind=\"file\"", "/kv_count=32", "/tensor_count=33", "/version=3",
+                        "/tool/name=\"ggufsafe\"", "/tool/version=\"" GS_VERSION_STRING "\"",
+                        "/command=\"info\"", "/profile=\"strict\"",
+                        "/limits/max_kv_count=1048576",
+                        "kv:general.architecture=\"llama\"",
+                        "kv:tokenizer.ggml.bos_token_id=1",
+                        "kv:oracle.u64=18000000000000000000",
+                        "kv:oracle.i64=-9000000000000000000",
+                        "kv:oracle.f64=3.141592653589793",
+                        "kv:oracle.utf8=\"h\\u00e9llo \\u2713 \\ud83d\\ude00\"",
+                        "kv:oracle.bool=true",
+                        "/metadata/25/key=\"tokenizer.ggml.tokens\"", "/metadata/25/count=1000",
+                        "/metadata/25/head/1=\"tok1\\u0120x\"",
+                        "/metadata/22/head=[1.5, 0.0, 1e+300]",
+                        "/tensors/0/name=\"blk.0.q4_0.weight\"", "/tensors/0/shape=[512, 8]",
+                        "/tensors/0/type=\"q4_0\"", "/tensors/0/size=2304",
+                        "/layout/file_size=148896", "/layout/alignment=32",
+                        "/parameters=115648", "/size_check=\"EXACT\"", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+}
+
+Test(cli, not_a_gguf_exits_2)
+{
+    char *path = path_join(dir, "hello.txt");
+    cr_assert(write_file(path, "hello, world\n", 13));
+    run_result r;
+    cr_assert(run_cli(&r, "info", path, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect_eq(r.out_len, 0);
+    cr_expect_str_eq(r.err, "error: GS_E_BAD_MAGIC at byte 0 (header): not a GGUF file: the "
+                            "first 4 bytes are not \"GGUF\": magic\n");
+    run_result_free(&r);
+    free(path);
+}
+
+Test(cli, missing_file_exits_2)
+{
+    char *path = path_join(dir, "absent.gguf");
+    run_result r;
+    cr_assert(run_cli(&r, "info", path, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(strncmp(r.err, "error: GS_E_IO at byte 0 (-): ", 30) == 0, "%s", r.err);
+    run_result_free(&r);
+    free(path);
+}
+
+Test(cli, empty_file_is_truncated_exit_1)
+{
+    char *path = path_join(dir, "empty.gguf");
+    cr_assert(write_file(path, "", 0));
+    run_result r;
+    cr_assert(run_cli(&r, "info", path, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect(strncmp(r.err, "error: GS_E_TRUNCATED at byte 0 (header): ", 42) == 0, "%s", r.err);
+    run_result_free(&r);
+    free(path);
+}
+
+Test(cli, truncated_sample_exits_1_with_error_line)
+{
+    /* Inside the metadata, inside the tensor directory, and one byte short of the data. */
+    static const size_t cuts[] = {100, 62000, 148895};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        char *path = truncated_sample(cuts[i]);
+        char *want = expected_error_line(path);
+        for (int json = 0; json < 2; json++) {
+            run_result r;
+            cr_assert(run_cli(&r, "info", path, json ? "--json" : NULL, NULL));
+            cr_expect_eq(r.status, 1, "cut at %zu: exit %d", cuts[i], r.status);
+            cr_expect_eq(r.out_len, 0);
+            cr_expect_str_eq(r.err, want);
+            run_result_free(&r);
+        }
+        free(want);
+        free(path);
+    }
+    /* The line's shape, spelled out once for the last cut: the tensor that runs past the end. */
+    char *path = truncated_sample(148895);
+    run_result r;
+    cr_assert(run_cli(&r, "info", path, NULL));
+    cr_expect(strncmp(r.err, "error: GS_E_DATA_OUTSIDE_FILE at byte ", 38) == 0, "%s", r.err);
+    cr_expect(contains(r.err, " (raw.f64): tensor data extends past the end of the file: "), "%s",
+              r.err);
+    run_result_free(&r);
+    free(path);
+}
