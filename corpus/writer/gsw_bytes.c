@@ -110,8 +110,39 @@ static void patch_le(gsw_bytes *b, size_t at, uint64_t v, unsigned width)
     }
 }
 
+void gsw_patch_u8(gsw_bytes *b, size_t at, uint8_t v) { patch_le(b, at, v, 1); }
 void gsw_patch_u32(gsw_bytes *b, size_t at, uint32_t v) { patch_le(b, at, v, 4); }
 void gsw_patch_u64(gsw_bytes *b, size_t at, uint64_t v) { patch_le(b, at, v, 8); }
+
+void gsw_patch_le(gsw_bytes *b, size_t at, uint64_t v, unsigned width)
+{
+    if (width == 0 || width > 8) {
+        fprintf(stderr, "gsw_bytes: patch of width %u\n", width);
+        abort();
+    }
+    patch_le(b, at, v, width);
+}
+
+void gsw_patch(gsw_bytes *b, size_t at, const void *src, size_t n)
+{
+    if (at > b->len || b->len - at < n) {
+        fprintf(stderr, "gsw_bytes: patch of %zu bytes at %zu outside %zu bytes\n", n, at,
+                b->len);
+        abort();
+    }
+    if (n > 0) {
+        memcpy(b->data + at, src, n);
+    }
+}
+
+void gsw_truncate(gsw_bytes *b, size_t len)
+{
+    if (len > b->len) {
+        fprintf(stderr, "gsw_bytes: cut at %zu past the end (%zu bytes)\n", len, b->len);
+        abort();
+    }
+    b->len = len;
+}
 
 int gsw_bytes_save(const gsw_bytes *b, const char *path)
 {

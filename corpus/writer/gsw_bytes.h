@@ -31,8 +31,15 @@ void gsw_put_fill(gsw_bytes *b, uint8_t v, size_t n);
 /* Zero bytes up to the next multiple of align (relative to the buffer start). */
 void gsw_pad_to(gsw_bytes *b, uint64_t align);
 
+void gsw_patch_u8(gsw_bytes *b, size_t at, uint8_t v);
 void gsw_patch_u32(gsw_bytes *b, size_t at, uint32_t v);
 void gsw_patch_u64(gsw_bytes *b, size_t at, uint64_t v);
+/* v little-endian in width (1..8) bytes at at; the bytes must already exist. */
+void gsw_patch_le(gsw_bytes *b, size_t at, uint64_t v, unsigned width);
+/* n bytes from src over the existing bytes at at. */
+void gsw_patch(gsw_bytes *b, size_t at, const void *src, size_t n);
+/* Cuts the buffer to its first len bytes (len <= current length). */
+void gsw_truncate(gsw_bytes *b, size_t len);
 
 /* Writes the buffer to path; returns 0 or -1. */
 int gsw_bytes_save(const gsw_bytes *b, const char *path);

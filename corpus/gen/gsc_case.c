@@ -1,0 +1,116 @@
+#include "gsc_case.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "gsc_sha256.h"
+
+void gsc_sink_init(gsc_sink *s, const char *out_dir)
+{
+    s->out_dir = out_dir;
+    s->bytes = 0;
+    gsc_manifest_init(&s->manifest);
+}
+
+void gsc_sink_free(gsc_sink *s)
+{
+    gsc_manifest_free(&s->manifest);
+}
+
+static void die(const char *what, const char *file)
+{
+    fprintf(stderr, "gs_corpus_gen: %s: %s\n", what, file);
+    exit(2);
+}
+
+/* mkdir -p of every directory in path before its last '/'. */
+static void make_parents(char *path)
+{
+    for (char *p = path + 1; *p != '\0'; p++) {
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+                die("cannot create directory", path);
+            }
+            *p = '/';
+        }
+    }
+}
+
+void gsc_emit(gsc_sink *s, const char *file, const void *data, size_t len, gsc_verdict strict,
+              gsc_verdict lenient, const char *desc)
+{
+    if (gsc_manifest_find(&s->manifest, file) != NULL) {
+        die("two cases write", file);
+    }
+    if (strpbrk(desc, "\t\n\r") != NULL || strpbrk(file, "\t\n\r ") != NULL) {
+        die("tab, space or newline in the file name or description of", file);
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", s->out_dir, file);
+    make_parents(path);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || (len > 0 && fwrite(data, 1, len, f) != len) || fclose(f) != 0) {
+        die("cannot write", path);
+    }
+    char sha[65];
+    gsc_sha256_hex(data, len, sha);
+    gsc_manifest_add(&s->manifest, file, sha, strict, lenient, "-", desc);
+    s->bytes += len;
+}
+
+void gsc_begin(gsc_case *c, uint32_t version)
+{
+    gsw_model_init(&c->m, version);
+    gsw_bytes_init(&c->b);
+    gsw_map_init(&c->map);
+}
+
+void gsc_write(gsc_case *c, unsigned flags)
+{
+    char why[256] = "";
+    gsw_bytes_free(&c->b);
+    gsw_map_free(&c->map);
+    if (gsw_write(&c->m, flags, &c->b, &c->map, why, sizeof why) != 0) {
+        die("the writer refuses a recipe's model", why);
+    }
+}
+
+void gsc_end(gsc_case *c)
+{
+    gsw_model_free(&c->m);
+    gsw_bytes_free(&c->b);
+    gsw_map_free(&c->map);
+}
+
+uint64_t gsc_at(const gsc_case *c, gsw_kind kind, uint32_t record, uint64_t index)
+{
+    return gsw_at(&c->map, kind, record, index);
+}
+
+void gsc_two(gsc_sink *s, gsc_case *c, const char *file, gsc_verdict strict, gsc_verdict lenient,
+             const char *desc)
+{
+    gsc_emit(s, file, c->b.data, c->b.len, strict, lenient, desc);
+    gsc_end(c);
+}
+
+void gsc_ok(gsc_sink *s, gsc_case *c, const char *file, const char *desc)
+{
+    gsc_two(s, c, file, GSC_OK, GSC_OK, desc);
+}
+
+void gsc_both(gsc_sink *s, gsc_case *c, const char *file, gs_status status, uint64_t offset,
+              const char *desc)
+{
+    gsc_two(s, c, file, gsc_v(status, offset), gsc_v(status, offset), desc);
+}
+
+void gsc_strict(gsc_sink *s, gsc_case *c, const char *file, gs_status status, uint64_t offset,
+                const char *desc)
+{
+    gsc_two(s, c, file, gsc_v(status, offset), GSC_OK, desc);
+}

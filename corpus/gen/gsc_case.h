@@ -1,0 +1,55 @@
+/* Building and emitting corpus cases. A recipe builds a model, writes it (recording the field
+ * map), breaks what it means to break through the map, and declares the verdict the reader must
+ * give under each profile, with offsets taken from the map. */
+#ifndef GGUFSAFE_GSC_CASE_H
+#define GGUFSAFE_GSC_CASE_H
+
+#include "gsc_manifest.h"
+#include "gsw_write.h"
+
+typedef struct gsc_sink {
+    const char *out_dir;
+    gsc_manifest manifest;
+    uint64_t bytes; /* total written */
+} gsc_sink;
+
+void gsc_sink_init(gsc_sink *s, const char *out_dir);
+void gsc_sink_free(gsc_sink *s);
+
+/* Writes data to out_dir/file (creating its directory), hashes it and records the entry. Aborts
+ * on a duplicate file name, a tab or newline in desc, or an I/O error: a broken recipe. */
+void gsc_emit(gsc_sink *s, const char *file, const void *data, size_t len, gsc_verdict strict,
+              gsc_verdict lenient, const char *desc);
+
+typedef struct gsc_case {
+    gsw_model m;
+    gsw_bytes b;
+    gsw_map map;
+} gsc_case;
+
+void gsc_begin(gsc_case *c, uint32_t version);
+/* Writes the model into c->b and c->map (replacing earlier bytes); aborts if the writer refuses. */
+void gsc_write(gsc_case *c, unsigned flags);
+void gsc_end(gsc_case *c);
+/* Offset of a field of the written case (gsw_at). */
+uint64_t gsc_at(const gsc_case *c, gsw_kind kind, uint32_t record, uint64_t index);
+
+static inline gsc_verdict gsc_v(gs_status status, uint64_t offset)
+{
+    return (gsc_verdict){status, offset};
+}
+#define GSC_OK ((gsc_verdict){GS_OK, 0})
+
+/* Emit c->b with its verdicts, then free the case. */
+void gsc_two(gsc_sink *s, gsc_case *c, const char *file, gsc_verdict strict, gsc_verdict lenient,
+             const char *desc);
+/* Accepted by both profiles. */
+void gsc_ok(gsc_sink *s, gsc_case *c, const char *file, const char *desc);
+/* Rejected by both profiles with the same status at the same offset. */
+void gsc_both(gsc_sink *s, gsc_case *c, const char *file, gs_status status, uint64_t offset,
+              const char *desc);
+/* Rejected by strict only; lenient accepts. */
+void gsc_strict(gsc_sink *s, gsc_case *c, const char *file, gs_status status, uint64_t offset,
+                const char *desc);
+
+#endif

@@ -1,0 +1,55 @@
+/* corpus/manifest.tsv: one line per corpus file with the verdicts the reader must give it.
+ *   file  sha256  strict_status  strict_offset  lenient_status  lenient_offset  certify_exit
+ *   description
+ * Tab-separated, after one header line. Statuses are gs_status enum names (GS_OK for accepted),
+ * offsets decimal, "-" as the offset of an accepted file; certify_exit is "-" until the certify
+ * command exists. */
+#ifndef GGUFSAFE_GSC_MANIFEST_H
+#define GGUFSAFE_GSC_MANIFEST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ggufsafe.h"
+
+#define GSC_MANIFEST_HEADER                                                                      \
+    "file\tsha256\tstrict_status\tstrict_offset\tlenient_status\tlenient_offset\tcertify_exit\t"  \
+    "description"
+
+typedef struct gsc_verdict {
+    gs_status status;
+    uint64_t offset; /* ignored for GS_OK */
+} gsc_verdict;
+
+typedef struct gsc_entry {
+    char *file;        /* relative to the corpus directory, '/'-separated */
+    char sha256[65];
+    gsc_verdict strict, lenient;
+    char *certify;     /* "-" for now */
+    char *desc;
+} gsc_entry;
+
+typedef struct gsc_manifest {
+    gsc_entry *entries;
+    size_t n, cap;
+} gsc_manifest;
+
+void gsc_manifest_init(gsc_manifest *m);
+void gsc_manifest_free(gsc_manifest *m);
+/* Appends an entry holding copies of the strings. */
+void gsc_manifest_add(gsc_manifest *m, const char *file, const char *sha256, gsc_verdict strict,
+                      gsc_verdict lenient, const char *certify, const char *desc);
+/* The entry for file, or NULL. */
+const gsc_entry *gsc_manifest_find(const gsc_manifest *m, const char *file);
+
+/* Reads path; 0, or -1 with the reason (and line number) in why. */
+int gsc_manifest_read(const char *path, gsc_manifest *m, char *why, size_t why_cap);
+/* Writes the header and every entry; 0 or -1. */
+int gsc_manifest_write(const char *path, const gsc_manifest *m);
+/* One entry as its manifest line, without the newline, into buf. */
+void gsc_entry_format(const gsc_entry *e, char *buf, size_t cap);
+
+/* The status whose gs_status_name is name; -1 when there is none. */
+int gsc_status_from_name(const char *name, gs_status *out);
+
+#endif

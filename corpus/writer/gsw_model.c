@@ -1,0 +1,320 @@
+#include "gsw_model.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "type_registry.h"
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (q == NULL) {
+        fprintf(stderr, "gsw_model: out of memory (%zu bytes)\n", n);
+        abort();
+    }
+    return q;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (p == NULL) {
+        fprintf(stderr, "gsw_model: out of memory (%zu x %zu bytes)\n", n, size);
+        abort();
+    }
+    return p;
+}
+
+static gsw_blob blob_copy(const void *src, size_t n)
+{
+    gsw_blob b = {NULL, n};
+    b.ptr = xrealloc(NULL, n);
+    if (n > 0 && src != NULL) {
+        memcpy(b.ptr, src, n);
+    } else if (n > 0) {
+        memset(b.ptr, 0, n);
+    }
+    return b;
+}
+
+static void blob_free(gsw_blob *b)
+{
+    free(b->ptr);
+    b->ptr = NULL;
+    b->len = 0;
+}
+
+static void value_free(gsw_value *v)
+{
+    blob_free(&v->str);
+    blob_free(&v->raw);
+    if (v->strs != NULL) {
+        for (uint64_t i = 0; i < v->count; i++) {
+            blob_free(&v->strs[i]);
+        }
+        free(v->strs);
+    }
+    if (v->items != NULL) {
+        for (uint64_t i = 0; i < v->count; i++) {
+            value_free(&v->items[i]);
+        }
+        free(v->items);
+    }
+    memset(v, 0, sizeof *v);
+}
+
+void gsw_model_init(gsw_model *m, uint32_t version)
+{
+    memset(m, 0, sizeof *m);
+    m->version = version;
+}
+
+void gsw_model_free(gsw_model *m)
+{
+    for (size_t i = 0; i < m->n_kv; i++) {
+        blob_free(&m->kvs[i].key);
+        value_free(&m->kvs[i].value);
+    }
+    free(m->kvs);
+    for (size_t i = 0; i < m->n_tensors; i++) {
+        blob_free(&m->tensors[i].name);
+        blob_free(&m->tensors[i].data);
+    }
+    free(m->tensors);
+    gsw_model_init(m, m->version);
+}
+
+unsigned gsw_value_size(uint32_t type)
+{
+    switch (type) {
+    case GS_VALUE_U8: case GS_VALUE_I8: case GS_VALUE_BOOL: return 1;
+    case GS_VALUE_U16: case GS_VALUE_I16: return 2;
+    case GS_VALUE_U32: case GS_VALUE_I32: case GS_VALUE_F32: return 4;
+    case GS_VALUE_U64: case GS_VALUE_I64: case GS_VALUE_F64: return 8;
+    default: return 0;
+    }
+}
+
+gsw_value *gsw_add_n(gsw_model *m, const void *key, size_t key_len)
+{
+    if (m->n_kv == m->cap_kv) {
+        m->cap_kv = m->cap_kv ? 2 * m->cap_kv : 16;
+        m->kvs = xrealloc(m->kvs, m->cap_kv * sizeof *m->kvs);
+    }
+    gsw_kv *kv = &m->kvs[m->n_kv++];
+    memset(kv, 0, sizeof *kv);
+    kv->key = blob_copy(key, key_len);
+    kv->value.type = GS_VALUE_U8;
+    return &kv->value;
+}
+
+gsw_value *gsw_add(gsw_model *m, const char *key)
+{
+    return gsw_add_n(m, key, strlen(key));
+}
+
+void gsw_set_scalar(gsw_value *v, uint32_t type, uint64_t bits)
+{
+    value_free(v);
+    v->type = type;
+    v->bits = bits;
+}
+
+void gsw_set_u8(gsw_value *v, uint8_t x) { gsw_set_scalar(v, GS_VALUE_U8, x); }
+void gsw_set_i8(gsw_value *v, int8_t x) { gsw_set_scalar(v, GS_VALUE_I8, (uint8_t)x); }
+void gsw_set_u16(gsw_value *v, uint16_t x) { gsw_set_scalar(v, GS_VALUE_U16, x); }
+void gsw_set_i16(gsw_value *v, int16_t x) { gsw_set_scalar(v, GS_VALUE_I16, (uint16_t)x); }
+void gsw_set_u32(gsw_value *v, uint32_t x) { gsw_set_scalar(v, GS_VALUE_U32, x); }
+void gsw_set_i32(gsw_value *v, int32_t x) { gsw_set_scalar(v, GS_VALUE_I32, (uint32_t)x); }
+void gsw_set_u64(gsw_value *v, uint64_t x) { gsw_set_scalar(v, GS_VALUE_U64, x); }
+void gsw_set_i64(gsw_value *v, int64_t x) { gsw_set_scalar(v, GS_VALUE_I64, (uint64_t)x); }
+void gsw_set_bool(gsw_value *v, uint8_t byte) { gsw_set_scalar(v, GS_VALUE_BOOL, byte); }
+
+void gsw_set_f32(gsw_value *v, float x)
+{
+    uint32_t bits;
+    memcpy(&bits, &x, 4);
+    gsw_set_scalar(v, GS_VALUE_F32, bits);
+}
+
+void gsw_set_f64(gsw_value *v, double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, 8);
+    gsw_set_scalar(v, GS_VALUE_F64, bits);
+}
+
+void gsw_set_string(gsw_value *v, const void *s, size_t n)
+{
+    value_free(v);
+    v->type = GS_VALUE_STRING;
+    v->str = blob_copy(s, n);
+}
+
+void gsw_set_cstr(gsw_value *v, const char *s)
+{
+    gsw_set_string(v, s, strlen(s));
+}
+
+/* Element counts of in-memory arrays must fit a size_t product; tests never come close. */
+static size_t array_bytes(uint64_t count, unsigned size)
+{
+    size_t n;
+    if (count > SIZE_MAX || __builtin_mul_overflow((size_t)count, (size_t)size, &n)) {
+        fprintf(stderr, "gsw_model: array of %llu elements does not fit in memory\n",
+                (unsigned long long)count);
+        abort();
+    }
+    return n;
+}
+
+void gsw_set_array(gsw_value *v, uint32_t elem_type, uint64_t count, const void *wire)
+{
+    unsigned size = gsw_value_size(elem_type);
+    if (size == 0) {
+        fprintf(stderr, "gsw_set_array: element type %u is not fixed-size\n", elem_type);
+        abort();
+    }
+    value_free(v);
+    v->type = GS_VALUE_ARRAY;
+    v->elem_type = elem_type;
+    v->count = count;
+    v->raw = blob_copy(wire, array_bytes(count, size));
+}
+
+void gsw_set_string_array(gsw_value *v, uint64_t count)
+{
+    value_free(v);
+    v->type = GS_VALUE_ARRAY;
+    v->elem_type = GS_VALUE_STRING;
+    v->count = count;
+    v->strs = xcalloc(array_bytes(count, 1), sizeof *v->strs);
+}
+
+void gsw_array_string(gsw_value *v, uint64_t i, const void *s, size_t n)
+{
+    if (v->type != GS_VALUE_ARRAY || v->elem_type != GS_VALUE_STRING || i >= v->count) {
+        fprintf(stderr, "gsw_array_string: not a string array, or index %llu out of range\n",
+                (unsigned long long)i);
+        abort();
+    }
+    blob_free(&v->strs[i]);
+    v->strs[i] = blob_copy(s, n);
+}
+
+gsw_value *gsw_set_nested_array(gsw_value *v, uint64_t count)
+{
+    value_free(v);
+    v->type = GS_VALUE_ARRAY;
+    v->elem_type = GS_VALUE_ARRAY;
+    v->count = count;
+    v->items = xcalloc(array_bytes(count, 1), sizeof *v->items);
+    for (uint64_t i = 0; i < count; i++) {
+        gsw_set_array(&v->items[i], GS_VALUE_U8, 0, NULL);
+    }
+    return v->items;
+}
+
+gsw_tensor *gsw_add_tensor_n(gsw_model *m, const void *name, size_t name_len, uint32_t n_dims,
+                             const uint64_t *ne, int32_t type)
+{
+    if (n_dims > GSW_MAX_DIMS) {
+        fprintf(stderr, "gsw_add_tensor: %u dimensions, the model holds %d\n", n_dims,
+                GSW_MAX_DIMS);
+        abort();
+    }
+    if (m->n_tensors == m->cap_tensors) {
+        m->cap_tensors = m->cap_tensors ? 2 * m->cap_tensors : 16;
+        m->tensors = xrealloc(m->tensors, m->cap_tensors * sizeof *m->tensors);
+    }
+    gsw_tensor *t = &m->tensors[m->n_tensors++];
+    memset(t, 0, sizeof *t);
+    t->name = blob_copy(name, name_len);
+    t->n_dims = n_dims;
+    for (uint32_t j = 0; j < n_dims; j++) {
+        t->ne[j] = ne[j];
+    }
+    t->type = type;
+    return t;
+}
+
+gsw_tensor *gsw_add_tensor(gsw_model *m, const char *name, uint32_t n_dims, const uint64_t *ne,
+                           int32_t type)
+{
+    return gsw_add_tensor_n(m, name, strlen(name), n_dims, ne, type);
+}
+
+void gsw_tensor_set_data(gsw_tensor *t, const void *data, size_t len)
+{
+    blob_free(&t->data);
+    t->data = blob_copy(data, len);
+}
+
+bool gsw_tensor_nbytes(int32_t type, uint32_t n_dims, const uint64_t *ne, uint64_t *out)
+{
+    const gsi_type_row *row = gsi_type_lookup(type);
+    if (!gsi_type_is_usable(row) || n_dims > GS_MAX_DIMS) {
+        return false;
+    }
+    uint64_t ne0 = n_dims > 0 ? ne[0] : 1;
+    if (ne0 % row->block_elems != 0) {
+        return false;
+    }
+    uint64_t n = ne0 / row->block_elems;
+    if (__builtin_mul_overflow(n, row->block_bytes, &n)) {
+        return false;
+    }
+    for (uint32_t j = 1; j < n_dims; j++) {
+        if (__builtin_mul_overflow(n, ne[j], &n)) {
+            return false;
+        }
+    }
+    *out = n;
+    return true;
+}
+
+/* splitmix64: a tiny, well-mixed sequence so that filled data is reproducible. */
+static uint64_t mix(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+bool gsw_tensor_fill(gsw_tensor *t, uint64_t seed, uint64_t max_bytes)
+{
+    uint64_t n;
+    blob_free(&t->data);
+    if (!gsw_tensor_nbytes(t->type, t->n_dims, t->ne, &n) || n > max_bytes || n > SIZE_MAX) {
+        return false;
+    }
+    t->data = blob_copy(NULL, (size_t)n);
+    uint64_t state = seed;
+    for (size_t i = 0; i < t->data.len; i += 8) {
+        uint64_t r = mix(&state);
+        for (size_t b = 0; b < 8 && i + b < t->data.len; b++) {
+            t->data.ptr[i + b] = (uint8_t)(r >> (8 * b)); /* little-endian: same on every host */
+        }
+    }
+    return true;
+}
+
+uint32_t gsw_model_alignment(const gsw_model *m)
+{
+    static const char key[] = "general.alignment";
+    if (m->alignment_override != 0) {
+        return m->alignment_override;
+    }
+    for (size_t i = 0; i < m->n_kv; i++) {
+        const gsw_kv *kv = &m->kvs[i];
+        if (kv->key.len == sizeof key - 1 && memcmp(kv->key.ptr, key, sizeof key - 1) == 0) {
+            if (kv->value.type != GS_VALUE_U32) {
+                return GSW_DEFAULT_ALIGNMENT;
+            }
+            return (uint32_t)kv->value.bits;
+        }
+    }
+    return GSW_DEFAULT_ALIGNMENT;
+}
