@@ -168,7 +168,7 @@ static void iq1_m_block(const uint8_t *b, float *y)
         for (int l = 0; l < 4; l++) {
             const int s = (sc[ib / 2] >> (6 * (ib % 2) + 3 * (l / 2))) & 7;
             const float dl = d * (float)(2 * s + 1);
-            const unsigned nib = (qh[2 * ib + l / 2] >> (4 * (l % 2))) & 15u;
+            const unsigned nib = ((unsigned)qh[2 * ib + l / 2] >> (4 * (l % 2))) & 15u;
             const unsigned idx = qs[4 * ib + l] | (nib & 7u) << 8;
             iq1_group(y + 32 * ib + 8 * l, dl, idx, (nib & 8u) != 0);
         }
