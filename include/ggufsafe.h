@@ -358,6 +358,11 @@ GS_API gs_status gs_tensor_dequantize(const gs_file *file, size_t index, float *
  * (n_elems must equal n_rows * ne[0]): for chunked decoding with bounded memory. */
 GS_API gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t first_row,
                                            uint64_t n_rows, float *dst, size_t n_elems);
+/* Elements [first_elem, first_elem + n_elems) in storage order; both must be multiples of the
+ * type's block size (GS_E_SIZE_MISMATCH otherwise; GS_E_OUT_OF_RANGE past the end). For bounded
+ * chunks even when a single row is huge. */
+GS_API gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index,
+                                            uint64_t first_elem, float *dst, size_t n_elems);
 
 /* Decoder paths. AUTO picks the best path this CPU supports (checked once: CPUID and XGETBV on
  * x86-64, getauxval(AT_HWCAP) on AArch64). Every path gives the same bits (NaN payloads aside).
@@ -375,8 +380,9 @@ typedef enum gs_kernel {
  * (selection unchanged) when this CPU or build cannot run it; GS_E_INVALID_ARGUMENT for values
  * outside the enum. */
 GS_API gs_status gs_set_kernel(gs_kernel kernel);
-/* The path decodes use now (never GS_KERNEL_AUTO once resolved). When GGUFSAFE_KERNEL asks for
- * an unusable path, returns that path and *usable (if not NULL) is set to false. */
+/* The path decodes use now. When GGUFSAFE_KERNEL asks for a path this CPU lacks, returns that
+ * path with *usable (if not NULL) false; when it names no path at all, GS_KERNEL_AUTO with
+ * *usable false. Otherwise *usable is true and the result is never GS_KERNEL_AUTO. */
 GS_API gs_kernel gs_active_kernel(bool *usable);
 /* "auto", "scalar", "avx2", "neon"; "unknown" otherwise. */
 GS_API const char *gs_kernel_name(gs_kernel kernel);

@@ -12,14 +12,30 @@
  * src holds n_blocks * block_bytes and dst n_blocks * block_elems floats (registry geometry). */
 typedef void (*gsi_decode_fn)(const uint8_t *src, float *dst, size_t n_blocks);
 
+/* Outputs at least this large may be written by a SIMD path with non-temporal stores. They
+ * skip the read-for-ownership of each line but leave the output out of the caches, so they
+ * only pay once the output no longer fits in the last-level cache: on the measurement machine
+ * (kernels/bench) ordinary stores won up to 32 MiB and streaming ones from 48 MiB. The bits
+ * are the same either way; simd_diff decodes one output of this size to check that path. */
+#ifndef GSI_STREAM_MIN_BYTES /* overridable for measurements */
+#define GSI_STREAM_MIN_BYTES ((size_t)48 << 20)
+#endif
+
 /* The scalar reference decoder of a type; NULL if the type has no decoder (unknown, removed,
  * integer and f64 ids). */
 gsi_decode_fn gsi_decoder_scalar(int32_t type);
 
-/* The entry the parser uses for chunked decoding; goes through the active path (scalar today;
- * a later issue adds AVX2/NEON dispatch behind this same function). Sizes are the caller's to
- * check (as above). GS_E_UNKNOWN_TENSOR_TYPE / GS_E_REMOVED_TENSOR_TYPE / GS_E_NOT_DECODABLE
- * for types without a decoder, GS_E_INVALID_ARGUMENT for NULL buffers with n_blocks > 0. */
+/* The AVX2 decoder of a type (kernels/avx2/, x86-64 builds only) and the NEON decoder
+ * (kernels/neon/, AArch64 builds only); NULL for a type without a decoder. They do not check
+ * the CPU: only the dispatcher (dispatch.h) calls them, after it has. */
+gsi_decode_fn gsi_decoder_avx2(int32_t type);
+gsi_decode_fn gsi_decoder_neon(int32_t type);
+
+/* The entry the parser uses for chunked decoding; goes through the active path (dispatch.h).
+ * Sizes are the caller's to check (as above). GS_E_UNKNOWN_TENSOR_TYPE /
+ * GS_E_REMOVED_TENSOR_TYPE / GS_E_NOT_DECODABLE for types without a decoder,
+ * GS_E_KERNEL_UNAVAILABLE while GGUFSAFE_KERNEL asks for a path this CPU lacks,
+ * GS_E_INVALID_ARGUMENT for NULL buffers with n_blocks > 0. */
 gs_status gsi_decode_blocks(int32_t type, const uint8_t *src, float *dst, size_t n_blocks);
 
 #endif

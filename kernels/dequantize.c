@@ -1,7 +1,8 @@
 /* gs_dequantize (public) and gsi_decode_blocks (the internal decode entry): type and size
- * checks in front of the active decoder. */
+ * checks in front of the active path's decoder (dispatch.c). */
 #include "checked_math.h"
 #include "decode.h"
+#include "dispatch.h"
 #include "type_registry.h"
 
 /* The status for a type that has no decoder, or GS_OK when it has one. */
@@ -25,13 +26,19 @@ gs_status gsi_decode_blocks(int32_t type, const uint8_t *src, float *dst, size_t
     if (st != GS_OK) {
         return st;
     }
+    /* Before the empty-input shortcut: while the requested path cannot run, every decode
+     * says so, whatever its size. */
+    gsi_decode_fn fn;
+    const gs_status kst = gsi_active_decoder(type, &fn);
+    if (kst != GS_OK) {
+        return kst;
+    }
     if (n_blocks == 0) {
         return GS_OK;
     }
     if (src == NULL || dst == NULL) {
         return GS_E_INVALID_ARGUMENT;
     }
-    const gsi_decode_fn fn = gsi_decoder_scalar(type);
     if (fn == NULL) {
         return GS_E_INTERNAL; /* the registry says decodable but no decoder is wired */
     }

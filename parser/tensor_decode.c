@@ -46,8 +46,14 @@ static gs_status decode_from_file(const gs_file *f, const gsi_type_row *row, int
     return GS_OK;
 }
 
-gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t first_row,
-                                    uint64_t n_rows, float *dst, size_t n_elems)
+/* The tensor's row geometry: rows of ne[0] elements (every product validated at open). */
+static uint64_t row_count(const gsi_tensor *t)
+{
+    return t->ne[0] == 0 ? 0 : t->ne[1] * t->ne[2] * t->ne[3];
+}
+
+gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index, uint64_t first_elem,
+                                     float *dst, size_t n_elems)
 {
     if (file == NULL || (dst == NULL && n_elems > 0)) {
         return GS_E_INVALID_ARGUMENT;
@@ -60,34 +66,49 @@ gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t 
     if (!row->decodable) {
         return GS_E_NOT_DECODABLE;
     }
-    /* Rows of ne[0] elements; every product below was validated at open. */
-    const uint64_t row_elems = t->ne[0];
-    const uint64_t total_rows = row_elems == 0 ? 0 : t->ne[1] * t->ne[2] * t->ne[3];
-    uint64_t end_row;
+    const uint64_t total = t->ne[0] * row_count(t);
+    uint64_t end;
     /* Detect and prevent integer overflow */
-    if (gsi_checked_add_u64(first_row, n_rows, &end_row) || end_row > total_rows) {
+    if (gsi_checked_add_u64(first_elem, n_elems, &end) || end > total) {
         return GS_E_OUT_OF_RANGE;
     }
-    uint64_t want_elems;
-    /* Detect and prevent integer overflow */
-    if (gsi_checked_mul_u64(n_rows, row_elems, &want_elems) || want_elems != n_elems) {
+    if (first_elem % row->block_elems != 0 || n_elems % row->block_elems != 0) {
         return GS_E_SIZE_MISMATCH;
     }
     if (n_elems == 0) {
         return GS_OK;
     }
-    const uint64_t blocks_per_row = row_elems / row->block_elems;
-    const uint64_t row_bytes = blocks_per_row * row->block_bytes;
-    const uint64_t pos = file->layout.data_offset + t->offset + first_row * row_bytes;
-    const uint64_t n_blocks = n_rows * blocks_per_row;
+    const uint64_t n_blocks = n_elems / row->block_elems;
+    const uint64_t pos =
+        file->layout.data_offset + t->offset + first_elem / row->block_elems * row->block_bytes;
     if (file->source.fd >= 0) {
         return decode_from_file(file, row, t->type, pos, n_blocks, dst);
     }
-    size_t nb;
-    if (gsi_checked_u64_to_size(n_blocks, &nb)) {
+    return gsi_decode_blocks(t->type, file->base + pos, dst, (size_t)n_blocks);
+}
+
+gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t first_row,
+                                    uint64_t n_rows, float *dst, size_t n_elems)
+{
+    if (file == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    if (index >= file->n_tensors) {
+        return GS_E_OUT_OF_RANGE;
+    }
+    const gsi_tensor *t = &file->tensors[index];
+    uint64_t end_row;
+    /* Detect and prevent integer overflow */
+    if (gsi_checked_add_u64(first_row, n_rows, &end_row) || end_row > row_count(t)) {
+        return GS_E_OUT_OF_RANGE;
+    }
+    uint64_t want_elems;
+    /* Detect and prevent integer overflow */
+    if (gsi_checked_mul_u64(n_rows, t->ne[0], &want_elems) || want_elems != n_elems) {
         return GS_E_SIZE_MISMATCH;
     }
-    return gsi_decode_blocks(t->type, file->base + pos, dst, nb);
+    /* whole rows are whole blocks (ne[0] is a multiple of the block size) */
+    return gs_tensor_dequantize_range(file, index, first_row * t->ne[0], dst, n_elems);
 }
 
 gs_status gs_tensor_dequantize(const gs_file *file, size_t index, float *dst, size_t n_elems)
@@ -98,7 +119,6 @@ gs_status gs_tensor_dequantize(const gs_file *file, size_t index, float *dst, si
     if (index >= file->n_tensors) {
         return GS_E_OUT_OF_RANGE;
     }
-    const gsi_tensor *t = &file->tensors[index];
-    const uint64_t rows = t->ne[0] == 0 ? 0 : t->ne[1] * t->ne[2] * t->ne[3];
-    return gs_tensor_dequantize_rows(file, index, 0, rows, dst, n_elems);
+    return gs_tensor_dequantize_rows(file, index, 0, row_count(&file->tensors[index]), dst,
+                                     n_elems);
 }

@@ -12,5 +12,6 @@ typedef struct cli_command {
 } cli_command;
 
 extern const cli_command cmd_info;
+extern const cli_command cmd_dequant;
 
 #endif

@@ -9,6 +9,7 @@
 /* One line per command; a new command adds its cmd_<name>.c and a row here. */
 static const cli_command *const commands[] = {
     &cmd_info,
+    &cmd_dequant,
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

@@ -128,6 +128,16 @@ Test(decode, misuse)
     cr_assert_eq(gs_tensor_dequantize_rows(f, q, UINT64_MAX, 2, buf, 1024), GS_E_OUT_OF_RANGE);
     cr_assert_eq(gs_tensor_dequantize_rows(f, q, 0, 2, buf, 1023), GS_E_SIZE_MISMATCH);
     cr_assert_eq(gs_tensor_dequantize_rows(f, q, 8, 0, buf, 0), GS_OK);
+    /* element ranges: whole blocks only */
+    float whole[4096];
+    cr_assert_eq(gs_tensor_dequantize(f, q, whole, 4096), GS_OK);
+    cr_assert_eq(gs_tensor_dequantize_range(f, q, 256, buf, 512), GS_OK);
+    cr_assert(memcmp(buf, whole + 256, 512 * 4) == 0);
+    cr_assert_eq(gs_tensor_dequantize_range(f, q, 128, buf, 256), GS_E_SIZE_MISMATCH);
+    cr_assert_eq(gs_tensor_dequantize_range(f, q, 0, buf, 100), GS_E_SIZE_MISMATCH);
+    cr_assert_eq(gs_tensor_dequantize_range(f, q, 3840, buf, 512), GS_E_OUT_OF_RANGE);
+    cr_assert_eq(gs_tensor_dequantize_range(f, q, UINT64_MAX - 255, buf, 512), GS_E_OUT_OF_RANGE);
+    cr_assert_eq(gs_tensor_dequantize_range(f, i8, 0, buf, 64), GS_E_NOT_DECODABLE);
     gs_close(f);
 }
 

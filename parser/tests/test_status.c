@@ -1,5 +1,7 @@
 /* Status codes: stable numbers, one distinct name and message each. */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ggufsafe.h"
@@ -79,4 +81,31 @@ Test(status, type_registry)
         live += st == GS_OK;
     }
     cr_assert_eq(live, 35);
+}
+
+/* The README's status table lists every status with its number, name and message. */
+Test(status, readme_table_matches)
+{
+    const char *root = getenv("GS_SOURCE_DIR");
+    cr_assert_not_null(root, "run through ctest");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/README.md", root);
+    FILE *f = fopen(path, "r");
+    cr_assert_not_null(f);
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    int rows = 0;
+    for (int s = 0; s < 200; s++) {
+        const char *name = gs_status_name((gs_status)s);
+        if (strcmp(name, "GS_E_UNKNOWN_STATUS") == 0) {
+            continue;
+        }
+        char row[512];
+        snprintf(row, sizeof row, "| %d | `%s` | %s |\n", s, name, gs_status_message((gs_status)s));
+        cr_assert(strstr(text, row) != NULL, "README.md lacks the row: %s", row);
+        rows++;
+    }
+    cr_assert_eq(rows, 55);
 }

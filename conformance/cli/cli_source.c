@@ -1,0 +1,66 @@
+#include "cli_source.h"
+
+#include <stdlib.h>
+
+#include "cli_common.h"
+
+int cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts)
+{
+    s->split = NULL;
+    s->file = NULL;
+    gs_error err;
+    gs_status st;
+    if (!part_only && cli_is_first_split_part(path)) {
+        st = gs_open_split(path, opts, &s->split, &err);
+    } else {
+        st = gs_open_file(path, opts, &s->file, &err);
+    }
+    if (st != GS_OK) {
+        cli_print_error(&err);
+        return cli_exit_for_status(st);
+    }
+    return -1;
+}
+
+size_t cli_source_parts(const cli_source *s)
+{
+    return s->split != NULL ? gs_split_part_count(s->split) : 1;
+}
+
+const gs_file *cli_source_part(const cli_source *s, size_t i)
+{
+    return s->split != NULL ? gs_split_part(s->split, i) : s->file;
+}
+
+void cli_source_close(cli_source *s)
+{
+    gs_split_close(s->split);
+    gs_close(s->file);
+    s->split = NULL;
+    s->file = NULL;
+}
+
+/* Elements per chunk: a multiple of every block size (1, 32, 64, 128, 256). */
+#define CHUNK_ELEMS (1u << 20)
+
+gs_status cli_decode_chunks(const gs_file *file, size_t index, cli_chunk_fn fn, void *ctx)
+{
+    gs_tensor_info t;
+    gs_status st = gs_tensor_info_at(file, index, &t);
+    if (st != GS_OK) {
+        return st;
+    }
+    size_t cap = t.n_elements < CHUNK_ELEMS ? (size_t)t.n_elements : CHUNK_ELEMS;
+    float *buf = cli_xmalloc((cap ? cap : 1) * sizeof(float));
+    for (uint64_t done = 0; done < t.n_elements && st == GS_OK;) {
+        uint64_t left = t.n_elements - done;
+        size_t n = left < cap ? (size_t)left : cap;
+        st = gs_tensor_dequantize_range(file, index, done, buf, n);
+        if (st == GS_OK) {
+            st = fn(ctx, buf, n);
+        }
+        done += n;
+    }
+    free(buf);
+    return st;
+}

@@ -1,0 +1,159 @@
+#define _POSIX_C_SOURCE 200809L
+/* `ggufsafe dequant`: the --sha256 output on the ggml-written sample equals ggml's own list byte
+ * for byte on every decoder path; --out writes the decoder's exact values; --json validates. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_test.h"
+#include "ggufsafe.h"
+
+static char *dir;
+static char *sample;
+static char *expected; /* ggml-written.dequant.sha256 */
+static size_t expected_len;
+
+static void setup(void)
+{
+    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
+    sample = source_path("conformance/samples/ggml-written.gguf");
+    char *list = source_path("conformance/samples/ggml-written.dequant.sha256");
+    expected = read_file(list, &expected_len);
+    cr_assert_not_null(expected);
+    free(list);
+    dir = scratch_dir();
+}
+
+static void teardown(void)
+{
+    scratch_remove(dir);
+    free(sample);
+    free(expected);
+}
+
+TestSuite(dequant, .init = setup, .fini = teardown);
+
+static void sha256_matches_ggml_on(const char *kernel)
+{
+    if (kernel != NULL) {
+        setenv("GGUFSAFE_KERNEL", kernel, 1);
+    }
+    run_result r;
+    cr_assert(run_cli(&r, "dequant", sample, "--sha256", NULL));
+    unsetenv("GGUFSAFE_KERNEL");
+    cr_assert_eq(r.status, 0, "%s: %s", kernel ? kernel : "auto", r.err);
+    cr_assert_eq(r.out_len, expected_len, "%s:\n%s", kernel ? kernel : "auto", r.out);
+    cr_assert(memcmp(r.out, expected, expected_len) == 0, "%s:\n%s", kernel ? kernel : "auto",
+              r.out);
+    run_result_free(&r);
+}
+
+Test(dequant, sha256_equals_ggml_list_byte_for_byte)
+{
+    sha256_matches_ggml_on(NULL);
+    sha256_matches_ggml_on("scalar");
+}
+
+Test(dequant, every_available_path_gives_the_same_hashes)
+{
+    static const struct {
+        gs_kernel k;
+        const char *name;
+    } paths[] = {{GS_KERNEL_AVX2, "avx2"}, {GS_KERNEL_NEON, "neon"}};
+    for (size_t i = 0; i < 2; i++) {
+        if (gs_set_kernel(paths[i].k) == GS_OK) {
+            sha256_matches_ggml_on(paths[i].name);
+        } else {
+            /* a path this CPU lacks is refused, never silently replaced */
+            setenv("GGUFSAFE_KERNEL", paths[i].name, 1);
+            run_result r;
+            cr_assert(run_cli(&r, "dequant", sample, "--sha256", NULL));
+            unsetenv("GGUFSAFE_KERNEL");
+            cr_assert_eq(r.status, 2, "%s", r.err);
+            cr_assert(contains(r.err, "GS_E_KERNEL_UNAVAILABLE"), "%s", r.err);
+            cr_assert_eq(r.out_len, 0);
+            run_result_free(&r);
+        }
+    }
+}
+
+Test(dequant, out_writes_the_decoded_values)
+{
+    char *out = path_join(dir, "t.f32");
+    run_result r;
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "blk.0.q6_K.weight", "--out", out, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    size_t len;
+    char *bytes = read_file(out, &len);
+    cr_assert_eq(len, 512 * 8 * 4);
+    gs_file *f;
+    cr_assert_eq(gs_open_file(sample, NULL, &f, NULL), GS_OK);
+    size_t idx;
+    cr_assert_eq(gs_tensor_find(f, "blk.0.q6_K.weight", &idx), GS_OK);
+    float *want = malloc(len);
+    cr_assert_eq(gs_tensor_dequantize(f, idx, want, 4096), GS_OK);
+    cr_assert(memcmp(bytes, want, len) == 0, "little-endian host: raw floats");
+    gs_close(f);
+    free(want);
+    free(bytes);
+    /* every decodable tensor, concatenated: 28 tensors of 4096 elements */
+    cr_assert(run_cli(&r, "dequant", sample, "--out", out, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    bytes = read_file(out, &len);
+    cr_assert_eq(len, 28 * 4096 * 4);
+    free(bytes);
+    free(out);
+}
+
+Test(dequant, statistics_and_json)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "blk.0.q8_0.weight", NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(contains(r.out, "blk.0.q8_0.weight"), "%s", r.out);
+    cr_assert(contains(r.out, "q8_0"));
+    cr_assert(contains(r.out, "NaN 0 Inf 0"), "%s", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "dequant", sample, "--json", NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(check_json(dir, "dequant.schema.json", r.out,
+                            "/tensors/0/name=\"blk.0.q4_0.weight\"",
+                            "/tensors/0/sha256="
+                            "\"b893c67c3f99bf81605c516b854724fce61b855e21ce52b58aac1b9cd97eea18\"",
+                            "/tensors/28/sha256=null", "/tensors/28/type=\"i8\"",
+                            "/tensors/0/nan_count=0", NULL),
+                 0);
+    run_result_free(&r);
+}
+
+Test(dequant, usage_and_failures)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "nope", NULL));
+    cr_assert_eq(r.status, 2);
+    cr_assert(contains(r.err, "no tensor named 'nope'"), "%s", r.err);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "dequant", NULL));
+    cr_assert_eq(r.status, 2);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "dequant", sample, "--sha256", "--json", NULL));
+    cr_assert_eq(r.status, 2);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "dequant", sample, "--out", "/nonexistent/dir/x.f32", NULL));
+    cr_assert_eq(r.status, 2);
+    run_result_free(&r);
+    /* a copy whose tensor data is cut short: the reader refuses it (exit 1) */
+    size_t len;
+    char *bytes = read_file(sample, &len);
+    char *cut = path_join(dir, "cut.gguf");
+    cr_assert(write_file(cut, bytes, len - 5000));
+    cr_assert(run_cli(&r, "dequant", cut, "--sha256", NULL));
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert(contains(r.err, "GS_E_DATA_OUTSIDE_FILE"), "%s", r.err);
+    run_result_free(&r);
+    free(cut);
+    free(bytes);
+}
