@@ -3,6 +3,7 @@
 #   1. install what is missing (apt-get)
 #   2. gcc 12 release build (hardened, -Werror), every test
 #   3. clang-14 ASan+UBSan build (-fno-sanitize-recover=all), every test
+#   4. aarch64 cross build, the plain-C decoder tests under qemu-aarch64 (cortex-a53 and max)
 # Prints a per-stage time table at the end (see ci/TIMINGS.md for the budget).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,6 +35,7 @@ stage "gcc release: build + tests" build_and_test build/gcc-release \
     -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
 stage "clang ASan+UBSan: build + tests" build_and_test build/clang-asan \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGGUFSAFE_SANITIZE=address,undefined
+stage "aarch64 cross + qemu (cortex-a53, max; scalar, neon)" bash ci/qemu_aarch64.sh
 
 echo
 echo "| stage | seconds |"
