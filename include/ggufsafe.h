@@ -181,6 +181,12 @@ typedef struct gs_options {
     gs_profile profile;
     gs_limits limits;
     gs_allocator allocator; /* all three functions set, or all three NULL for libc */
+    /* Diagnostic mode (for certification): violations of the data layout (tensor data outside
+     * the file, missing padding before the data section, misaligned, unpacked or overlapping
+     * offsets) are recorded as findings (gs_file_finding) instead of failing the open; tensors
+     * whose data lies outside the file stay listed but cannot be decoded. Violations in the
+     * header, key-values and tensor infos still fail the open. Default false. */
+    bool diagnostic;
 } gs_options;
 
 /* Defaults: strict profile, the limits above, libc allocation. */
@@ -248,9 +254,21 @@ typedef struct gs_layout {
     uint64_t missing_tail_padding; /* bytes of the last padding missing before EOF */
     uint64_t header_padding_nonzero; /* non-zero bytes between tensor_info_end and data_offset */
     uint64_t first_nonzero_padding;  /* offset of the first of them (0 if none) */
+    uint64_t findings_dropped;   /* diagnostic mode: findings beyond GS_MAX_FINDINGS, not kept */
 } gs_layout;
 
 GS_API void gs_file_layout(const gs_file *file, gs_layout *out);
+
+/* Diagnostic mode: the layout violations found at open, in the order found (each as the gs_error
+ * the open would have failed with). At most GS_MAX_FINDINGS are kept. */
+#define GS_MAX_FINDINGS 65536
+GS_API size_t gs_file_finding_count(const gs_file *file);
+GS_API gs_status gs_file_finding(const gs_file *file, size_t i, gs_error *out);
+
+/* Copies n bytes at offset (from the start of the GGUF) into dst through the bounded reader:
+ * pread for files (so a file that shrank gives GS_E_TRUNCATED, never a SIGBUS), memcpy for
+ * buffers. GS_E_OUT_OF_RANGE when [offset, offset + n) is not inside the file as opened. */
+GS_API gs_status gs_file_read(const gs_file *file, uint64_t offset, void *dst, size_t n);
 
 /* ------------------------------------------------------------------------------------------------
  * Key-value metadata, in file order (index 0..gs_kv_count-1) and by exact key in O(1).
@@ -333,7 +351,9 @@ typedef struct gs_tensor_info {
     uint64_t data_offset;         /* absolute: from the start of the GGUF */
     uint64_t size;                /* bytes of data */
     uint64_t info_offset;         /* where the tensor-info record starts */
-    const void *data;             /* into the mapping or buffer; NULL if size is 0 */
+    bool data_in_file;            /* false only in diagnostic mode, for data beyond the file */
+    const void *data;             /* into the mapping or buffer; NULL if size is 0 or the data
+                                     is not in the file */
 } gs_tensor_info;
 
 GS_API gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *out);

@@ -1,4 +1,7 @@
 /* Header and layout getters of an open file. */
+#include <string.h>
+
+#include "checked_math.h"
 #include "file_internal.h"
 
 const char *gs_version(void)
@@ -36,4 +39,41 @@ void gs_file_layout(const gs_file *file, gs_layout *out)
         return;
     }
     *out = file->layout;
+}
+
+size_t gs_file_finding_count(const gs_file *file)
+{
+    return file != NULL ? file->n_findings : 0;
+}
+
+gs_status gs_file_finding(const gs_file *file, size_t i, gs_error *out)
+{
+    if (file == NULL || out == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    if (i >= file->n_findings) {
+        return GS_E_OUT_OF_RANGE;
+    }
+    *out = file->findings[i];
+    return GS_OK;
+}
+
+gs_status gs_file_read(const gs_file *file, uint64_t offset, void *dst, size_t n)
+{
+    if (file == NULL || (dst == NULL && n > 0)) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    uint64_t end;
+    /* Detect and prevent integer overflow */
+    if (gsi_checked_add_u64(offset, n, &end) || end > file->size) {
+        return GS_E_OUT_OF_RANGE;
+    }
+    if (n == 0) {
+        return GS_OK;
+    }
+    if (file->source.fd >= 0) {
+        return gsi_source_pread(&file->source, offset, dst, n);
+    }
+    memcpy(dst, file->base + offset, n);
+    return GS_OK;
 }

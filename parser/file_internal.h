@@ -28,6 +28,7 @@ typedef struct gsi_tensor {
     uint64_t nbytes;
     int32_t type;
     uint32_t n_dims;
+    bool outside;           /* diagnostic mode: data not inside the file (not addressable) */
 } gsi_tensor;
 
 struct gs_file {
@@ -50,6 +51,10 @@ struct gs_file {
     gsi_name_index kv_index;
     gsi_name_index tensor_index;
     gs_layout layout;
+
+    /* diagnostic mode: layout violations recorded instead of failing the open */
+    gs_error *findings;
+    size_t n_findings, cap_findings;
 };
 
 /* Name resolvers for the indexes. */

@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "checked_math.h"
@@ -8,62 +9,85 @@ uint64_t gsi_tensor_offset_field(const gsi_tensor *t)
     return t->name_off + t->name_len + 4 + 8ull * t->n_dims + 4;
 }
 
-/* Layout failures point at the tensor-info `offset` field of the tensor concerned. */
-__attribute__((format(printf, 4, 5))) static gs_status
-fail_layout(gsi_parser *p, gs_status st, const gsi_tensor *t, const char *fmt, ...)
+/* Records a layout finding (diagnostic mode). Past GS_MAX_FINDINGS only the count grows. */
+static gs_status record_finding(gsi_parser *p, const gs_error *e)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    gsi_failv(p->err, st, gsi_tensor_offset_field(t), GS_CONTEXT_TENSOR,
-              p->file->base + t->name_off, t->name_len, fmt, ap);
-    va_end(ap);
-    return st;
+    gs_file *f = p->file;
+    if (f->n_findings >= GS_MAX_FINDINGS) {
+        f->layout.findings_dropped++;
+        return GS_OK;
+    }
+    gs_status st = gsi_mem_reserve(&f->mem, (void **)&f->findings, &f->cap_findings,
+                                   f->n_findings + 1, sizeof(gs_error));
+    if (st != GS_OK) {
+        return gsi_fail(p->err, st, e->offset, GS_CONTEXT_NONE, NULL, 0, "findings table");
+    }
+    f->findings[f->n_findings++] = *e;
+    return GS_OK;
 }
 
-/* Every tensor's [start, end) inside the file, with arithmetic that cannot wrap. */
-static gs_status check_in_file(gsi_parser *p, const gsi_tensor *t, uint64_t data_offset,
-                               uint64_t *end_out)
+/* A layout violation at the tensor-info `offset` field of t (where every layout error points):
+ * fails the open, or in diagnostic mode becomes a finding and the check goes on. Returns GS_OK
+ * when the caller should continue. */
+__attribute__((format(printf, 4, 5))) static gs_status
+layout_problem(gsi_parser *p, gs_status st, const gsi_tensor *t, const char *fmt, ...)
+{
+    gs_error local;
+    gs_error *e = p->diagnostic ? &local : p->err;
+    va_list ap;
+    va_start(ap, fmt);
+    gsi_failv(e, st, gsi_tensor_offset_field(t), GS_CONTEXT_TENSOR, p->file->base + t->name_off,
+              t->name_len, fmt, ap);
+    va_end(ap);
+    return p->diagnostic ? record_finding(p, &local) : st;
+}
+
+/* Every tensor's [start, end) inside the file, with arithmetic that cannot wrap. In diagnostic
+ * mode a tensor outside is marked and the check goes on. */
+static gs_status check_in_file(gsi_parser *p, gsi_tensor *t, uint64_t data_offset)
 {
     uint64_t start, end;
     /* Detect and prevent integer overflow */
     if (gsi_checked_add_u64(data_offset, t->offset, &start) ||
         gsi_checked_add_u64(start, t->nbytes, &end) || end > p->file->size) {
-        return fail_layout(p, GS_E_DATA_OUTSIDE_FILE, t,
-                           "data at offset %llu + %llu bytes past the data section start lies "
-                           "beyond the end of the file",
-                           (unsigned long long)t->offset, (unsigned long long)t->nbytes);
+        t->outside = true;
+        return layout_problem(p, GS_E_DATA_OUTSIDE_FILE, t,
+                              "data at offset %llu + %llu bytes past the data section start lies "
+                              "beyond the end of the file",
+                              (unsigned long long)t->offset, (unsigned long long)t->nbytes);
     }
-    *end_out = end;
     return GS_OK;
 }
 
 /* strict: offsets must equal the running padded sum (ggml's rule): aligned, in order, no gaps,
- * no overlap, no aliasing. */
+ * no overlap, no aliasing. In diagnostic mode the sum resumes after each violation, so one bad
+ * offset is reported once, not again for every tensor after it. */
 static gs_status check_packed(gsi_parser *p, uint64_t data_offset)
 {
     gs_file *f = p->file;
     uint64_t expected = 0;
     for (size_t i = 0; i < f->n_tensors; i++) {
-        const gsi_tensor *t = &f->tensors[i];
+        gsi_tensor *t = &f->tensors[i];
+        gs_status st = GS_OK;
         if (t->offset % p->alignment != 0) {
-            return fail_layout(p, GS_E_MISALIGNED_OFFSET, t, "offset %llu, alignment %llu",
-                               (unsigned long long)t->offset, (unsigned long long)p->alignment);
+            st = layout_problem(p, GS_E_MISALIGNED_OFFSET, t, "offset %llu, alignment %llu",
+                                (unsigned long long)t->offset, (unsigned long long)p->alignment);
+        } else if (t->offset != expected) {
+            st = layout_problem(p, GS_E_OFFSET_NOT_PACKED, t, "offset %llu, expected %llu",
+                                (unsigned long long)t->offset, (unsigned long long)expected);
         }
-        if (t->offset != expected) {
-            return fail_layout(p, GS_E_OFFSET_NOT_PACKED, t, "offset %llu, expected %llu",
-                               (unsigned long long)t->offset, (unsigned long long)expected);
+        if (st == GS_OK) {
+            st = check_in_file(p, t, data_offset);
         }
-        uint64_t end;
-        gs_status st = check_in_file(p, t, data_offset, &end);
         if (st != GS_OK) {
             return st;
         }
         uint64_t padded;
         /* Detect and prevent integer overflow */
         if (gsi_checked_pad_u64(t->nbytes, p->alignment, &padded) ||
-            gsi_checked_add_u64(expected, padded, &expected)) {
-            return fail_layout(p, GS_E_SIZE_OVERFLOW, t, "running size %llu + %llu",
-                               (unsigned long long)expected, (unsigned long long)t->nbytes);
+            gsi_checked_add_u64(t->offset, padded, &expected)) {
+            /* only an offset already reported as wrong can get here */
+            expected = UINT64_MAX;
         }
     }
     return GS_OK;
@@ -89,12 +113,11 @@ static gs_status check_unpacked(gsi_parser *p, uint64_t data_offset)
     gs_file *f = p->file;
     size_t n = 0;
     for (size_t i = 0; i < f->n_tensors; i++) {
-        uint64_t end;
-        gs_status st = check_in_file(p, &f->tensors[i], data_offset, &end);
+        gs_status st = check_in_file(p, &f->tensors[i], data_offset);
         if (st != GS_OK) {
             return st;
         }
-        if (f->tensors[i].nbytes > 0) {
+        if (f->tensors[i].nbytes > 0 && !f->tensors[i].outside) {
             n++;
         }
     }
@@ -110,22 +133,26 @@ static gs_status check_unpacked(gsi_parser *p, uint64_t data_offset)
     size_t k = 0;
     for (size_t i = 0; i < f->n_tensors; i++) {
         const gsi_tensor *t = &f->tensors[i];
-        if (t->nbytes > 0) {
+        if (t->nbytes > 0 && !t->outside) {
             spans[k++] = (span){t->offset, t->offset + t->nbytes, (uint32_t)i};
         }
     }
     qsort(spans, n, sizeof(span), span_cmp);
-    /* Sorted by start, the first overlap is always between neighbours. */
+    /* Sorted by start, the first overlap is always between neighbours; in diagnostic mode the
+     * furthest end is carried so that every tensor overlapping an earlier one is reported. */
     st = GS_OK;
-    for (size_t i = 1; i < n; i++) {
-        if (spans[i].start < spans[i - 1].end) {
-            const span *later = spans[i].index > spans[i - 1].index ? &spans[i] : &spans[i - 1];
-            const span *other = later == &spans[i] ? &spans[i - 1] : &spans[i];
-            st = fail_layout(p, GS_E_TENSOR_OVERLAP, &f->tensors[later->index],
-                             "shares bytes with tensor %llu (offset %llu)",
-                             (unsigned long long)other->index,
-                             (unsigned long long)f->tensors[other->index].offset);
-            break;
+    size_t reach = 0; /* the span reaching furthest so far */
+    for (size_t i = 1; i < n && st == GS_OK; i++) {
+        if (spans[i].start < spans[reach].end) {
+            const span *later = spans[i].index > spans[reach].index ? &spans[i] : &spans[reach];
+            const span *other = later == &spans[i] ? &spans[reach] : &spans[i];
+            st = layout_problem(p, GS_E_TENSOR_OVERLAP, &f->tensors[later->index],
+                                "shares bytes with tensor %llu (offset %llu)",
+                                (unsigned long long)other->index,
+                                (unsigned long long)f->tensors[other->index].offset);
+        }
+        if (spans[i].end > spans[reach].end) {
+            reach = i;
         }
     }
     gsi_mem_free(&f->mem, spans, n * sizeof(span));
@@ -148,9 +175,15 @@ gs_status gsi_check_layout(gsi_parser *p)
     l->data_offset = data_offset;
     /* ggml requires the padding before the data section whenever there are tensors. */
     if (f->n_tensors > 0 && data_offset > f->size) {
-        return gsi_fail(p->err, GS_E_TRUNCATED, info_end, GS_CONTEXT_NONE, NULL, 0,
-                        "padding to the %u-byte aligned data section at %llu", p->alignment,
-                        (unsigned long long)data_offset);
+        gs_error local;
+        gs_error *e = p->diagnostic ? &local : p->err;
+        gsi_fail(e, GS_E_TRUNCATED, info_end, GS_CONTEXT_NONE, NULL, 0,
+                 "padding to the %u-byte aligned data section at %llu", p->alignment,
+                 (unsigned long long)data_offset);
+        gs_status st = p->diagnostic ? record_finding(p, &local) : GS_E_TRUNCATED;
+        if (st != GS_OK) {
+            return st;
+        }
     }
     uint64_t pad_end = data_offset < f->size ? data_offset : f->size;
     for (uint64_t i = info_end; i < pad_end; i++) {
@@ -172,13 +205,18 @@ gs_status gsi_check_layout(gsi_parser *p)
     uint64_t predicted = data_offset;
     for (size_t i = 0; i < f->n_tensors; i++) {
         const gsi_tensor *t = &f->tensors[i];
+        if (t->outside) {
+            continue; /* diagnostic mode: reported already, no place in the file */
+        }
         uint64_t end = data_offset + t->offset + t->nbytes; /* in the file: cannot wrap */
         uint64_t padded;
         /* Detect and prevent integer overflow */
         if (gsi_checked_pad_u64(end - data_offset, p->alignment, &padded) ||
             gsi_checked_add_u64(data_offset, padded, &padded)) {
-            return fail_layout(p, GS_E_SIZE_OVERFLOW, t, "padded end %llu + %llu",
-                               (unsigned long long)t->offset, (unsigned long long)t->nbytes);
+            return gsi_fail(p->err, GS_E_SIZE_OVERFLOW, gsi_tensor_offset_field(t),
+                            GS_CONTEXT_TENSOR, f->base + t->name_off, t->name_len,
+                            "padded end %llu + %llu", (unsigned long long)t->offset,
+                            (unsigned long long)t->nbytes);
         }
         if (end > data_end) {
             data_end = end;

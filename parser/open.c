@@ -35,6 +35,7 @@ gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err)
         .file = f,
         .limits = &opts->limits,
         .strict = opts->profile == GS_PROFILE_STRICT,
+        .diagnostic = opts->diagnostic,
         .err = err,
         .alignment = GSI_DEFAULT_ALIGNMENT,
     };
@@ -60,6 +61,7 @@ static void free_tables(gs_file *f)
     gsi_mem_free(&f->mem, f->kvs, f->cap_kv * sizeof(gsi_kv));
     gsi_mem_free(&f->mem, f->tensors, f->cap_tensors * sizeof(gsi_tensor));
     gsi_mem_free(&f->mem, f->strings, f->cap_strings * sizeof(uint64_t));
+    gsi_mem_free(&f->mem, f->findings, f->cap_findings * sizeof(gs_error));
     gsi_index_free(&f->kv_index, &f->mem);
     gsi_index_free(&f->tensor_index, &f->mem);
 }

@@ -20,6 +20,7 @@ typedef struct gsi_parser {
     gs_file *file;
     const gs_limits *limits;
     bool strict;
+    bool diagnostic;
     gs_error *err;
     uint64_t n_tensors_declared;
     uint64_t n_kv_declared;

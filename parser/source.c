@@ -67,3 +67,22 @@ void gsi_source_unmap(gsi_source *src)
     }
     *src = (gsi_source){-1, NULL, 0};
 }
+
+gs_status gsi_source_pread(const gsi_source *src, uint64_t pos, void *dst, size_t n)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(src->fd, (uint8_t *)dst + got, n - got, (off_t)(pos + got));
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r < 0) {
+            return GS_E_IO;
+        }
+        if (r == 0) {
+            return GS_E_TRUNCATED;
+        }
+        got += (size_t)r;
+    }
+    return GS_OK;
+}

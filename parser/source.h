@@ -16,4 +16,9 @@ gs_status gsi_source_map(const char *path, gsi_source *src, const uint8_t **base
                          char *detail, size_t detail_cap);
 void gsi_source_unmap(gsi_source *src);
 
+/* Reads n bytes at pos from the file behind src with pread (retrying short reads and EINTR):
+ * GS_OK, GS_E_TRUNCATED when the file now ends before pos + n (it shrank after opening), or
+ * GS_E_IO. Only for file sources (fd >= 0). */
+gs_status gsi_source_pread(const gsi_source *src, uint64_t pos, void *dst, size_t n);
+
 #endif

@@ -34,10 +34,11 @@ gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *o
     gsi_tensor_strides(t, out->nb);
     out->type = (gs_type)t->type;
     out->offset = t->offset;
-    out->data_offset = file->layout.data_offset + t->offset;
+    out->data_offset = file->layout.data_offset + t->offset; /* may wrap only when outside */
     out->size = t->nbytes;
     out->info_offset = t->info_off;
-    out->data = t->nbytes > 0 ? file->base + out->data_offset : NULL;
+    out->data_in_file = !t->outside;
+    out->data = t->nbytes > 0 && !t->outside ? file->base + out->data_offset : NULL;
     return GS_OK;
 }
 

@@ -1,10 +1,6 @@
 /* Whole-tensor and row-range decoding of an open file. Memory sources decode in place; file
  * sources read through pread in bounded chunks, so a file that shrinks while it is being
  * decoded yields GS_E_TRUNCATED instead of a SIGBUS from the mapping. */
-#define _DEFAULT_SOURCE
-#include <errno.h>
-#include <unistd.h>
-
 #include "checked_math.h"
 #include "decode.h"
 #include "file_internal.h"
@@ -21,21 +17,10 @@ static gs_status decode_from_file(const gs_file *f, const gsi_type_row *row, int
     while (n_blocks > 0) {
         uint64_t blocks = n_blocks < per_chunk ? n_blocks : per_chunk;
         size_t want = (size_t)(blocks * row->block_bytes);
-        size_t got = 0;
-        while (got < want) {
-            ssize_t r = pread(f->source.fd, buf + got, want - got, (off_t)(pos + got));
-            if (r < 0 && errno == EINTR) {
-                continue;
-            }
-            if (r < 0) {
-                return GS_E_IO;
-            }
-            if (r == 0) {
-                return GS_E_TRUNCATED; /* the file shrank after it was opened */
-            }
-            got += (size_t)r;
+        gs_status st = gsi_source_pread(&f->source, pos, buf, want);
+        if (st == GS_OK) {
+            st = gsi_decode_blocks(type, buf, dst, (size_t)blocks);
         }
-        gs_status st = gsi_decode_blocks(type, buf, dst, (size_t)blocks);
         if (st != GS_OK) {
             return st;
         }
@@ -65,6 +50,9 @@ gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index, uint64_t
     const gsi_type_row *row = gsi_type_lookup(t->type);
     if (!row->decodable) {
         return GS_E_NOT_DECODABLE;
+    }
+    if (t->outside) {
+        return GS_E_DATA_OUTSIDE_FILE; /* diagnostic mode: listed, but not in the file */
     }
     const uint64_t total = t->ne[0] * row_count(t);
     uint64_t end;

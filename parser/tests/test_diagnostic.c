@@ -1,0 +1,198 @@
+/* Diagnostic mode (for certification): layout violations become findings instead of failing the
+ * open; tensors whose data is outside the file stay listed but cannot be decoded. Also the
+ * bounded byte reader gs_file_read. */
+#define _DEFAULT_SOURCE
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+static gs_file *open_diag(const gsw_bytes *b, gs_profile profile)
+{
+    gs_options o;
+    gs_options_init(&o);
+    o.profile = profile;
+    o.diagnostic = true;
+    gs_file *f = NULL;
+    gs_error e;
+    gs_status st = gs_open_memory(b->data, b->len, &o, &f, &e);
+    cr_assert_eq(st, GS_OK, "%s: %s", gs_status_name(st), e.detail);
+    return f;
+}
+
+static void expect_finding(const gs_file *f, size_t i, gs_status st, uint64_t at,
+                           const char *context)
+{
+    gs_error e;
+    cr_assert_eq(gs_file_finding(f, i, &e), GS_OK);
+    cr_assert_eq(e.status, st, "finding %zu: %s, want %s", i, gs_status_name(e.status),
+                 gs_status_name(st));
+    cr_assert_eq(e.offset, at, "finding %zu at %llu, want %llu", i, (unsigned long long)e.offset,
+                 (unsigned long long)at);
+    if (context != NULL) {
+        cr_assert_str_eq(e.context, context);
+    }
+}
+
+Test(diagnostic, truncated_data_is_a_finding)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, 32);
+    b.len -= 8; /* tensor "b" loses its last two floats */
+    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
+    cr_assert_eq(gs_file_finding_count(f), 1);
+    gs_tensor_info t;
+    gs_tensor_info_at(f, 1, &t);
+    size_t b_info = t.info_offset;
+    expect_finding(f, 0, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(b_info, 1, 2), "b");
+    cr_assert(!t.data_in_file);
+    cr_assert_null(t.data);
+    float out[8];
+    cr_assert_eq(gs_tensor_dequantize(f, 1, out, 8), GS_E_DATA_OUTSIDE_FILE);
+    cr_assert_eq(gs_tensor_dequantize(f, 0, out, 8), GS_OK, "the other tensor still decodes");
+    cr_assert_eq(out[7], 7.0f);
+    gs_tensor_info_at(f, 0, &t);
+    cr_assert(t.data_in_file);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    cr_assert_eq(l.findings_dropped, 0);
+    gs_close(f);
+    /* without diagnostic mode the same bytes fail the open exactly there */
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(b_info, 1, 2));
+    gsw_bytes_free(&b);
+}
+
+Test(diagnostic, packing_violations_reported_once_each)
+{
+    uint64_t ne[1] = {8};
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 4, 0);
+    tu_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
+    size_t gap = tu_tensor(&b, "b", 1, ne, GS_TYPE_F32, 64);       /* expected 32 */
+    tu_tensor(&b, "c", 1, ne, GS_TYPE_F32, 96);                    /* packed after b */
+    size_t mis = tu_tensor(&b, "d", 1, ne, GS_TYPE_F32, 130);      /* misaligned */
+    gsw_pad_to(&b, 32);
+    gsw_put_fill(&b, 0, 192);
+    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
+    cr_assert_eq(gs_file_finding_count(f), 2);
+    expect_finding(f, 0, GS_E_OFFSET_NOT_PACKED, tu_offset_field(gap, 1, 1), "b");
+    expect_finding(f, 1, GS_E_MISALIGNED_OFFSET, tu_offset_field(mis, 1, 1), "d");
+    gs_close(f);
+    f = open_diag(&b, GS_PROFILE_LENIENT);
+    cr_assert_eq(gs_file_finding_count(f), 0, "lenient does not require packing");
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+Test(diagnostic, missing_padding_and_every_tensor_outside)
+{
+    uint64_t ne[1] = {8};
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 2, 0);
+    size_t a = tu_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
+    size_t c = tu_tensor(&b, "c", 1, ne, GS_TYPE_F32, 32);
+    size_t info_end = b.len;
+    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
+    cr_assert_eq(gs_file_finding_count(f), 3);
+    expect_finding(f, 0, GS_E_TRUNCATED, info_end, NULL);
+    expect_finding(f, 1, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(a, 1, 1), "a");
+    expect_finding(f, 2, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(c, 1, 1), "c");
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+Test(diagnostic, every_overlap_in_lenient)
+{
+    uint64_t ne8[1] = {8}, ne32[1] = {32};
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 4, 0);
+    tu_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
+    size_t x = tu_tensor(&b, "x", 1, ne8, GS_TYPE_F32, 16);
+    size_t y = tu_tensor(&b, "y", 1, ne8, GS_TYPE_F32, 64);
+    tu_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
+    gsw_pad_to(&b, 32);
+    gsw_put_fill(&b, 0, 160);
+    gs_file *f = open_diag(&b, GS_PROFILE_LENIENT);
+    cr_assert_eq(gs_file_finding_count(f), 2);
+    expect_finding(f, 0, GS_E_TENSOR_OVERLAP, tu_offset_field(x, 1, 1), "x");
+    expect_finding(f, 1, GS_E_TENSOR_OVERLAP, tu_offset_field(y, 1, 1), "y");
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+Test(diagnostic, metadata_errors_still_fail)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, 32);
+    b.data[0] = 'X';
+    gs_options o;
+    gs_options_init(&o);
+    o.diagnostic = true;
+    gs_file *f;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_BAD_MAGIC);
+    cr_assert_null(f);
+    gsw_bytes_free(&b);
+}
+
+Test(diagnostic, findings_are_capped)
+{
+    /* 70,000 one-element tensors, all beyond the end: 65,536 kept, the rest counted */
+    const size_t n = 70000;
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, n, 0);
+    uint64_t ne[1] = {1};
+    char name[32];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(name, sizeof name, "t%zu", i);
+        tu_tensor(&b, name, 1, ne, GS_TYPE_F32, 32 * i);
+    }
+    gsw_pad_to(&b, 32);
+    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
+    cr_assert_eq(gs_file_finding_count(f), GS_MAX_FINDINGS);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    cr_assert_eq(l.findings_dropped, n - GS_MAX_FINDINGS);
+    gs_error e;
+    cr_assert_eq(gs_file_finding(f, GS_MAX_FINDINGS, &e), GS_E_OUT_OF_RANGE);
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+Test(diagnostic, bounded_reads)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, 32);
+    gs_file *f;
+    cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
+    uint8_t buf[16];
+    cr_assert_eq(gs_file_read(f, 0, buf, 4), GS_OK);
+    cr_assert(memcmp(buf, "GGUF", 4) == 0);
+    cr_assert_eq(gs_file_read(f, b.len - 4, buf, 4), GS_OK);
+    cr_assert_eq(gs_file_read(f, b.len - 3, buf, 4), GS_E_OUT_OF_RANGE);
+    cr_assert_eq(gs_file_read(f, UINT64_MAX, buf, 2), GS_E_OUT_OF_RANGE);
+    cr_assert_eq(gs_file_read(f, b.len, buf, 0), GS_OK);
+    cr_assert_eq(gs_file_read(NULL, 0, buf, 1), GS_E_INVALID_ARGUMENT);
+    gs_close(f);
+    /* a file that shrinks after opening: truncation, not SIGBUS */
+    char path[] = "/tmp/gs_read_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_eq(write(fd, b.data, b.len), (ssize_t)b.len);
+    cr_assert_eq(gs_open_file(path, NULL, &f, NULL), GS_OK);
+    cr_assert_eq(gs_file_read(f, 8, buf, 8), GS_OK);
+    cr_assert_eq(ftruncate(fd, 40), 0);
+    cr_assert_eq(gs_file_read(f, b.len - 8, buf, 8), GS_E_TRUNCATED);
+    gs_close(f);
+    close(fd);
+    unlink(path);
+    gsw_bytes_free(&b);
+}
