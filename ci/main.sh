@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job on the bundled sample: installs what is missing, builds the release CLI and
-# reports on conformance/samples/ggml-written.gguf (a file written by ggml's own writer).
+# The main job on the bundled sample: installs what is missing, builds the release CLI,
+# reports on conformance/samples/ggml-written.gguf (a file written by ggml's own writer) and
+# certifies it, every tensor block included (exit 0: certified).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -11,3 +12,6 @@ cmake --build build/main --target ggufsafe_cli
 sample=conformance/samples/ggml-written.gguf
 echo "\$ ggufsafe info $sample"
 build/main/conformance/cli/ggufsafe info "$sample"
+echo
+echo "\$ ggufsafe certify --deep $sample"
+build/main/conformance/cli/ggufsafe certify --deep "$sample"

@@ -1,10 +1,13 @@
 #include "cli_source.h"
 
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli_common.h"
 
-int cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts)
+int cli_source_open_as(cli_source *s, const char *path, bool part_only, const gs_options *opts,
+                       const char *label)
 {
     s->split = NULL;
     s->file = NULL;
@@ -15,11 +18,26 @@ int cli_source_open(cli_source *s, const char *path, bool part_only, const gs_op
     } else {
         st = gs_open_file(path, opts, &s->file, &err);
     }
-    if (st != GS_OK) {
-        cli_print_error(&err);
-        return cli_exit_for_status(st);
+    if (st == GS_OK) {
+        return -1;
     }
-    return -1;
+    if (label != NULL) {
+        char detail[GS_ERROR_TEXT_MAX];
+        memcpy(detail, err.detail, sizeof detail);
+        /* a long path is cut: the error line stays one line of bounded length */
+        int n = snprintf(err.detail, sizeof err.detail, "%s%s(%s: %s)", detail,
+                         detail[0] != '\0' ? " " : "", label, path);
+        if (n < 0) {
+            err.detail[0] = '\0';
+        }
+    }
+    cli_print_error(&err);
+    return cli_exit_for_status(st);
+}
+
+int cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts)
+{
+    return cli_source_open_as(s, path, part_only, opts, NULL);
 }
 
 size_t cli_source_parts(const cli_source *s)

@@ -16,6 +16,10 @@ typedef struct cli_source {
 
 /* Opens path; on failure prints the error line and returns the exit code, else returns -1. */
 int cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts);
+/* The same for commands that open several files: a failure's detail ends with
+ * " (<label>: <path>)", so the error line says which file it was. */
+int cli_source_open_as(cli_source *s, const char *path, bool part_only, const gs_options *opts,
+                       const char *label);
 size_t cli_source_parts(const cli_source *s);
 const gs_file *cli_source_part(const cli_source *s, size_t i);
 void cli_source_close(cli_source *s);

@@ -13,5 +13,9 @@ typedef struct cli_command {
 
 extern const cli_command cmd_info;
 extern const cli_command cmd_dequant;
+extern const cli_command cmd_diff;
+extern const cli_command cmd_certify;
+extern const cli_command cmd_hash;
+extern const cli_command cmd_verify;
 
 #endif

@@ -10,6 +10,10 @@
 static const cli_command *const commands[] = {
     &cmd_info,
     &cmd_dequant,
+    &cmd_diff,
+    &cmd_certify,
+    &cmd_hash,
+    &cmd_verify,
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

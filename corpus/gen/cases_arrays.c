@@ -48,6 +48,7 @@ static void every_type(gsc_sink *s)
                      elem_types[i].name);
             snprintf(desc, sizeof desc, "%s array of %s", empty ? "empty" : "5-element",
                      elem_types[i].name);
+            gsc_certify(&c, GSC_CERTIFIED);
             gsc_ok(s, &c, file, desc);
         }
     }
@@ -161,6 +162,7 @@ static void elements(gsc_sink *s)
     gsw_value *v = with_array(&c);
     gsw_set_string_array(v, 3);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "arrays/strings_all_empty.gguf", "string array of three empty strings");
 }
 

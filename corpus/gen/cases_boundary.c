@@ -11,22 +11,26 @@ static void small(gsc_sink *s)
     gsc_case c;
     gsc_begin(&c, 3);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "boundary/empty_model.gguf", "no key-values, no tensors: header and padding");
 
     gsc_begin(&c, 3);
     gsc_add_f32(&c.m, "w", 8);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "boundary/tensors_no_kv.gguf", "a tensor and no key-values");
 
     gsc_begin(&c, 3);
     gsc_add_arch(&c.m);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "boundary/kv_no_tensors.gguf", "a key-value and no tensors");
 
     gsc_begin(&c, 2);
     gsc_add_arch(&c.m);
     gsc_add_f32(&c.m, "w", 8);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_CERTIFIED); /* compat.version_2 is a note */
     gsc_ok(s, &c, "boundary/version_2_with_data.gguf", "version 2 with a key-value and a tensor");
 
     /* One key-value of every type, arrays of every element type, empty ones included. */
@@ -56,6 +60,7 @@ static void small(gsc_sink *s)
         }
     }
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "boundary/every_value_type.gguf",
            "every scalar type, and arrays of every element type with 0 and 3 elements");
 
@@ -69,6 +74,7 @@ static void small(gsc_sink *s)
         gsw_tensor_fill(gsw_add_tensor(&c.m, row->name, 4, ne, id), (uint64_t)id, 1u << 20);
     }
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* no architecture, no quantization version */
     gsc_ok(s, &c, "boundary/every_tensor_type.gguf",
            "a 4-dimensional tensor of every usable type, one file");
 }
@@ -83,6 +89,7 @@ static void large(gsc_sink *s)
         gsw_set_u8(gsw_add(&c.m, key), (uint8_t)i);
     }
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "boundary/keys_160k.gguf",
            "160,000 keys (37 s in ggml's quadratic duplicate check)");
 
@@ -95,6 +102,7 @@ static void large(gsc_sink *s)
         gsw_tensor_fill(gsw_add_tensor(&c.m, name, 1, &ne, GS_TYPE_I8), i, 8);
     }
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "boundary/tensors_40k.gguf", "40,000 tensors of 8 bytes, alignment 8");
 
     /* A Gemma-3-sized vocabulary with scores and token types. */
@@ -116,6 +124,7 @@ static void large(gsc_sink *s)
         types->raw.ptr[4 * i] = 1;
     }
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_CERTIFIED); /* a consistent vocabulary */
     gsc_ok(s, &c, "boundary/vocab_262144.gguf",
            "262,144 tokens with as many scores and token types");
 }

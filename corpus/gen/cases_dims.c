@@ -20,13 +20,17 @@ static void dim_counts(gsc_sink *s)
     gsc_case c;
     const uint64_t ne[GSW_MAX_DIMS] = {2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17};
     with_shape(&c, 0, ne, GS_TYPE_F32);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "dims/n_dims_0.gguf", "n_dims 0: a one-element scalar");
     with_shape(&c, 0, ne, GS_TYPE_I64);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "dims/n_dims_0_i64.gguf", "n_dims 0 of type i64");
     with_shape(&c, 4, ne, GS_TYPE_F32);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "dims/n_dims_4.gguf", "n_dims 4: 2 x 3 x 4 x 5");
     const uint64_t ones[4] = {4, 1, 1, 1};
     with_shape(&c, 4, ones, GS_TYPE_F32);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "dims/n_dims_4_trailing_ones.gguf", "n_dims 4 with trailing 1s, kept as stored");
 
     static const struct { uint32_t n; uint32_t written; const char *desc; } many[] = {
@@ -82,6 +86,8 @@ static void negative_and_zero(gsc_sink *s)
     for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++) {
         gsc_case c;
         with_shape(&c, zero[i].n, zero[i].ne, zero[i].type);
+        /* no general.quantization_version: a quantized tensor, even empty, needs it */
+        gsc_certify(&c, gsc_is_quantized(zero[i].type) ? GSC_NOT_CERTIFIED : GSC_CERTIFIED);
         gsc_ok(s, &c, zero[i].file, zero[i].desc);
     }
     /* No elements, but the row stride (nb[1] = 2^62 * 4) wraps: consumers compute it. */

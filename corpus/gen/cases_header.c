@@ -6,7 +6,7 @@
 static void raw(gsc_sink *s, const char *file, const void *bytes, size_t n, gs_status st,
                 uint64_t off, const char *desc)
 {
-    gsc_emit(s, file, bytes, n, gsc_v(st, off), gsc_v(st, off), desc);
+    gsc_emit(s, file, bytes, n, gsc_v(st, off), gsc_v(st, off), GSC_CERTIFY_DERIVED, desc);
 }
 
 static void magic_cases(gsc_sink *s)
@@ -63,6 +63,7 @@ static void version_cases(gsc_sink *s)
         gsc_base(&c);
         c.m.version = v;
         gsc_write(&c, 0);
+        gsc_certify(&c, GSC_CERTIFIED); /* version 2 is a note (compat.version_2) */
         gsc_ok(s, &c, v == 2 ? "header/version_2.gguf" : "header/version_3.gguf",
                v == 2 ? "version 2 (u64 counts): read like 3" : "version 3");
     }
@@ -87,6 +88,7 @@ static void cut_header(gsc_sink *s)
         gsc_begin(&c, v);
         gsc_write(&c, 0);
         gsw_truncate(&c.b, 24);
+        gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
         gsc_ok(s, &c, v == 2 ? "header/header_only_v2.gguf" : "header/header_only_v3.gguf",
                "24-byte header, no records, no padding: with no tensors no padding is needed");
     }
@@ -172,6 +174,7 @@ static void counts_vs_bytes(gsc_sink *s)
     gsc_add_arch(&c.m);
     gsc_write(&c, 0);
     gsw_override(&c.b, &c.map, GSW_N_KV, 0, 0, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* the architecture is padding now: missing */
     gsc_ok(s, &c, "counts/n_kv_undercount.gguf",
            "declares 0 key-values but one follows: read as padding (non-zero) and accepted");
 
@@ -180,6 +183,7 @@ static void counts_vs_bytes(gsc_sink *s)
     gsc_add_f32(&c.m, "b", 4);
     gsc_write(&c, 0);
     gsw_override(&c.b, &c.map, GSW_N_TENSORS, 0, 0, 1);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* no architecture; b's data is trailing bytes */
     gsc_ok(s, &c, "counts/n_tensors_undercount.gguf",
            "declares 1 of 2 tensors: the second info is read as padding and data; accepted");
 }

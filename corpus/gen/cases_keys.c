@@ -84,6 +84,7 @@ static void duplicates(gsc_sink *s)
     gsw_set_u32(gsw_add(&c.m, "general.alignmen"), 16);
     gsc_add_f32(&c.m, "w", 4);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "keys/prefixes_are_distinct.gguf",
            "general.alignment beside keys it is a prefix of, and one that is its prefix");
 }
@@ -118,14 +119,17 @@ static void grammar(gsc_sink *s)
     }
     gsc_case c;
     with_key(&c, "architecture", 12);
+    gsc_certify(&c, GSC_CERTIFIED); /* an ordinary key: general.architecture is there too */
     gsc_ok(s, &c, "keys/one_segment.gguf", "key of one segment");
     with_key(&c, "a_1.b2._.x9_", 12);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "keys/digits_underscores.gguf", "segments of digits and underscores");
 
     /* The spec's 65535-byte limit: at it, and one past (strict only). */
     char *key = malloc(65536);
     memset(key, 'k', 65536);
     with_key(&c, key, 65535);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "keys/len_65535.gguf", "key of 65535 bytes, the spec's longest");
     with_key(&c, key, 65536);
     gsc_strict(s, &c, "keys/len_65536.gguf", GS_E_BAD_KEY, gsc_at(&c, GSW_KEY_LEN, 1, 0),

@@ -96,6 +96,7 @@ static void offsets(gsc_sink *s)
     gsc_add_f32(&c.m, "a", 4);
     gsc_add_f32(&c.m, "e2", 0);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "offsets/empty_tensors_share_offsets.gguf",
            "empty tensors at 0, 0 and 32 around a 16-byte one: packed");
 
@@ -134,6 +135,7 @@ static void padding(gsc_sink *s)
     gsc_write(&c, 0);
     pad = gsw_map_find(&c.map, GSW_PADDING, 0, 0);
     memset(c.b.data + pad->offset, 0xAA, pad->size);
+    gsc_certify(&c, GSC_CERTIFIED); /* layout.padding_nonzero is a warning */
     gsc_ok(s, &c, "padding/nonzero_before_data.gguf",
            "padding before the data section is 0xAA, not zeros (ggml does not check)");
 
@@ -142,6 +144,7 @@ static void padding(gsc_sink *s)
     memset(c.b.data + pad->offset, 0xBB, pad->size);
     pad = gsw_map_find(&c.map, GSW_DATA_PAD, 1, 0);
     memset(c.b.data + pad->offset, 0xCC, pad->size);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "padding/nonzero_after_data.gguf", "padding after each tensor is not zeros");
 
     /* Grow a string until the tensor infos end on a multiple of 32: no padding at all. */
@@ -153,6 +156,7 @@ static void padding(gsc_sink *s)
         gsc_add_f32(&c.m, "w", 4);
         gsc_write(&c, 0);
         if (gsw_map_find(&c.map, GSW_PADDING, 0, 0)->size == 0) {
+            gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
             gsc_ok(s, &c, "padding/none_needed.gguf",
                    "tensor infos end on a multiple of 32: the data section starts right there");
             break;
@@ -162,6 +166,7 @@ static void padding(gsc_sink *s)
 
     two(&c, 4, 3);
     gsw_truncate(&c.b, gsw_end(&c.map, GSW_DATA, 1, 0));
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing (and a compat warning) */
     gsc_ok(s, &c, "padding/tail_missing.gguf",
            "the last tensor's padding is missing: the data itself is all there");
 }
@@ -189,17 +194,20 @@ static void data(gsc_sink *s)
     gsc_base(&c);
     gsc_write(&c, 0);
     gsw_put_fill(&c.b, 0xEE, 1000);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* layout.trailing_bytes */
     gsc_ok(s, &c, "data/trailing_1000.gguf", "1000 bytes after the data (ggml ignores them)");
 
     gsc_begin(&c, 3);
     gsc_write(&c, 0);
     gsw_put_fill(&c.b, 0x5A, 100);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* layout.trailing_bytes, no architecture */
     gsc_ok(s, &c, "data/trailing_no_tensors.gguf", "empty model followed by 100 bytes");
 
     gsc_begin(&c, 3);
     gsc_add_f32(&c.m, "e0", 0);
     gsc_add_f32(&c.m, "e1", 0);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "data/only_empty_tensors.gguf", "two empty tensors: the data section is empty");
 
     gsc_begin(&c, 3);

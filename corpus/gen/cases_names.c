@@ -40,12 +40,14 @@ void gsc_cases_names(gsc_sink *s)
     char name[1000];
     memset(name, 'n', sizeof name);
     with_name(&c, name, 63);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "names/len_63.gguf", "63-byte name, ggml's longest");
     /* 21 three-byte characters: 63 bytes. */
     for (int i = 0; i < 21; i++) {
         memcpy(name + 3 * i, "\xe5\x90\x8d", 3);
     }
     with_name(&c, name, 63);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "names/len_63_multibyte.gguf", "63-byte name of 21 CJK characters");
     memset(name, 'n', sizeof name);
     with_name(&c, name, 64);
@@ -59,6 +61,7 @@ void gsc_cases_names(gsc_sink *s)
     gsc_strict(s, &c, "names/invalid_utf8.gguf", GS_E_INVALID_UTF8,
                gsc_at(&c, GSW_NAME_LEN, 1, 0), "name with a byte that is not UTF-8");
     with_name(&c, "Blk 0/Weight:1", 14);
+    gsc_certify(&c, GSC_CERTIFIED); /* not blk.N: no layer */
     gsc_ok(s, &c, "names/free_form.gguf", "name with spaces, capitals and punctuation");
 
     with_name(&c, "second", 6);

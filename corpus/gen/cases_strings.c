@@ -43,6 +43,7 @@ static void lengths(gsc_sink *s)
     gsw_set_cstr(gsw_add(&c.m, "x.text"), "the last bytes of the file");
     gsc_write(&c, 0);
     gsw_truncate(&c.b, gsc_at(&c, GSW_PADDING, 0, 0));
+    gsc_certify(&c, GSC_CERTIFIED); /* no tensors: no padding needed */
     gsc_ok(s, &c, "strings/ends_the_file.gguf",
            "no tensors and no padding: the last string value ends the file");
 }
@@ -99,6 +100,7 @@ static void utf8(gsc_sink *s)
     }
     gsw_set_string(gsw_add(&c.m, "x.all"), all, all_len);
     gsc_write(&c, 0);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "strings/utf8_valid_edges.gguf",
            "U+0000, U+007F, U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFD, U+FFFF, BOM, U+10000, "
            "U+10FFFF");
@@ -106,6 +108,7 @@ static void utf8(gsc_sink *s)
     static const char mixed[] = "\xd0\x9f\xd1\x80\xd0\xb8 \xe4\xb8\x96\xe7\x95\x8c "
                                 "\xf0\x9f\xa6\x99";
     with_string(&c, mixed, sizeof mixed - 1);
+    gsc_certify(&c, GSC_CERTIFIED);
     gsc_ok(s, &c, "strings/utf8_mixed_scripts.gguf", "Cyrillic, CJK and an emoji");
 }
 

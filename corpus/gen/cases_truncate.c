@@ -76,9 +76,11 @@ void gsc_cases_truncate(gsc_sink *s)
         snprintf(desc, sizeof desc, "valid file cut to %llu bytes: %s %s of %s %u",
                  (unsigned long long)cut, cut == f->offset ? "at the start of" : "inside",
                  gsw_kind_name((gsw_kind)f->kind), record_kind((gsw_kind)f->kind), f->record);
-        gsc_emit(s, file, full.b.data, (size_t)cut, v, v, desc);
+        gsc_emit(s, file, full.b.data, (size_t)cut, v, v, GSC_NOT_CERTIFIED, desc);
     }
+    /* Not certifiable even whole (a blk.0 tensor without llama.block_count, a q8_0 tensor
+     * without general.quantization_version), so neither is any cut of it. */
     gsc_emit(s, "truncate/uncut.gguf", full.b.data, full.b.len, GSC_OK, GSC_OK,
-             "the file the truncate cases are cut from");
+             GSC_NOT_CERTIFIED, "the file the truncate cases are cut from");
     gsc_end(&full);
 }

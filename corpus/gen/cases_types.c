@@ -26,6 +26,8 @@ void gsc_cases_types(gsc_sink *s)
             snprintf(file, sizeof file, "types/%02d_%s.gguf", id, row->name);
             snprintf(desc, sizeof desc, "type %d (%s), 2 blocks x 3 rows%s", id, row->name,
                      row->status == GS_TYPE_ACTIVATION ? " (an activation type)" : "");
+            /* no general.quantization_version: quantized types are not certified */
+            gsc_certify(&c, gsc_is_quantized(id) ? GSC_NOT_CERTIFIED : GSC_CERTIFIED);
             gsc_ok(s, &c, file, desc);
             continue;
         }

@@ -124,7 +124,8 @@ static int add_regress(gsc_sink *s, const char *dir, const gsc_manifest *old, in
                 rc = -1;
             }
         } else {
-            gsc_emit(s, file, b.data, b.len, line->strict, line->lenient, line->desc);
+            gsc_emit(s, file, b.data, b.len, line->strict, line->lenient,
+                     line->certify[0] - '0', line->desc);
         }
         gsw_bytes_free(&b);
         free(names[i]);

@@ -40,8 +40,24 @@ static void make_parents(char *path)
     }
 }
 
+/* The declared exit, or the one a reader rejection implies. */
+static int certify_exit(int declared, gsc_verdict strict, const char *file)
+{
+    if (strict.status != GS_OK) {
+        int implied = strict.status == GS_E_BAD_MAGIC ? 2 : 1;
+        if (declared != GSC_CERTIFY_DERIVED && declared != implied) {
+            die("a rejected case declares a certify exit its rejection contradicts", file);
+        }
+        return implied;
+    }
+    if (declared < 0 || declared > 1) {
+        die("an accepted case must declare its certify exit (gsc_certify: 0 or 1)", file);
+    }
+    return declared;
+}
+
 void gsc_emit(gsc_sink *s, const char *file, const void *data, size_t len, gsc_verdict strict,
-              gsc_verdict lenient, const char *desc)
+              gsc_verdict lenient, int certify, const char *desc)
 {
     if (gsc_manifest_find(&s->manifest, file) != NULL) {
         die("two cases write", file);
@@ -58,7 +74,8 @@ void gsc_emit(gsc_sink *s, const char *file, const void *data, size_t len, gsc_v
     }
     char sha[65];
     gsc_sha256_hex(data, len, sha);
-    gsc_manifest_add(&s->manifest, file, sha, strict, lenient, "-", desc);
+    char exit_text[2] = {(char)('0' + certify_exit(certify, strict, file)), '\0'};
+    gsc_manifest_add(&s->manifest, file, sha, strict, lenient, exit_text, desc);
     s->bytes += len;
 }
 
@@ -67,6 +84,12 @@ void gsc_begin(gsc_case *c, uint32_t version)
     gsw_model_init(&c->m, version);
     gsw_bytes_init(&c->b);
     gsw_map_init(&c->map);
+    c->certify = GSC_CERTIFY_DERIVED;
+}
+
+void gsc_certify(gsc_case *c, int exit_status)
+{
+    c->certify = exit_status;
 }
 
 void gsc_write(gsc_case *c, unsigned flags)
@@ -94,7 +117,7 @@ uint64_t gsc_at(const gsc_case *c, gsw_kind kind, uint32_t record, uint64_t inde
 void gsc_two(gsc_sink *s, gsc_case *c, const char *file, gsc_verdict strict, gsc_verdict lenient,
              const char *desc)
 {
-    gsc_emit(s, file, c->b.data, c->b.len, strict, lenient, desc);
+    gsc_emit(s, file, c->b.data, c->b.len, strict, lenient, c->certify, desc);
     gsc_end(c);
 }
 

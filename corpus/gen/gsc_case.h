@@ -16,21 +16,34 @@ typedef struct gsc_sink {
 void gsc_sink_init(gsc_sink *s, const char *out_dir);
 void gsc_sink_free(gsc_sink *s);
 
+/* The exit status `ggufsafe certify` must give a case. A file the strict reader rejects cannot
+ * be certified: 1 (its reader.<STATUS> finding is an error), 2 when it is not a GGUF at all
+ * (GS_E_BAD_MAGIC); GSC_CERTIFY_DERIVED gives exactly that. An accepted file's recipe must
+ * declare it (gsc_certify), working it out from the certification rules (README: finding codes),
+ * never from what the command prints. */
+#define GSC_CERTIFY_DERIVED (-1)
+#define GSC_CERTIFIED 0     /* no error finding */
+#define GSC_NOT_CERTIFIED 1 /* at least one error finding */
+
 /* Writes data to out_dir/file (creating its directory), hashes it and records the entry. Aborts
- * on a duplicate file name, a tab or newline in desc, or an I/O error: a broken recipe. */
+ * on a duplicate file name, a tab or newline in desc, an accepted case without a declared
+ * certify exit, or an I/O error: a broken recipe. */
 void gsc_emit(gsc_sink *s, const char *file, const void *data, size_t len, gsc_verdict strict,
-              gsc_verdict lenient, const char *desc);
+              gsc_verdict lenient, int certify, const char *desc);
 
 typedef struct gsc_case {
     gsw_model m;
     gsw_bytes b;
     gsw_map map;
+    int certify; /* GSC_CERTIFY_DERIVED until gsc_certify */
 } gsc_case;
 
 void gsc_begin(gsc_case *c, uint32_t version);
 /* Writes the model into c->b and c->map (replacing earlier bytes); aborts if the writer refuses. */
 void gsc_write(gsc_case *c, unsigned flags);
 void gsc_end(gsc_case *c);
+/* Declares the certify exit of the case being built (after gsc_begin, before it is emitted). */
+void gsc_certify(gsc_case *c, int exit_status);
 /* Offset of a field of the written case (gsw_at). */
 uint64_t gsc_at(const gsc_case *c, gsw_kind kind, uint32_t record, uint64_t index);
 

@@ -181,6 +181,12 @@ int gsc_manifest_read(const char *path, gsc_manifest *m, char *why, size_t why_c
             rc = -1;
             break;
         }
+        if (strlen(fl[6]) != 1 || fl[6][0] < '0' || fl[6][0] > '2') {
+            snprintf(why, why_cap, "%s:%d: certify_exit must be 0, 1 or 2 (the exit status of "
+                                   "ggufsafe certify on the file)", path, lineno);
+            rc = -1;
+            break;
+        }
         if (gsc_manifest_find(m, fl[0]) != NULL) {
             snprintf(why, why_cap, "%s:%d: %s listed twice", path, lineno, fl[0]);
             rc = -1;

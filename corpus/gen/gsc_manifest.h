@@ -2,8 +2,8 @@
  *   file  sha256  strict_status  strict_offset  lenient_status  lenient_offset  certify_exit
  *   description
  * Tab-separated, after one header line. Statuses are gs_status enum names (GS_OK for accepted),
- * offsets decimal, "-" as the offset of an accepted file; certify_exit is "-" until the certify
- * command exists. */
+ * offsets decimal, "-" as the offset of an accepted file; certify_exit is the exit status
+ * `ggufsafe certify FILE` must give: 0 certified, 1 not (findings), 2 not a GGUF at all. */
 #ifndef GGUFSAFE_GSC_MANIFEST_H
 #define GGUFSAFE_GSC_MANIFEST_H
 
@@ -25,7 +25,7 @@ typedef struct gsc_entry {
     char *file;        /* relative to the corpus directory, '/'-separated */
     char sha256[65];
     gsc_verdict strict, lenient;
-    char *certify;     /* "-" for now */
+    char *certify;     /* "0", "1" or "2" */
     char *desc;
 } gsc_entry;
 

@@ -1,0 +1,159 @@
+#include "cert_findings.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "text_escape.h"
+
+/* The findings list is the CLI's own bookkeeping: out of memory ends the program (exit 2) as
+ * cli_xmalloc does, since a report with findings silently missing would be a lie. */
+void *cert_xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n > 0 ? n : 1);
+    if (q == NULL) {
+        fflush(stdout);
+        fprintf(stderr, "error: out of memory\n");
+        exit(2);
+    }
+    return q;
+}
+
+void cert_findings_init(cert_findings *fs)
+{
+    memset(fs, 0, sizeof *fs);
+}
+
+void cert_findings_free(cert_findings *fs)
+{
+    for (size_t i = 0; i < fs->n; i++) {
+        free(fs->items[i].name);
+        free(fs->items[i].message);
+    }
+    free(fs->items);
+    free(fs->codes);
+    cert_findings_init(fs);
+}
+
+/* The counter of (code, profiles); created on first use. Distinct codes are few (the table
+ * plus the reader's statuses), so a linear search is enough. */
+static cert_omitted *counter(cert_findings *fs, const char *code, cert_severity sev,
+                             unsigned profiles)
+{
+    for (size_t i = 0; i < fs->n_codes; i++) {
+        if (fs->codes[i].profiles == profiles && strcmp(fs->codes[i].code, code) == 0) {
+            return &fs->codes[i];
+        }
+    }
+    if (fs->n_codes == fs->cap_codes) {
+        fs->cap_codes = fs->cap_codes ? 2 * fs->cap_codes : 16;
+        fs->codes = cert_xrealloc(fs->codes, fs->cap_codes * sizeof *fs->codes);
+    }
+    cert_omitted *c = &fs->codes[fs->n_codes++];
+    memset(c, 0, sizeof *c);
+    snprintf(c->code, sizeof c->code, "%s", code);
+    c->severity = sev;
+    c->profiles = profiles;
+    return c;
+}
+
+static cert_finding *add(cert_findings *fs, const char *code, cert_severity sev,
+                         unsigned profiles, uint32_t part, uint64_t offset, cert_subject subject,
+                         const void *name, size_t name_len, const char *message)
+{
+    cert_omitted *c = counter(fs, code, sev, profiles);
+    if (c->kept >= CERT_MAX_PER_CODE) {
+        c->omitted++;
+        return NULL;
+    }
+    c->kept++;
+    if (fs->n == fs->cap) {
+        fs->cap = fs->cap ? 2 * fs->cap : 32;
+        fs->items = cert_xrealloc(fs->items, fs->cap * sizeof *fs->items);
+    }
+    cert_finding *f = &fs->items[fs->n++];
+    memset(f, 0, sizeof *f);
+    snprintf(f->code, sizeof f->code, "%s", code);
+    f->severity = sev;
+    f->profiles = profiles;
+    f->part = part;
+    f->offset = offset;
+    f->subject = name != NULL ? subject : CERT_SUBJECT_NONE;
+    if (name != NULL) {
+        f->name_cut = name_len > CERT_NAME_MAX;
+        f->name_len = f->name_cut ? CERT_NAME_MAX : name_len;
+        f->name = cert_xrealloc(NULL, f->name_len);
+        memcpy(f->name, name, f->name_len);
+    }
+    size_t m = strlen(message) + 1;
+    f->message = cert_xrealloc(NULL, m);
+    memcpy(f->message, message, m);
+    return f;
+}
+
+void cert_add(cert_findings *fs, const char *code, uint32_t part, uint64_t offset,
+              cert_subject subject, const void *name, size_t name_len, const char *fmt, ...)
+{
+    const cert_code *row = cert_code_find(code);
+    if (row == NULL || row->profiles == CERT_PROFILES_PER_FINDING) {
+        fprintf(stderr, "internal error: finding code %s is not in the table\n", code);
+        abort();
+    }
+    char message[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(message, sizeof message, fmt, ap);
+    va_end(ap);
+    (void)add(fs, code, row->severity, row->profiles, part, offset, subject, name, name_len,
+              message);
+}
+
+void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsigned profiles)
+{
+    char code[CERT_CODE_MAX];
+    snprintf(code, sizeof code, "%s%s", CERT_READER_PREFIX, gs_status_name(e->status));
+    /* The reader's detail is its own text, already escaped where it quotes the file. */
+    char detail[4 * GS_ERROR_TEXT_MAX + 8];
+    gsi_escape_text(detail, sizeof detail, (const uint8_t *)e->detail, strlen(e->detail));
+    char message[1024];
+    snprintf(message, sizeof message, "%s%s%s", gs_status_message(e->status),
+             detail[0] != '\0' ? ": " : "", detail);
+    cert_subject subject = CERT_SUBJECT_NONE;
+    if (e->context_kind == GS_CONTEXT_KEY) {
+        subject = CERT_SUBJECT_KEY;
+    } else if (e->context_kind == GS_CONTEXT_TENSOR) {
+        subject = CERT_SUBJECT_TENSOR;
+    }
+    /* The reader's context is escaped already: shown as it is (its escapes are plain ASCII). */
+    const char *name = subject != CERT_SUBJECT_NONE ? e->context : NULL;
+    cert_finding *f = add(fs, code, CERT_ERROR, profiles, part, e->offset, subject, name,
+                          name != NULL ? strlen(name) : 0, message);
+    if (f != NULL) {
+        f->name_is_text = true;
+    }
+}
+
+cert_severity cert_effective(cert_severity severity, unsigned profiles, gs_profile profile)
+{
+    unsigned want = profile == GS_PROFILE_LENIENT ? CERT_LENIENT : CERT_STRICT;
+    return (profiles & want) != 0 ? severity : CERT_INFO;
+}
+
+void cert_count(const cert_findings *fs, gs_profile profile, uint64_t counts[3])
+{
+    counts[0] = counts[1] = counts[2] = 0;
+    for (size_t i = 0; i < fs->n_codes; i++) {
+        const cert_omitted *c = &fs->codes[i];
+        counts[cert_effective(c->severity, c->profiles, profile)] += c->kept + c->omitted;
+    }
+}
+
+void cert_escape(char *out, size_t cap, const void *src, size_t n, size_t max_src)
+{
+    size_t take = n < max_src ? n : max_src;
+    size_t len = gsi_escape_text(out, cap, src, take);
+    if (take < n && len + 4 <= cap) {
+        memcpy(out + len, "\xe2\x80\xa6", 4); /* U+2026 and the NUL */
+    }
+}

@@ -1,0 +1,86 @@
+/* The reader's own verdicts as findings (reader.<STATUS>). Each part was opened strict and
+ * lenient in diagnostic mode: a failed open contributes its error, a successful one its layout
+ * findings. What the lenient reader reports breaks both profiles (strict checks everything
+ * lenient does); what only the strict reader reports breaks strict. Reported in file order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cert.h"
+
+typedef struct entry {
+    gs_error e;
+    unsigned profiles;
+    size_t seq; /* keeps the sort stable */
+} entry;
+
+typedef struct entries {
+    entry *v;
+    size_t n, cap;
+} entries;
+
+static void push(entries *es, const gs_error *e, unsigned profiles)
+{
+    for (size_t i = 0; i < es->n; i++) {
+        if (es->v[i].e.status == e->status && es->v[i].e.offset == e->offset) {
+            es->v[i].profiles |= profiles;
+            return;
+        }
+    }
+    if (es->n == es->cap) {
+        es->cap = es->cap ? 2 * es->cap : 16;
+        es->v = cert_xrealloc(es->v, es->cap * sizeof *es->v);
+    }
+    es->v[es->n] = (entry){*e, profiles, es->n};
+    es->n++;
+}
+
+/* Both opens' results: the failure, or every layout finding (bounded by GS_MAX_FINDINGS; each
+ * code is capped again when added). The dedup above is linear per entry, so only the first
+ * few hundred are gathered: more than the report keeps of any code. */
+#define MAX_GATHER 1024
+
+static void gather(entries *es, const gs_file *f, const gs_error *failure, unsigned profiles)
+{
+    if (f == NULL) {
+        if (failure->status != GS_OK && failure->status != GS_E_IO) {
+            push(es, failure, profiles);
+        }
+        return;
+    }
+    size_t n = gs_file_finding_count(f);
+    for (size_t i = 0; i < n && es->n < MAX_GATHER; i++) {
+        gs_error e;
+        if (gs_file_finding(f, i, &e) == GS_OK) {
+            push(es, &e, profiles);
+        }
+    }
+}
+
+static int by_offset(const void *a, const void *b)
+{
+    const entry *x = a, *y = b;
+    if (x->e.offset != y->e.offset) {
+        return x->e.offset < y->e.offset ? -1 : 1;
+    }
+    return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+void cert_check_reader(cert_run *r)
+{
+    for (uint32_t p = 0; p < r->n_parts; p++) {
+        const cert_part *part = &r->parts[p];
+        if (part->missing) {
+            continue; /* split.part_missing */
+        }
+        entries es = {0};
+        gather(&es, part->file, &part->lenient_err, CERT_BOTH);
+        gather(&es, part->strict, &part->strict_err, CERT_STRICT);
+        if (es.n > 1) {
+            qsort(es.v, es.n, sizeof *es.v, by_offset);
+        }
+        for (size_t i = 0; i < es.n; i++) {
+            cert_add_reader(&r->findings, &es.v[i].e, p, es.v[i].profiles);
+        }
+        free(es.v);
+    }
+}

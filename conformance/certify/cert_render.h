@@ -1,0 +1,24 @@
+/* A certification run rendered for people (text), for programs (JSON, described by
+ * conformance/schema/certify.schema.json) and for CI code scanning (SARIF 2.1.0, the finding
+ * code as the rule id). All three are deterministic: no timestamps, no thread counts, findings in
+ * the order the checks found them. Everything quoted from the file is escaped. */
+#ifndef GGUFSAFE_CERT_RENDER_H
+#define GGUFSAFE_CERT_RENDER_H
+
+#include <stdio.h>
+
+#include "cert.h"
+
+void cert_render_text(FILE *out, const cert_run *r);
+void cert_render_json(FILE *out, const cert_run *r);
+void cert_render_sarif(FILE *out, const cert_run *r);
+
+/* Shared by the renderers. */
+/* "part 2, byte 123, tensor 'x'" (the parts a finding has), escaped, into buf. */
+void cert_render_location(const cert_run *r, const cert_finding *f, char *buf, size_t cap);
+/* The one-line summary of a code: the table's, or the reader's message for reader.* codes. */
+const char *cert_render_summary(const char *code);
+/* "error", "warning", "note" (SARIF levels). */
+const char *cert_sarif_level(cert_severity s);
+
+#endif

@@ -1,0 +1,229 @@
+/* A certification run: opening the file or split set (each part strict and lenient, in the
+ * reader's diagnostic mode), running the checks in order, the exit status. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cert.h"
+#include "cert_split.h"
+#include "cli_common.h"
+
+const char *cert_kind_name(cert_kind kind)
+{
+    switch (kind) {
+    case CERT_KIND_MODEL: return "model";
+    case CERT_KIND_ADAPTER: return "adapter";
+    case CERT_KIND_PROJECTOR: return "projector";
+    case CERT_KIND_VOCAB: return "vocab";
+    case CERT_KIND_IMATRIX: return "imatrix";
+    case CERT_KIND_UNKNOWN: return "unknown";
+    }
+    return "unknown";
+}
+
+static char *dup_str(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = cli_xmalloc(n);
+    memcpy(p, s, n);
+    return p;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash != NULL ? slash + 1 : path;
+}
+
+/* Opens one part both ways, from its path or (data != NULL) from memory. The lenient handle is
+ * the one the checks read; the strict one only contributes the reader's strict-only findings. */
+static void open_part(cert_part *p, const void *data, size_t size)
+{
+    gs_options o;
+    gs_options_init(&o);
+    o.diagnostic = true;
+    for (int strict = 0; strict < 2; strict++) {
+        o.profile = strict ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT;
+        gs_file **f = strict ? &p->strict : &p->file;
+        gs_error *e = strict ? &p->strict_err : &p->lenient_err;
+        gs_status st = data != NULL ? gs_open_memory(data, size, &o, f, e)
+                                    : gs_open_file(p->path, &o, f, e);
+        if (st == GS_OK) {
+            e->status = GS_OK;
+        }
+        if (!strict && st == GS_E_IO) {
+            p->missing = true;
+            p->strict_err = p->lenient_err;
+            return; /* it cannot be opened at all: no second try */
+        }
+    }
+    gs_file_layout(p->file, &p->layout);
+}
+
+/* A failure that means there is no GGUF to certify at all: the environment (status < 20) or
+ * the magic. */
+static bool not_certifiable(const cert_part *p)
+{
+    gs_status st = p->lenient_err.status;
+    return st != GS_OK && (st == GS_E_BAD_MAGIC || (int)st < 20);
+}
+
+static void start(cert_run *r, const char *path, const cert_options *opt, size_t n_parts)
+{
+    memset(r, 0, sizeof *r);
+    r->opt = *opt;
+    if (r->opt.jobs == 0) {
+        r->opt.jobs = 1;
+    }
+    r->path = path;
+    cert_findings_init(&r->findings);
+    r->n_parts = n_parts;
+    r->parts = cli_xmalloc(n_parts * sizeof *r->parts);
+    memset(r->parts, 0, n_parts * sizeof *r->parts);
+}
+
+int cert_open(cert_run *r, const char *path, const cert_options *opt)
+{
+    cert_split_name name;
+    bool set = !opt->part_only && cert_split_parse_name(path, &name) && name.no == 1 &&
+               name.total > 1;
+    start(r, path, opt, set ? name.total : 1);
+    r->is_set = set;
+    for (size_t i = 0; i < r->n_parts; i++) {
+        cert_part *p = &r->parts[i];
+        p->path = set ? cert_split_part_path(path, &name, (unsigned)i + 1) : dup_str(path);
+        p->label = base_name(p->path);
+        open_part(p, NULL, 0);
+        if (i == 0 && not_certifiable(p)) {
+            cli_print_error(&p->lenient_err);
+            return CLI_EXIT_USAGE;
+        }
+    }
+    return -1;
+}
+
+int cert_open_memory(cert_run *r, const void *data, size_t size, const char *label,
+                     const cert_options *opt)
+{
+    start(r, label, opt, 1);
+    r->parts[0].path = dup_str(label);
+    r->parts[0].label = r->parts[0].path;
+    open_part(&r->parts[0], data != NULL ? data : "", size);
+    return not_certifiable(&r->parts[0]) ? CLI_EXIT_USAGE : -1;
+}
+
+void cert_check(cert_run *r)
+{
+    cert_describe(r);
+    cert_check_reader(r);
+    cert_check_coverage(r);
+    cert_check_compat(r);
+    cert_check_meta(r);
+    cert_check_tokenizer(r);
+    cert_check_blocks(r);
+    cert_check_split(r);
+    /* Last: once tensor data is being read, nothing reads the mapping any more, so a file that
+     * shrinks during the scan cannot fault a metadata access after it (see cert.h). */
+    if (r->opt.deep) {
+        cert_check_payload(r);
+    }
+}
+
+void cert_close(cert_run *r)
+{
+    for (size_t i = 0; i < r->n_parts; i++) {
+        gs_close(r->parts[i].file);
+        gs_close(r->parts[i].strict);
+        free(r->parts[i].path);
+    }
+    free(r->parts);
+    for (size_t i = 0; i < r->n_stats; i++) {
+        free(r->stats[i].name);
+    }
+    free(r->stats);
+    free(r->arch);
+    free(r->general_type);
+    cert_findings_free(&r->findings);
+    memset(r, 0, sizeof *r);
+}
+
+int cert_exit_code(const cert_run *r)
+{
+    uint64_t counts[3];
+    cert_count(&r->findings, r->opt.profile, counts);
+    if (counts[CERT_ERROR] > 0 || (r->opt.fail_on_warning && counts[CERT_WARNING] > 0)) {
+        return CLI_EXIT_INVALID;
+    }
+    return CLI_EXIT_OK;
+}
+
+const gs_file *cert_meta_file(const cert_run *r)
+{
+    if (r->n_parts == 0) {
+        return NULL;
+    }
+    /* A later part certified alone holds no metadata of the set (gguf-split writes the
+     * key-values into part 1 only). */
+    if (!r->is_set) {
+        cert_split_name name;
+        if (cert_split_parse_name(r->path, &name) && name.no > 1 && name.total > 1) {
+            return NULL;
+        }
+    }
+    return r->parts[0].file;
+}
+
+bool cert_find_key(const gs_file *f, const char *key, size_t *index)
+{
+    return f != NULL && gs_kv_find(f, key, index) == GS_OK;
+}
+
+bool cert_is_integer_type(gs_value_type t)
+{
+    switch (t) {
+    case GS_VALUE_U8:
+    case GS_VALUE_I8:
+    case GS_VALUE_U16:
+    case GS_VALUE_I16:
+    case GS_VALUE_U32:
+    case GS_VALUE_I32:
+    case GS_VALUE_U64:
+    case GS_VALUE_I64:
+        return true;
+    case GS_VALUE_F32:
+    case GS_VALUE_BOOL:
+    case GS_VALUE_STRING:
+    case GS_VALUE_ARRAY:
+    case GS_VALUE_F64:
+        return false;
+    }
+    return false;
+}
+
+bool cert_get_integer(const gs_file *f, size_t index, uint64_t *value, bool *negative)
+{
+    gs_kv_info kv;
+    if (gs_kv_info_at(f, index, &kv) != GS_OK || !cert_is_integer_type(kv.type)) {
+        return false;
+    }
+    gs_status st = gs_kv_get_unsigned(f, index, value);
+    *negative = st == GS_E_OUT_OF_RANGE;
+    return st == GS_OK || *negative;
+}
+
+bool cert_type_is_quantized(int32_t type)
+{
+    switch (type) {
+    case GS_TYPE_F32:
+    case GS_TYPE_F16:
+    case GS_TYPE_BF16:
+    case GS_TYPE_F64:
+    case GS_TYPE_I8:
+    case GS_TYPE_I16:
+    case GS_TYPE_I32:
+    case GS_TYPE_I64:
+        return false;
+    default:
+        return true;
+    }
+}

@@ -1,0 +1,330 @@
+/* One pass over a file for every digest of its manifest. The calling thread reads the file in
+ * order, in large chunks, through gs_file_read (pread: a file that shrinks gives
+ * GS_E_TRUNCATED, never a SIGBUS), into a ring of buffers, and feeds the whole-file digest. With
+ * more than one job, jobs-1 range hashers feed the key-value and tensor digests from the same
+ * buffers, each owning every n-th range; a buffer is reused once every hasher is done with it.
+ * With one job the reading thread does everything. The file is read once, so a model larger than
+ * the page cache costs one pass of disk reads, not two. */
+#include <openssl/evp.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cert_findings.h"
+#include "manifest.h"
+
+#define CHUNK (4u << 20)
+#define RING 4
+
+typedef struct range {
+    uint64_t start, end;
+    size_t entry;
+} range;
+
+typedef struct slot {
+    uint8_t *buf;
+    uint64_t seq; /* the chunk it holds; UINT64_MAX before the first */
+    size_t len;
+    unsigned pending; /* range hashers still reading it */
+} slot;
+
+/* A range hasher's position: its ranges are every n-th of the sorted list, from its own. */
+typedef struct lane {
+    struct hasher *h;
+    size_t next;     /* index into h->ranges of its current range */
+    bool active;     /* a digest is open for it */
+    bool failed;     /* libcrypto failed (the lane's own flag: no shared writes) */
+    EVP_MD_CTX *ctx;
+} lane;
+
+typedef struct hasher {
+    const gs_file *f;
+    mf_part *part;
+    EVP_MD *md;
+    range *ranges;
+    size_t n_ranges;
+    unsigned n_lanes;
+    uint64_t n_chunks;
+    slot slots[RING];
+    pthread_mutex_t mu;
+    pthread_cond_t published, freed;
+    bool stop;
+    bool failed; /* libcrypto failed on the reading thread: a result would be wrong */
+} hasher;
+
+static int by_start(const void *a, const void *b)
+{
+    const range *x = a, *y = b;
+    if (x->start != y->start) {
+        return x->start < y->start ? -1 : 1;
+    }
+    return x->entry < y->entry ? -1 : (x->entry > y->entry);
+}
+
+static void finish(hasher *h, lane *l, size_t r)
+{
+    unsigned len = 0;
+    if (EVP_DigestFinal_ex(l->ctx, h->part->entries[h->ranges[r].entry].digest, &len) != 1) {
+        l->failed = true;
+    }
+    l->active = false;
+}
+
+/* Feeds the lane's ranges that meet chunk [cs, cs + len). */
+static void feed(hasher *h, lane *l, unsigned stride, const uint8_t *buf, uint64_t cs, size_t len)
+{
+    const uint64_t ce = cs + len;
+    while (l->next < h->n_ranges) {
+        const range *r = &h->ranges[l->next];
+        if (r->start >= ce) {
+            return;
+        }
+        if (!l->active) {
+            if (EVP_DigestInit_ex(l->ctx, h->md, NULL) != 1) {
+                l->failed = true;
+            }
+            l->active = true;
+        }
+        uint64_t from = r->start > cs ? r->start : cs;
+        uint64_t to = r->end < ce ? r->end : ce;
+        if (to > from && EVP_DigestUpdate(l->ctx, buf + (from - cs), (size_t)(to - from)) != 1) {
+            l->failed = true;
+        }
+        if (r->end > ce) {
+            return; /* continues in the next chunk */
+        }
+        finish(h, l, l->next);
+        l->next += stride;
+    }
+}
+
+typedef struct lane_arg {
+    hasher *h;
+    lane *l;
+} lane_arg;
+
+static void *lane_main(void *arg)
+{
+    lane_arg *a = arg;
+    hasher *h = a->h;
+    for (uint64_t k = 0; k < h->n_chunks; k++) {
+        slot *s = &h->slots[k % RING];
+        pthread_mutex_lock(&h->mu);
+        while (!h->stop && s->seq != k) {
+            pthread_cond_wait(&h->published, &h->mu);
+        }
+        bool have = s->seq == k;
+        pthread_mutex_unlock(&h->mu);
+        if (!have) {
+            break;
+        }
+        feed(h, a->l, h->n_lanes, s->buf, k * CHUNK, s->len);
+        pthread_mutex_lock(&h->mu);
+        if (--s->pending == 0) {
+            pthread_cond_broadcast(&h->freed);
+        }
+        pthread_mutex_unlock(&h->mu);
+    }
+    return NULL;
+}
+
+/* The entries of the manifest for f, and the ranges whose bytes are to be hashed. */
+static void collect(hasher *h)
+{
+    const gs_file *f = h->f;
+    mf_part *part = h->part;
+    size_t n = gs_kv_count(f) + gs_tensor_count(f);
+    h->ranges = cert_xrealloc(NULL, (n ? n : 1) * sizeof *h->ranges);
+    h->n_ranges = 0;
+    for (size_t i = 0; i < gs_kv_count(f); i++) {
+        gs_kv_info kv;
+        gs_kv_info_at(f, i, &kv);
+        char *name = mf_escape(kv.key.ptr, kv.key.len);
+        mf_entry *e = mf_part_add(part, MF_KV, name, strlen(name));
+        free(name);
+        e->offset = kv.offset;
+        e->size = kv.size;
+    }
+    for (size_t i = 0; i < gs_tensor_count(f); i++) {
+        gs_tensor_info t;
+        gs_tensor_info_at(f, i, &t);
+        char *name = mf_escape(t.name.ptr, t.name.len);
+        mf_entry *e = mf_part_add(part, MF_TENSOR, name, strlen(name));
+        free(name);
+        snprintf(e->type, sizeof e->type, "%s", gs_type_name(t.type));
+        size_t k = 0;
+        e->shape[0] = '\0';
+        for (uint32_t d = 0; d < t.n_dims && d < GS_MAX_DIMS; d++) {
+            k += (size_t)snprintf(e->shape + k, sizeof e->shape - k, "%s%llu", d ? "," : "",
+                                  (unsigned long long)t.ne[d]);
+        }
+        if (t.n_dims == 0) {
+            snprintf(e->shape, sizeof e->shape, "-");
+        }
+        e->offset = t.data_offset;
+        e->size = t.size;
+        e->state = t.data_in_file ? MF_HASHED : MF_NO_DATA;
+    }
+    for (size_t i = 0; i < part->n; i++) {
+        const mf_entry *e = &part->entries[i];
+        if (e->state == MF_HASHED && e->size > 0) {
+            h->ranges[h->n_ranges++] = (range){e->offset, e->offset + e->size, i};
+        } else if (e->state == MF_HASHED) {
+            unsigned len = 0;
+            if (EVP_Digest("", 0, part->entries[i].digest, &len, h->md, NULL) != 1) {
+                h->failed = true;
+            }
+        }
+    }
+    if (h->n_ranges > 1) {
+        qsort(h->ranges, h->n_ranges, sizeof *h->ranges, by_start);
+    }
+    /* A damaged file's tensors may share bytes: keep the first of each, so every range is
+     * disjoint and each lane needs one open digest at a time. */
+    size_t k = 0;
+    uint64_t reach = 0;
+    for (size_t i = 0; i < h->n_ranges; i++) {
+        if (h->ranges[i].start < reach) {
+            part->entries[h->ranges[i].entry].state = MF_ALIASED;
+            continue;
+        }
+        reach = h->ranges[i].end;
+        h->ranges[k++] = h->ranges[i];
+    }
+    h->n_ranges = k;
+}
+
+gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
+                       uint64_t *where)
+{
+    gs_layout layout;
+    gs_file_layout(f, &layout);
+    hasher h = {.f = f, .part = out};
+    out->size = layout.file_size;
+    h.md = EVP_MD_fetch(NULL, "SHA256", NULL);
+    EVP_MD_CTX *whole = EVP_MD_CTX_new();
+    if (h.md == NULL || whole == NULL || EVP_DigestInit_ex(whole, h.md, NULL) != 1) {
+        EVP_MD_free(h.md);
+        EVP_MD_CTX_free(whole);
+        *where = 0;
+        return GS_E_INTERNAL;
+    }
+    collect(&h);
+    h.n_chunks = (layout.file_size + CHUNK - 1) / CHUNK;
+    unsigned jobs = o->jobs > 0 ? o->jobs : 1;
+    h.n_lanes = jobs > 1 ? jobs - 1 : 1;
+    if (h.n_lanes > h.n_ranges && h.n_ranges > 0) {
+        h.n_lanes = (unsigned)h.n_ranges;
+    }
+    bool threaded = jobs > 1 && h.n_ranges > 0;
+    lane *lanes = cert_xrealloc(NULL, h.n_lanes * sizeof *lanes);
+    lane_arg *args = cert_xrealloc(NULL, h.n_lanes * sizeof *args);
+    pthread_t *threads = cert_xrealloc(NULL, h.n_lanes * sizeof *threads);
+    for (unsigned i = 0; i < h.n_lanes; i++) {
+        lanes[i] = (lane){&h, i, false, false, EVP_MD_CTX_new()};
+        if (lanes[i].ctx == NULL) {
+            h.failed = true;
+        }
+    }
+    for (int i = 0; i < RING; i++) {
+        h.slots[i] = (slot){cert_xrealloc(NULL, CHUNK), UINT64_MAX, 0, 0};
+    }
+    pthread_mutex_init(&h.mu, NULL);
+    pthread_cond_init(&h.published, NULL);
+    pthread_cond_init(&h.freed, NULL);
+    unsigned started = 0;
+    if (threaded) {
+        for (; started < h.n_lanes; started++) {
+            args[started] = (lane_arg){&h, &lanes[started]};
+            if (pthread_create(&threads[started], NULL, lane_main, &args[started]) != 0) {
+                break;
+            }
+        }
+        if (started < h.n_lanes) {
+            /* Fewer threads than lanes: the lanes already running still cover only their own
+             * ranges, so stop them and hash on this thread alone. */
+            pthread_mutex_lock(&h.mu);
+            h.stop = true;
+            pthread_cond_broadcast(&h.published);
+            pthread_mutex_unlock(&h.mu);
+            for (unsigned i = 0; i < started; i++) {
+                pthread_join(threads[i], NULL);
+            }
+            started = 0;
+            threaded = false;
+            h.stop = false;
+            for (unsigned i = 0; i < h.n_lanes; i++) {
+                lanes[i].next = i;
+                lanes[i].active = false;
+            }
+        }
+    }
+    gs_status st = GS_OK;
+    for (uint64_t k = 0; k < h.n_chunks; k++) {
+        slot *s = &h.slots[k % RING];
+        pthread_mutex_lock(&h.mu);
+        while (s->pending > 0) {
+            pthread_cond_wait(&h.freed, &h.mu);
+        }
+        pthread_mutex_unlock(&h.mu);
+        uint64_t at = k * CHUNK;
+        size_t len = layout.file_size - at < CHUNK ? (size_t)(layout.file_size - at) : CHUNK;
+        st = gs_file_read(f, at, s->buf, len);
+        if (o->after_chunk != NULL) {
+            o->after_chunk(o->after_chunk_ctx, k, at);
+        }
+        if (st != GS_OK) {
+            *where = at;
+            break;
+        }
+        pthread_mutex_lock(&h.mu);
+        s->seq = k;
+        s->len = len;
+        s->pending = threaded ? started : 0;
+        pthread_cond_broadcast(&h.published);
+        pthread_mutex_unlock(&h.mu);
+        if (EVP_DigestUpdate(whole, s->buf, len) != 1) {
+            h.failed = true;
+        }
+        if (!threaded) {
+            for (unsigned i = 0; i < h.n_lanes; i++) {
+                feed(&h, &lanes[i], h.n_lanes, s->buf, at, len);
+            }
+        }
+        if (o->progress != NULL) {
+            o->progress(o->progress_ctx, at + len, layout.file_size);
+        }
+    }
+    pthread_mutex_lock(&h.mu);
+    h.stop = true;
+    pthread_cond_broadcast(&h.published);
+    pthread_mutex_unlock(&h.mu);
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(threads[i], NULL);
+    }
+    unsigned len = 0;
+    if (st == GS_OK && EVP_DigestFinal_ex(whole, out->digest, &len) != 1) {
+        h.failed = true;
+    }
+    for (unsigned i = 0; i < h.n_lanes; i++) {
+        h.failed |= lanes[i].failed; /* after the joins */
+        EVP_MD_CTX_free(lanes[i].ctx);
+    }
+    for (int i = 0; i < RING; i++) {
+        free(h.slots[i].buf);
+    }
+    pthread_mutex_destroy(&h.mu);
+    pthread_cond_destroy(&h.published);
+    pthread_cond_destroy(&h.freed);
+    EVP_MD_CTX_free(whole);
+    EVP_MD_free(h.md);
+    free(h.ranges);
+    free(lanes);
+    free(args);
+    free(threads);
+    if (st == GS_OK && h.failed) {
+        *where = 0;
+        return GS_E_INTERNAL;
+    }
+    return st;
+}

@@ -1,0 +1,361 @@
+/* Reading a manifest back. It is untrusted input like the GGUF itself: lines are bounded, every
+ * field is checked for its exact form (version tag, part numbering, 64 lower-case hex digits,
+ * decimal sizes without overflow, canonical escapes), duplicates and a missing "end" line are
+ * errors, and the number of entries is capped, so a hostile manifest gets a clear message, never
+ * a crash or an unbounded allocation. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cert_findings.h"
+#include "manifest.h"
+
+/* The longest valid line: "kv " + 64 hex + " " + a 65535-byte key with every byte escaped. */
+#define MAX_LINE (4u * 65535u + 128u)
+/* The reader's default limits allow 2^20 key-values and 2^20 tensors per file; a whole set gets
+ * twice that, which keeps a hostile manifest's memory within a few hundred MiB. */
+#define MAX_ENTRIES_PER_PART (2u << 20)
+#define MAX_ENTRIES (4u << 20)
+
+typedef struct parser {
+    FILE *in;
+    char *line;
+    size_t len;
+    size_t number;
+    char *why;
+    size_t why_cap;
+} parser;
+
+__attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(p->why, p->why_cap, "line %zu: %s", p->number, msg);
+    return -1;
+}
+
+/* Reads the next line without its '\n': 1, 0 at the end of the input, -1 on a malformed one. */
+static int next_line(parser *p)
+{
+    size_t n = 0;
+    int c;
+    while ((c = fgetc(p->in)) != EOF && c != '\n') {
+        if (n >= MAX_LINE) {
+            p->number++;
+            return fail(p, "longer than %u bytes", MAX_LINE);
+        }
+        if (c == '\0' || c == '\r' || c == '\t') {
+            p->number++;
+            return fail(p, "holds a NUL, CR or tab byte");
+        }
+        p->line[n++] = (char)c;
+    }
+    if (c == EOF && n == 0) {
+        return ferror(p->in) ? (p->number++, fail(p, "read error")) : 0;
+    }
+    p->number++;
+    if (c == EOF) {
+        return fail(p, "the last line has no newline (the manifest was cut?)");
+    }
+    p->line[n] = '\0';
+    p->len = n;
+    return 1;
+}
+
+/* Splits the line at single spaces into at most max fields; the count, or -1 for empty
+ * fields (double or edge spaces). */
+static int split(char *line, char **fields, int max)
+{
+    int n = 0;
+    char *s = line;
+    for (;;) {
+        if (n == max) {
+            return -1;
+        }
+        fields[n++] = s;
+        char *sp = strchr(s, ' ');
+        if (sp == NULL) {
+            break;
+        }
+        *sp = '\0';
+        s = sp + 1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (fields[i][0] == '\0') {
+            return -1;
+        }
+    }
+    return n;
+}
+
+static bool parse_hex(const char *s, uint8_t out[32])
+{
+    if (strlen(s) != 64) {
+        return false;
+    }
+    for (int i = 0; i < 64; i++) {
+        char c = s[i];
+        int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (v < 0) {
+            return false;
+        }
+        if (i % 2 == 0) {
+            out[i / 2] = (uint8_t)(v << 4);
+        } else {
+            out[i / 2] |= (uint8_t)v;
+        }
+    }
+    return true;
+}
+
+/* Decimal, no sign, no leading zero (but "0"), within 2^64 - 1. */
+static bool parse_u64(const char *s, uint64_t *out)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 20 || (n > 1 && s[0] == '0')) {
+        return false;
+    }
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9') {
+            return false;
+        }
+        uint64_t d = (uint64_t)(s[i] - '0');
+        if (v > (UINT64_MAX - d) / 10) {
+            return false;
+        }
+        v = v * 10 + d;
+    }
+    *out = v;
+    return true;
+}
+
+static int hexval(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+/* The escaped form as mf_escape writes it: printable ASCII but the backslash as it is, every
+ * other byte as \xHH with lower-case hex, and only those. */
+static bool canonical_name(const char *s)
+{
+    if (*s == '\0') {
+        return false;
+    }
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c <= 0x20 || c >= 0x7f) {
+            return false;
+        }
+        if (c != '\\') {
+            continue;
+        }
+        /* short-circuit: s[2] is read only after s[1], s[3] only after s[2], was not the NUL */
+        if (s[1] != 'x' || hexval(s[2]) < 0 || hexval(s[3]) < 0) {
+            return false;
+        }
+        unsigned b = (unsigned)(hexval(s[2]) << 4 | hexval(s[3]));
+        if (b > 0x20 && b < 0x7f && b != '\\') {
+            return false; /* a byte that is written as itself */
+        }
+        s += 3;
+    }
+    return true;
+}
+
+static bool type_token(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n >= 16) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+              c == '_')) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool shape_token(const char *s)
+{
+    if (strcmp(s, "-") == 0) {
+        return true;
+    }
+    if (strlen(s) >= 96) {
+        return false;
+    }
+    char buf[96];
+    strcpy(buf, s);
+    int dims = 0;
+    for (char *tok = buf;; dims++) {
+        char *comma = strchr(tok, ',');
+        if (comma != NULL) {
+            *comma = '\0';
+        }
+        uint64_t v;
+        if (dims == GS_MAX_DIMS || !parse_u64(tok, &v)) {
+            return false;
+        }
+        if (comma == NULL) {
+            return true;
+        }
+        tok = comma + 1;
+    }
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+    const mf_entry *x = *(const mf_entry *const *)a, *y = *(const mf_entry *const *)b;
+    if (x->kind != y->kind) {
+        return x->kind < y->kind ? -1 : 1;
+    }
+    return strcmp(x->name, y->name);
+}
+
+/* Two entries of one kind with the same name in a part. */
+static int check_duplicates(parser *p, const mf_part *part)
+{
+    if (part->n < 2) {
+        return 0;
+    }
+    const mf_entry **v = cert_xrealloc(NULL, part->n * sizeof *v);
+    for (size_t i = 0; i < part->n; i++) {
+        v[i] = &part->entries[i];
+    }
+    qsort(v, part->n, sizeof *v, cmp_entry);
+    int rc = 0;
+    for (size_t i = 1; i < part->n && rc == 0; i++) {
+        if (cmp_entry(&v[i - 1], &v[i]) == 0) {
+            size_t later = v[i]->line > v[i - 1]->line ? v[i]->line : v[i - 1]->line;
+            p->number = later;
+            rc = fail(p, "a second %s named %s", v[i]->kind == MF_KV ? "kv" : "tensor",
+                      v[i]->name);
+        }
+    }
+    free(v);
+    return rc;
+}
+
+static int parse_body(parser *p, mf_doc *d)
+{
+    char *f[8];
+    int r = next_line(p);
+    if (r <= 0) {
+        p->number = 1;
+        return r < 0 ? -1 : fail(p, "empty: not a ggufsafe manifest");
+    }
+    int n = split(p->line, f, 8);
+    if (n != 2 || strcmp(f[0], MF_MAGIC) != 0) {
+        return fail(p, "not a ggufsafe manifest (expected '%s %d')", MF_MAGIC, MF_VERSION);
+    }
+    uint64_t version;
+    if (!parse_u64(f[1], &version) || version != MF_VERSION) {
+        return fail(p, "unsupported manifest version (this ggufsafe reads version %d)",
+                    MF_VERSION);
+    }
+    uint64_t total = 0;
+    size_t entries = 0;
+    mf_part *part = NULL;
+    for (;;) {
+        r = next_line(p);
+        if (r < 0) {
+            return -1;
+        }
+        if (r == 0) {
+            return fail(p, "the manifest ends without its 'end' line (cut short?)");
+        }
+        n = split(p->line, f, 8);
+        if (n < 0) {
+            return fail(p, "empty field (fields are separated by single spaces)");
+        }
+        if (strcmp(f[0], "end") == 0 && n == 1) {
+            if (part == NULL || (uint64_t)(part - d->parts) + 1 != total) {
+                return fail(p, "'end' before every part was listed");
+            }
+            if (check_duplicates(p, part) != 0) {
+                return -1;
+            }
+            r = next_line(p);
+            return r == 0 ? 0 : (r < 0 ? -1 : fail(p, "text after the 'end' line"));
+        }
+        if (strcmp(f[0], "part") == 0) {
+            uint64_t no, of;
+            if (n != 4 || strcmp(f[2], "of") != 0 || !parse_u64(f[1], &no) ||
+                !parse_u64(f[3], &of) || of == 0 || of > MF_MAX_PARTS) {
+                return fail(p, "expected 'part I of N' with 1 <= I <= N <= %u", MF_MAX_PARTS);
+            }
+            uint64_t expected = part == NULL ? 1 : (uint64_t)(part - d->parts) + 2;
+            if (part == NULL) {
+                total = of;
+                mf_doc_init(d, (size_t)total);
+            } else if (check_duplicates(p, part) != 0) {
+                return -1;
+            }
+            if (no != expected || of != total) {
+                return fail(p, "expected 'part %llu of %llu'", (unsigned long long)expected,
+                            (unsigned long long)total);
+            }
+            part = &d->parts[no - 1];
+            r = next_line(p);
+            if (r <= 0) {
+                return r < 0 ? -1 : fail(p, "the manifest ends inside a part");
+            }
+            n = split(p->line, f, 8);
+            if (n != 3 || strcmp(f[0], "file") != 0 || !parse_hex(f[1], part->digest) ||
+                !parse_u64(f[2], &part->size)) {
+                return fail(p, "expected 'file <64 hex digits> <size>' after the part line");
+            }
+            continue;
+        }
+        if (part == NULL) {
+            return fail(p, "expected 'part 1 of N'");
+        }
+        bool kv = strcmp(f[0], "kv") == 0 && n == 3;
+        bool tensor = strcmp(f[0], "tensor") == 0 && n == 5;
+        if (!kv && !tensor) {
+            return fail(p, "expected 'kv <sha256> <key>', 'tensor <sha256> <type> <shape> "
+                           "<name>', 'part', or 'end'");
+        }
+        if (part->n >= MAX_ENTRIES_PER_PART || entries >= MAX_ENTRIES) {
+            return fail(p, "more entries than any GGUF the reader accepts can have");
+        }
+        const char *name = kv ? f[2] : f[4];
+        uint8_t digest[32];
+        if (!parse_hex(f[1], digest)) {
+            return fail(p, "the digest is not 64 lower-case hex digits");
+        }
+        if (!canonical_name(name)) {
+            return fail(p, "the name is empty or not written as ggufsafe escapes names");
+        }
+        if (tensor && (!type_token(f[2]) || !shape_token(f[3]))) {
+            return fail(p, "bad tensor type or shape (expected e.g. 'q4_K 4096,32000')");
+        }
+        mf_entry *e = mf_part_add(part, kv ? MF_KV : MF_TENSOR, name, strlen(name));
+        memcpy(e->digest, digest, 32);
+        e->line = p->number;
+        if (tensor) {
+            snprintf(e->type, sizeof e->type, "%s", f[2]);
+            snprintf(e->shape, sizeof e->shape, "%s", f[3]);
+        }
+        entries++;
+    }
+}
+
+int mf_parse(FILE *in, mf_doc *d, char *why, size_t why_cap)
+{
+    d->parts = NULL;
+    d->n_parts = 0;
+    parser p = {in, cert_xrealloc(NULL, MAX_LINE + 1), 0, 0, why, why_cap};
+    int rc = parse_body(&p, d);
+    free(p.line);
+    if (rc != 0) {
+        mf_doc_free(d);
+    }
+    return rc;
+}

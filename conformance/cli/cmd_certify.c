@@ -1,0 +1,169 @@
+/* ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep] [--jobs N]
+ *                       [--fail-on error|warning] [--part-only]
+ *
+ * Is this file sound, and exactly what is wrong with it: the reader's structural verdicts (in
+ * diagnostic mode, so that every layout violation is reported, not only the first), byte
+ * coverage, where the spec and llama.cpp disagree, metadata semantics, with --deep every block
+ * of every tensor, and split-set consistency. The checks live in conformance/certify/. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cert.h"
+#include "cert_render.h"
+#include "cli_common.h"
+#include "commands.h"
+#include "progress.h"
+#include "scan_pool.h"
+
+static const char usage[] =
+    "usage: ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep]\n"
+    "                             [--jobs N] [--fail-on error|warning] [--part-only]\n"
+    "\n"
+    "Certifies a GGUF file (or, from its first part, a whole split set): structure, byte\n"
+    "coverage, spec and llama.cpp divergences, metadata semantics, split-set consistency and,\n"
+    "with --deep, every block of every tensor. Each finding has a stable code (README: finding\n"
+    "codes), a severity, the byte offset, the key or tensor, and the profiles it breaks.\n"
+    "\n"
+    "  --profile P     strict (default: the GGUF spec and llama.cpp's requirements) or lenient\n"
+    "                  (what memory-safe use needs); findings that do not break P are notes\n"
+    "  --json          one JSON object (conformance/schema/certify.schema.json)\n"
+    "  --sarif         SARIF 2.1.0 for CI code scanning (the finding code is the rule id)\n"
+    "  --deep          read every tensor block: scales as ggml_validate_row_data checks them,\n"
+    "                  NaN and Inf in float tensors, per-tensor statistics (in the JSON)\n"
+    "  --jobs N        threads for --deep (default: all cores); the report does not depend on N\n"
+    "  --fail-on L     error (default) or warning: the lowest severity that fails\n"
+    "  --part-only     on <prefix>-00001-of-NNNNN.gguf, certify that part alone\n"
+    "\n"
+    "exit status: 0 certified, 1 at least one error (or warning, with --fail-on warning),\n"
+    "2 usage or I/O error, or not a GGUF file at all\n";
+
+#define MAX_JOBS 256
+
+typedef struct certify_args {
+    cli_common common;
+    const char *path;
+    bool sarif, deep, part_only, fail_on_warning;
+    uint64_t jobs;
+} certify_args;
+
+static int parse_args(int argc, char **argv, certify_args *a)
+{
+    cli_common_init(&a->common);
+    a->path = NULL;
+    a->sarif = a->deep = a->part_only = a->fail_on_warning = false;
+    a->jobs = scan_pool_cpus();
+    bool options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (options_done || !cli_is_option(arg)) {
+            if (a->path != NULL) {
+                return cli_usage_error_arg("certify", "one FILE only; unexpected argument", arg);
+            }
+            a->path = arg;
+            continue;
+        }
+        const char *value;
+        cli_match m = cli_match_common(&a->common, "certify", argc, argv, &i);
+        if (m == CLI_MATCH_NO) {
+            m = cli_match_value("certify", "--jobs", argc, argv, &i, &value);
+            if (m == CLI_MATCH_YES && (!cli_parse_u64(value, MAX_JOBS, &a->jobs) || a->jobs == 0)) {
+                return cli_usage_error_arg("certify", "--jobs needs a count from 1 to 256, not",
+                                           value);
+            }
+        }
+        if (m == CLI_MATCH_NO) {
+            m = cli_match_value("certify", "--fail-on", argc, argv, &i, &value);
+            if (m == CLI_MATCH_YES) {
+                if (strcmp(value, "warning") == 0) {
+                    a->fail_on_warning = true;
+                } else if (strcmp(value, "error") == 0) {
+                    a->fail_on_warning = false;
+                } else {
+                    return cli_usage_error_arg("certify",
+                                               "--fail-on must be error or warning, not", value);
+                }
+            }
+        }
+        if (m == CLI_MATCH_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (m == CLI_MATCH_YES) {
+            continue;
+        }
+        if (strcmp(arg, "--sarif") == 0) {
+            a->sarif = true;
+        } else if (strcmp(arg, "--deep") == 0) {
+            a->deep = true;
+        } else if (strcmp(arg, "--part-only") == 0) {
+            a->part_only = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            return cli_finish_output(CLI_EXIT_OK);
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else {
+            return cli_usage_error_arg("certify", "unknown option", arg);
+        }
+    }
+    if (a->path == NULL) {
+        return cli_usage_error("certify", "FILE missing");
+    }
+    if (a->sarif && a->common.json) {
+        return cli_usage_error("certify", "--json and --sarif are exclusive");
+    }
+    return -1;
+}
+
+static int run(int argc, char **argv)
+{
+    certify_args a;
+    int code = parse_args(argc, argv, &a);
+    if (code >= 0) {
+        return code;
+    }
+    if (a.deep) {
+        bool usable;
+        gs_kernel k = gs_active_kernel(&usable);
+        if (!usable) {
+            fprintf(stderr, "error: GS_E_KERNEL_UNAVAILABLE: decoder path '%s' (GGUFSAFE_KERNEL) "
+                            "is not available on this CPU or build\n", gs_kernel_name(k));
+            return CLI_EXIT_USAGE;
+        }
+    }
+    progress bar;
+    progress_init(&bar, "certify --deep");
+    cert_options opt = {
+        .profile = a.common.profile,
+        .deep = a.deep,
+        .jobs = (unsigned)a.jobs,
+        .part_only = a.part_only,
+        .fail_on_warning = a.fail_on_warning,
+        .progress = progress_update,
+        .progress_ctx = &bar,
+    };
+    cert_run r;
+    code = cert_open(&r, a.path, &opt);
+    if (code >= 0) {
+        cert_close(&r);
+        return code;
+    }
+    cert_check(&r);
+    progress_done(&bar);
+    if (a.common.json) {
+        cert_render_json(stdout, &r);
+    } else if (a.sarif) {
+        cert_render_sarif(stdout, &r);
+    } else {
+        cert_render_text(stdout, &r);
+    }
+    code = cert_exit_code(&r);
+    cert_close(&r);
+    return cli_finish_output(code);
+}
+
+const cli_command cmd_certify = {
+    "certify",
+    "is this GGUF file (or split set) sound, and what is wrong with it; text, JSON, SARIF",
+    usage,
+    run,
+};

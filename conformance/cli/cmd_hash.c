@@ -1,0 +1,116 @@
+/* ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient] [--part-only]
+ *
+ * A SHA-256 manifest of a GGUF file or split set (format in conformance/certify/manifest.h and
+ * README.md): the whole file's digest, one per key-value (its wire bytes) and one per tensor
+ * (its data), in one streaming pass over the file. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "manifest.h"
+#include "scan_pool.h"
+
+static const char usage[] =
+    "usage: ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient]\n"
+    "                          [--part-only]\n"
+    "\n"
+    "Writes a SHA-256 manifest of a GGUF file (of the whole split set, from its first part):\n"
+    "per part the whole file's digest (as sha256sum prints it), one line per key-value (its\n"
+    "exact wire bytes: key, type, value) and one per tensor (its data, with type and shape).\n"
+    "The manifest does not depend on the file's name or path; 'ggufsafe verify' checks a file\n"
+    "against it. The file is read once, in order, without loading it into memory.\n"
+    "\n"
+    "  --manifest OUT  write the manifest to OUT instead of standard output\n"
+    "  --jobs N        threads (default: all cores): one reads, the others hash\n"
+    "  --profile P     strict (default) or lenient: which files are accepted\n"
+    "  --part-only     on <prefix>-00001-of-NNNNN.gguf, hash that part alone\n"
+    "\n"
+    "exit status: 0 written, 1 the file is invalid, 2 usage or I/O error (the file changed\n"
+    "while it was hashed), or not a GGUF file\n";
+
+#define MAX_JOBS 256
+
+static int run(int argc, char **argv)
+{
+    cli_common common;
+    cli_common_init(&common);
+    const char *path = NULL, *out_path = NULL, *value;
+    uint64_t jobs = scan_pool_cpus();
+    bool part_only = false, options_done = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (options_done || !cli_is_option(arg)) {
+            if (path != NULL) {
+                return cli_usage_error_arg("hash", "one FILE only; unexpected argument", arg);
+            }
+            path = arg;
+            continue;
+        }
+        if (strcmp(arg, "--json") == 0) {
+            return cli_usage_error("hash", "--json: the manifest is a text format (README)");
+        }
+        cli_match m = cli_match_common(&common, "hash", argc, argv, &i);
+        if (m == CLI_MATCH_NO) {
+            m = cli_match_value("hash", "--manifest", argc, argv, &i, &out_path);
+        }
+        if (m == CLI_MATCH_NO) {
+            m = cli_match_value("hash", "--jobs", argc, argv, &i, &value);
+            if (m == CLI_MATCH_YES && (!cli_parse_u64(value, MAX_JOBS, &jobs) || jobs == 0)) {
+                return cli_usage_error_arg("hash", "--jobs needs a count from 1 to 256, not",
+                                           value);
+            }
+        }
+        if (m == CLI_MATCH_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (m == CLI_MATCH_YES) {
+            continue;
+        }
+        if (strcmp(arg, "--part-only") == 0) {
+            part_only = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            return cli_finish_output(CLI_EXIT_OK);
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else {
+            return cli_usage_error_arg("hash", "unknown option", arg);
+        }
+    }
+    if (path == NULL) {
+        return cli_usage_error("hash", "FILE missing");
+    }
+    mf_doc doc;
+    int code = mf_hash_path(path, part_only, false, common.profile, (unsigned)jobs, &doc);
+    if (code >= 0) {
+        mf_doc_free(&doc);
+        return code;
+    }
+    /* Written only once every digest is known: a failed run leaves no partial manifest. */
+    if (out_path != NULL) {
+        FILE *out = fopen(out_path, "w");
+        if (out == NULL) {
+            mf_doc_free(&doc);
+            return cli_usage_error_arg("hash", "cannot create", out_path);
+        }
+        mf_write(out, &doc);
+        bool failed = ferror(out) != 0;
+        failed |= fclose(out) != 0;
+        mf_doc_free(&doc);
+        if (failed) {
+            return cli_usage_error_arg("hash", "cannot write", out_path);
+        }
+        return CLI_EXIT_OK;
+    }
+    mf_write(stdout, &doc);
+    mf_doc_free(&doc);
+    return cli_finish_output(CLI_EXIT_OK);
+}
+
+const cli_command cmd_hash = {
+    "hash",
+    "SHA-256 manifest of a GGUF file: the whole file, every key-value and tensor",
+    usage,
+    run,
+};

@@ -1,0 +1,120 @@
+/* ggufsafe verify FILE MANIFEST [--jobs N] [--part-only]
+ *
+ * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
+ * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
+ * untrusted input it is. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli_common.h"
+#include "commands.h"
+#include "manifest.h"
+#include "manifest_diff.h"
+#include "scan_pool.h"
+#include "text_out.h"
+
+static const char usage[] =
+    "usage: ggufsafe verify FILE MANIFEST [--jobs N] [--part-only]\n"
+    "\n"
+    "Checks a GGUF file (the whole split set, from its first part) against a manifest written\n"
+    "by 'ggufsafe hash', and prints one line per difference:\n"
+    "  changed|added|missing|damaged  kv|tensor|file  <name>  [what changed]\n"
+    "Names are written as in the manifest (bytes outside 0x21..0x7E as \\xHH). The file is read\n"
+    "leniently, so a damaged download still shows which keys and tensors differ.\n"
+    "\n"
+    "  --jobs N        threads (default: all cores)\n"
+    "  --part-only     on <prefix>-00001-of-NNNNN.gguf, verify that part alone\n"
+    "\n"
+    "exit status: 0 the file matches, 1 it differs (or is not readable as GGUF), 2 usage or\n"
+    "I/O error, a malformed manifest, or not a GGUF file\n";
+
+#define MAX_JOBS 256
+
+static int run(int argc, char **argv)
+{
+    const char *paths[2] = {NULL, NULL}, *value;
+    uint64_t jobs = scan_pool_cpus();
+    bool part_only = false, options_done = false;
+    int n_paths = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (options_done || !cli_is_option(arg)) {
+            if (n_paths == 2) {
+                return cli_usage_error_arg("verify", "FILE and MANIFEST only; unexpected argument",
+                                           arg);
+            }
+            paths[n_paths++] = arg;
+            continue;
+        }
+        cli_match m = cli_match_value("verify", "--jobs", argc, argv, &i, &value);
+        if (m == CLI_MATCH_YES && (!cli_parse_u64(value, MAX_JOBS, &jobs) || jobs == 0)) {
+            return cli_usage_error_arg("verify", "--jobs needs a count from 1 to 256, not", value);
+        }
+        if (m == CLI_MATCH_ERROR) {
+            return CLI_EXIT_USAGE;
+        }
+        if (m == CLI_MATCH_YES) {
+            continue;
+        }
+        if (strcmp(arg, "--part-only") == 0) {
+            part_only = true;
+        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            fputs(usage, stdout);
+            return cli_finish_output(CLI_EXIT_OK);
+        } else if (strcmp(arg, "--") == 0) {
+            options_done = true;
+        } else {
+            return cli_usage_error_arg("verify", "unknown option", arg);
+        }
+    }
+    if (n_paths < 2) {
+        return cli_usage_error("verify", "FILE and MANIFEST needed");
+    }
+    /* The manifest first: a malformed one is a usage error, whatever the file holds. */
+    FILE *in = fopen(paths[1], "r");
+    if (in == NULL) {
+        return cli_usage_error_arg("verify", "cannot open the manifest", paths[1]);
+    }
+    mf_doc want;
+    char why[320];
+    int rc = mf_parse(in, &want, why, sizeof why);
+    fclose(in);
+    if (rc != 0) {
+        cli_text t;
+        cli_text_escape_cstr(&t, paths[1]);
+        fprintf(stderr, "error: malformed manifest %s: %s\n", t.s, why);
+        return CLI_EXIT_USAGE;
+    }
+    mf_doc got;
+    int code = mf_hash_path(paths[0], part_only, true, GS_PROFILE_LENIENT, (unsigned)jobs, &got);
+    if (code >= 0) {
+        mf_doc_free(&want);
+        mf_doc_free(&got);
+        return code;
+    }
+    uint64_t differences = mf_compare(stdout, &want, &got);
+    size_t kvs = 0, tensors = 0;
+    for (size_t p = 0; p < got.n_parts; p++) {
+        for (size_t i = 0; i < got.parts[p].n; i++) {
+            got.parts[p].entries[i].kind == MF_KV ? kvs++ : tensors++;
+        }
+    }
+    if (differences == 0) {
+        printf("OK: %zu key-value%s, %zu tensor%s and the file%s match the manifest\n", kvs,
+               kvs == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s",
+               got.n_parts > 1 ? "s" : "");
+    } else {
+        printf("FAILED: %llu difference%s from the manifest\n", (unsigned long long)differences,
+               differences == 1 ? "" : "s");
+    }
+    mf_doc_free(&want);
+    mf_doc_free(&got);
+    return cli_finish_output(differences == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID);
+}
+
+const cli_command cmd_verify = {
+    "verify",
+    "check a GGUF file against a manifest from 'hash', naming every difference",
+    usage,
+    run,
+};

@@ -1,0 +1,31 @@
+/* The tensor half of `ggufsafe diff`, second step: decode both sides of each matched pair in
+ * chunks and accumulate their error (diff_metrics.h). Memory stays bounded: each thread holds
+ * one chunk of each side, never a whole tensor. Each tensor is computed by one thread from start
+ * to end, so the results do not depend on the number of threads. */
+#ifndef GGUFSAFE_CLI_DIFF_COMPARE_H
+#define GGUFSAFE_CLI_DIFF_COMPARE_H
+
+#include <stddef.h>
+
+#include "diff_match.h"
+#include "diff_metrics.h"
+#include "ggufsafe.h"
+
+/* Elements per chunk of each side (1 MiB of f32), rounded down to a multiple of both types'
+ * block sizes. */
+#define DIFF_CHUNK_ELEMS ((size_t)1 << 18)
+#define DIFF_MAX_JOBS 256u
+
+/* Compares tensor ia of fa (the reference) with tensor ib of fb, which have the same shape and
+ * decodable types, decoding chunk_elems elements of each at a time (rounded down to a multiple of
+ * both block sizes, at least one such multiple). Blocks are counted in fb's block size.
+ * Returns GS_OK, or the decode's failure with *failed_side 'A' or 'B'. */
+gs_status diff_compare_tensor(const gs_file *fa, size_t ia, const gs_file *fb, size_t ib,
+                              size_t chunk_elems, diff_metrics *out, char *failed_side);
+
+/* Fills status, failed_side and m of every DIFF_PAIR_COMPARED pair, on `jobs` threads (1 to
+ * DIFF_MAX_JOBS). Returns the index of the first pair (in list order) whose decoding failed, or
+ * pairs->n when none did; pairs after a failed one may be left uncompared. */
+size_t diff_compare_pairs(diff_pairs *pairs, unsigned jobs, size_t chunk_elems);
+
+#endif

@@ -1,0 +1,127 @@
+#include "diff_match.h"
+
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+
+void diff_side_info(const diff_side *s, gs_tensor_info *out)
+{
+    if (gs_tensor_info_at(s->file, s->index, out) != GS_OK) {
+        memset(out, 0, sizeof *out); /* an index we took from the file: not reached */
+    }
+}
+
+/* Does the glob keep this name? Names hold no NUL (the reader rejects them), so a copy with one
+ * appended is the whole name. */
+static gs_status glob_keeps(const char *glob, gs_str name, bool *keep)
+{
+    if (glob == NULL) {
+        *keep = true;
+        return GS_OK;
+    }
+    char *s = malloc(name.len + 1);
+    if (s == NULL) {
+        return GS_E_NO_MEMORY;
+    }
+    memcpy(s, name.ptr, name.len);
+    s[name.len] = '\0';
+    *keep = fnmatch(glob, s, 0) == 0;
+    free(s);
+    return GS_OK;
+}
+
+/* The tensor of that name in any part of src. */
+static bool find(const cli_source *src, gs_str name, diff_side *out)
+{
+    for (size_t p = 0; p < cli_source_parts(src); p++) {
+        const gs_file *f = cli_source_part(src, p);
+        if (f != NULL && gs_tensor_find_n(f, name.ptr, name.len, &out->index) == GS_OK) {
+            out->file = f;
+            return true;
+        }
+    }
+    return false;
+}
+
+static gs_status push(diff_pairs *l, diff_pair_kind kind, diff_side a, diff_side b)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        diff_pair *p = realloc(l->items, cap * sizeof *p);
+        if (p == NULL) {
+            return GS_E_NO_MEMORY;
+        }
+        l->items = p;
+        l->cap = cap;
+    }
+    diff_pair *item = &l->items[l->n++];
+    memset(item, 0, sizeof *item);
+    item->kind = kind;
+    item->a = a;
+    item->b = b;
+    l->count[kind]++;
+    return GS_OK;
+}
+
+static diff_pair_kind classify(const gs_tensor_info *ta, const gs_tensor_info *tb)
+{
+    if (memcmp(ta->ne, tb->ne, sizeof ta->ne) != 0) {
+        return DIFF_PAIR_SHAPE_MISMATCH;
+    }
+    gs_type_info ia, ib;
+    gs_type_get_info(ta->type, &ia);
+    gs_type_get_info(tb->type, &ib);
+    return ia.decodable && ib.decodable ? DIFF_PAIR_COMPARED : DIFF_PAIR_NOT_DECODABLE;
+}
+
+gs_status diff_match(const cli_source *a, const cli_source *b, const char *glob, diff_pairs *out)
+{
+    memset(out, 0, sizeof *out);
+    gs_status st = GS_OK;
+    /* Pass 0 walks A and pairs it with B; pass 1 walks B for what A lacks. */
+    for (int pass = 0; pass < 2 && st == GS_OK; pass++) {
+        const cli_source *self = pass == 0 ? a : b;
+        const cli_source *other = pass == 0 ? b : a;
+        for (size_t p = 0; p < cli_source_parts(self) && st == GS_OK; p++) {
+            const gs_file *f = cli_source_part(self, p);
+            for (size_t i = 0; f != NULL && i < gs_tensor_count(f) && st == GS_OK; i++) {
+                gs_tensor_info t;
+                bool keep = false;
+                st = gs_tensor_info_at(f, i, &t);
+                if (st == GS_OK) {
+                    st = glob_keeps(glob, t.name, &keep);
+                }
+                if (st != GS_OK || !keep) {
+                    continue;
+                }
+                diff_side mine = {f, i}, theirs = {NULL, 0};
+                bool found = find(other, t.name, &theirs);
+                if (pass == 0) {
+                    out->tensors_a++;
+                    if (!found) {
+                        st = push(out, DIFF_PAIR_ONLY_A, mine, theirs);
+                    } else {
+                        gs_tensor_info tb;
+                        diff_side_info(&theirs, &tb);
+                        st = push(out, classify(&t, &tb), mine, theirs);
+                    }
+                } else {
+                    out->tensors_b++;
+                    if (!found) {
+                        st = push(out, DIFF_PAIR_ONLY_B, theirs, mine);
+                    }
+                }
+            }
+        }
+    }
+    if (st != GS_OK) {
+        diff_pairs_free(out);
+    }
+    return st;
+}
+
+void diff_pairs_free(diff_pairs *p)
+{
+    free(p->items);
+    memset(p, 0, sizeof *p);
+}

@@ -1,0 +1,53 @@
+/* What `ggufsafe diff` found, ready to render as text (diff_text.c) or JSON (diff_json.c,
+ * conformance/schema/diff.schema.json), and the CI gate: which compared tensors break the
+ * thresholds. */
+#ifndef GGUFSAFE_CLI_DIFF_REPORT_H
+#define GGUFSAFE_CLI_DIFF_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli_source.h"
+#include "diff_match.h"
+#include "diff_meta.h"
+#include "diff_metrics.h"
+#include "ggufsafe.h"
+
+typedef struct diff_thresholds {
+    bool has_max_nmse, has_max_abs, has_min_cos;
+    double max_nmse, max_abs, min_cos;
+} diff_thresholds;
+
+/* Bits of diff_exceeds. */
+enum {
+    DIFF_EXCEEDS_NMSE = 1u, /* nmse > max_nmse */
+    DIFF_EXCEEDS_ABS = 2u,  /* max_abs > max_abs threshold */
+    DIFF_EXCEEDS_COS = 4u   /* cosine < min_cos, or cosine NaN (a non-finite mismatch) */
+};
+
+unsigned diff_exceeds(const diff_thresholds *th, const diff_metrics *m);
+
+typedef struct diff_report {
+    const char *path_a, *path_b;
+    const cli_source *a, *b;
+    const gs_options *opts;
+    diff_thresholds th;
+    diff_kv_list kvs;
+    diff_pairs pairs;   /* compared pairs hold their metrics */
+    diff_total total;   /* over the compared pairs, in list order */
+    size_t failing;     /* compared pairs with diff_exceeds != 0 */
+} diff_report;
+
+/* Sums the total and counts the failing tensors, in list order. */
+void diff_report_summarize(diff_report *r);
+
+/* 1 when a shape mismatched or a tensor broke a threshold, else 0. */
+int diff_report_exit_code(const diff_report *r);
+
+/* share of equal elements, 1 for an empty tensor */
+double diff_equal_fraction(const diff_metrics *m);
+
+void diff_text(FILE *out, const diff_report *r);
+void diff_json(FILE *out, const diff_report *r);
+
+#endif

@@ -1,0 +1,42 @@
+/* What the `ggufsafe diff` tests share: models written with the test-only writer, numbers read
+ * back from a --json report, and an independent whole-tensor computation of the metrics that the
+ * chunked, streaming engine must reproduce bit for bit. */
+#ifndef GGUFSAFE_TEST_DIFF_TEST_UTIL_H
+#define GGUFSAFE_TEST_DIFF_TEST_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gsw_model.h"
+
+/* Adds a tensor of `type` holding vals (n = product of ne) encoded as F32, Q8_0 or Q4_0 (the
+ * latter two with quant_ref.h). */
+void dt_add_tensor(gsw_model *m, const char *name, uint32_t n_dims, const uint64_t *ne,
+                   int32_t type, const float *vals);
+/* Writes m to path; false (with the reason on stderr) when the writer refuses. */
+bool dt_save(const gsw_model *m, const char *path);
+
+/* The number stored under "key" in the report's entry for tensor `name` (the first member
+ * "key" after "name": "<name>"), or in the "total" object when name is NULL. "NaN" and
+ * "Infinity" read as NAN and INFINITY. False when not found. */
+bool dt_json_number(const char *json, const char *name, const char *key, double *out);
+
+/* Occurrences of needle in s. */
+size_t dt_count(const char *s, const char *needle);
+
+/* The metrics of two finite vectors computed in one pass over the whole arrays, in element
+ * order, by the definitions in the README (no NaN or Inf handling: the callers' data is
+ * finite). Blocks of block_elems elements; worst = first block of largest SSE. */
+typedef struct dt_metrics {
+    double max_abs, rmse, nmse, cosine;
+    uint64_t equal, changed_blocks, worst_block;
+    double worst_rmse;
+} dt_metrics;
+void dt_metrics_whole(const float *a, const float *b, size_t n, uint32_t block_elems,
+                      dt_metrics *out);
+
+/* Decodes the whole tensor `name` of the file at path; NULL on failure. *n gets its size. */
+float *dt_decode_whole(const char *path, const char *name, size_t *n);
+
+#endif

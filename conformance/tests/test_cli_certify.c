@@ -1,0 +1,396 @@
+/* `ggufsafe certify` as a command: the ggml-written sample certifies (text, JSON and SARIF, with
+ * and without --deep, reports validated against their schemas); the report is the same bytes
+ * whatever --jobs is; exit statuses (certified, findings, usage, I/O, not a GGUF); --profile
+ * lenient turns strict-only findings into notes; --fail-on warning; split sets; hostile names
+ * stay escaped; a flood of findings is capped and counted. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_test.h"
+#include "gsw_write.h"
+
+static char *dir;
+static char *sample;
+
+static void setup(void)
+{
+    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
+    sample = source_path("conformance/samples/ggml-written.gguf");
+    dir = scratch_dir();
+    cr_assert_not_null(dir);
+}
+
+static void teardown(void)
+{
+    scratch_remove(dir);
+    free(sample);
+}
+
+TestSuite(certify, .init = setup, .fini = teardown);
+
+/* Writes m (canonical layout) to dir/name; returns the path (allocated). */
+static char *save_model(const gsw_model *m, const char *name)
+{
+    char *path = path_join(dir, name);
+    char why[256] = "";
+    cr_assert_eq(gsw_write_file(m, 0, path, why, sizeof why), 0, "%s", why);
+    return path;
+}
+
+static void add_f32(gsw_model *m, const char *name, uint64_t n, float nan_every)
+{
+    gsw_tensor *t = gsw_add_tensor(m, name, 1, &n, GS_TYPE_F32);
+    cr_assert(gsw_tensor_fill(t, 1, 1u << 28));
+    for (uint64_t i = 0; i < n; i++) {
+        float v = nan_every > 0 && fmodf((float)i, nan_every) == 0.0f ? NAN : (float)i * 0.25f;
+        memcpy(t->data.ptr + 4 * i, &v, 4);
+    }
+}
+
+Test(certify, sample_certifies_in_every_format)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "certify", sample, NULL));
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "file:     GGUF v3, 32 key-values, 33 tensors, 148896 bytes\n"),
+              "%s", r.out);
+    cr_expect(contains(r.out, "what:     model (llama)\n"), "%s", r.out);
+    cr_expect(contains(r.out, "\nCERTIFIED (strict): 0 errors, 0 warnings, 3 notes\n"), "%s",
+              r.out);
+    run_result_free(&r);
+
+    cr_assert(run_cli(&r, "certify", "--json", sample, NULL));
+    cr_assert_eq(r.status, 0);
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, "/certified=true",
+                            "/counts/error=0", "/counts/warning=0", "/counts/info=3",
+                            "/what/kind=\"model\"", "/what/architecture=\"llama\"",
+                            "/kind=\"file\"", "/parts/0/tensor_count=33", "/parts/0/kv_count=32",
+                            "/deep=false", "/profile=\"strict\"",
+                            "/findings/0/code=\"compat.type_not_in_spec\"",
+                            "/findings/0/tensor=\"blk.0.nvfp4.weight\"", NULL),
+                 0);
+    run_result_free(&r);
+
+    cr_assert(run_cli(&r, "certify", "--json", "--deep", sample, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, "/deep=true", "/certified=true",
+                            "/statistics/0/tensor=\"blk.0.q4_0.weight\"",
+                            "/statistics/0/elements=4096", "/statistics/0/blocks=128",
+                            "/statistics/0/nan_count=0", "/statistics/0/bad_scale_blocks=0",
+                            "/statistics/27/tensor=\"blk.0.f32.weight\"",
+                            "/statistics/28/tensor=\"raw.i8\"", "/statistics/28/min=null",
+                            "/statistics/32/tensor=\"raw.f64\"", NULL),
+                 0);
+    run_result_free(&r);
+
+    cr_assert(run_cli(&r, "certify", "--sarif", "--deep", sample, NULL));
+    cr_assert_eq(r.status, 0);
+    cr_expect_eq(check_json(dir, "sarif-subset.schema.json", r.out, "/version=\"2.1.0\"",
+                            "/runs/0/tool/driver/name=\"ggufsafe\"",
+                            "/runs/0/results/0/ruleId=\"compat.type_not_in_spec\"",
+                            "/runs/0/results/0/level=\"note\"",
+                            "/runs/0/tool/driver/rules/0/id=\"compat.type_not_in_spec\"", NULL),
+                 0);
+    run_result_free(&r);
+}
+
+/* A file with several scan chunks per tensor (2 MiB each), NaNs (the slow path of the
+ * statistics) and a quantized tensor. */
+static char *multi_chunk_file(void)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    gsw_set_u32(gsw_add(&m, "general.quantization_version"), 2);
+    add_f32(&m, "big", 3u << 20, 100003.0f);
+    add_f32(&m, "small", 1000, 0.0f);
+    uint64_t n = 1u << 20;
+    cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, "q", 1, &n, GS_TYPE_Q4_K), 9, 1u << 24));
+    char *path = save_model(&m, "multi.gguf");
+    gsw_model_free(&m);
+    return path;
+}
+
+static char *output_of(const char *a, const char *b, const char *c, const char *d,
+                       const char *e)
+{
+    run_result r;
+    cr_assert(run_cli(&r, a, b, c, d, e, NULL));
+    cr_assert(r.status == 0 || r.status == 1, "%s", r.err);
+    char *out = r.out;
+    r.out = NULL;
+    run_result_free(&r);
+    return out;
+}
+
+Test(certify, report_bytes_do_not_depend_on_jobs, .timeout = 120)
+{
+    char *multi = multi_chunk_file();
+    const char *files[] = {sample, multi};
+    const char *formats[] = {"--json", "--sarif", "--deep"};
+    for (size_t f = 0; f < 2; f++) {
+        for (size_t k = 0; k < 3; k++) {
+            char *one = output_of("certify", "--deep", formats[k], "--jobs=1", files[f]);
+            for (int jobs = 2; jobs <= 3; jobs++) {
+                char opt[16];
+                snprintf(opt, sizeof opt, "--jobs=%d", jobs);
+                char *other = output_of("certify", "--deep", formats[k], opt, files[f]);
+                cr_expect_str_eq(other, one, "%s %s with %s", files[f], formats[k], opt);
+                free(other);
+            }
+            free(one);
+        }
+    }
+    /* the NaNs were found and counted exactly */
+    char *json = output_of("certify", "--deep", "--json", "--jobs=2", multi);
+    cr_expect_eq(check_json(dir, "certify.schema.json", json, "/statistics/0/tensor=\"big\"",
+                            "/statistics/0/nan_count=32", "/statistics/0/blocks=3145728",
+                            "/statistics/1/nan_count=0", "/statistics/1/min=0.0",
+                            "/statistics/1/max=249.75", "/statistics/1/mean=124.875",
+                            "/findings/0/code=\"payload.float_nonfinite\"",
+                            "/findings/0/tensor=\"big\"", NULL),
+                 0);
+    free(json);
+    free(multi);
+}
+
+Test(certify, exit_statuses)
+{
+    run_result r;
+    char *missing = path_join(dir, "missing.gguf");
+    cr_assert(run_cli(&r, "certify", missing, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "error: GS_E_IO at byte 0"), "%s", r.err);
+    cr_expect_eq(r.out_len, 0);
+    run_result_free(&r);
+    free(missing);
+
+    char *text = path_join(dir, "hello.gguf");
+    cr_assert(write_file(text, "hello, world\n", 13));
+    cr_assert(run_cli(&r, "certify", text, NULL));
+    cr_expect_eq(r.status, 2, "not a GGUF at all");
+    cr_expect(contains(r.err, "GS_E_BAD_MAGIC"), "%s", r.err);
+    run_result_free(&r);
+    free(text);
+
+    char *empty = path_join(dir, "empty.gguf");
+    cr_assert(write_file(empty, "", 0));
+    cr_assert(run_cli(&r, "certify", empty, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect(contains(r.out, "error   reader.GS_E_TRUNCATED at byte 0 [breaks: strict, lenient]"),
+              "%s", r.out);
+    run_result_free(&r);
+    free(empty);
+
+    static const char *const bad[][3] = {
+        {"--json", "--sarif", NULL}, {"--jobs", "0", NULL},     {"--jobs", "x", NULL},
+        {"--jobs", "257", NULL},     {"--fail-on", "info", NULL}, {"--profile", "loose", NULL},
+        {"--frobnicate", NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_assert(run_cli(&r, "certify", bad[i][0], bad[i][1] ? bad[i][1] : sample,
+                          bad[i][1] ? sample : NULL, NULL));
+        cr_expect_eq(r.status, 2, "%s %s", bad[i][0], bad[i][1] ? bad[i][1] : "");
+        cr_expect(strncmp(r.err, "error: ", 7) == 0, "%s", r.err);
+        cr_expect_eq(r.out_len, 0);
+        run_result_free(&r);
+    }
+    cr_assert(run_cli(&r, "certify", NULL));
+    cr_expect_eq(r.status, 2);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", sample, sample, NULL));
+    cr_expect_eq(r.status, 2);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--help", NULL));
+    cr_expect_eq(r.status, 0);
+    cr_expect(contains(r.out, "usage: ggufsafe certify FILE"));
+    run_result_free(&r);
+}
+
+Test(certify, fail_on_warning)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    gsw_set_cstr(gsw_add(&m, "general.type"), "a-new-kind");
+    add_f32(&m, "w", 8, 0.0f);
+    char *path = save_model(&m, "warn.gguf");
+    gsw_model_free(&m);
+    run_result r;
+    cr_assert(run_cli(&r, "certify", path, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.out);
+    cr_expect(contains(r.out, "CERTIFIED (strict): 0 errors, 1 warning, 0 notes"), "%s", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--fail-on", "warning", "--json", path, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, "/fail_on=\"warning\"",
+                            "/certified=false", "/counts/warning=1", "/what/kind=\"unknown\"",
+                            "/what/general_type=\"a-new-kind\"", NULL),
+                 0);
+    run_result_free(&r);
+    free(path);
+}
+
+/* A bool byte of 2: strict rejects the file, lenient reads it as true. */
+Test(certify, lenient_profile_makes_strict_only_findings_notes)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    gsw_set_bool(gsw_add(&m, "x.flag"), 2);
+    add_f32(&m, "w", 8, 0.0f);
+    char *path = save_model(&m, "bool2.gguf");
+    gsw_model_free(&m);
+    run_result r;
+    cr_assert(run_cli(&r, "certify", path, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect(contains(r.out, "\nerror   reader.GS_E_BAD_BOOL at byte "), "%s", r.out);
+    cr_expect(contains(r.out, "\nwarning compat.bool_value at byte "), "%s", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--profile", "lenient", path, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.out);
+    cr_expect(contains(r.out, "\ninfo    reader.GS_E_BAD_BOOL at byte "), "%s", r.out);
+    cr_expect(contains(r.out, "\ninfo    compat.bool_value at byte "), "%s", r.out);
+    cr_expect(contains(r.out, "CERTIFIED (lenient): 0 errors, 0 warnings, 2 notes"), "%s",
+              r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--profile=lenient", "--json", path, NULL));
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, "/profile=\"lenient\"",
+                            "/certified=true", "/findings/0/code=\"reader.GS_E_BAD_BOOL\"",
+                            "/findings/0/severity=\"info\"", "/findings/0/profiles=[\"strict\"]",
+                            NULL),
+                 0);
+    run_result_free(&r);
+    free(path);
+}
+
+static void split_part(const char *name, uint16_t no, const char *tensor)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    gsw_set_u16(gsw_add(&m, "split.no"), no);
+    gsw_set_u16(gsw_add(&m, "split.count"), 2);
+    gsw_set_i32(gsw_add(&m, "split.tensors.count"), 2);
+    add_f32(&m, tensor, 8, 0.0f);
+    free(save_model(&m, name));
+    gsw_model_free(&m);
+}
+
+Test(certify, split_set_certifies_as_a_whole)
+{
+    split_part("s-00001-of-00002.gguf", 0, "a");
+    split_part("s-00002-of-00002.gguf", 1, "b");
+    char *first = path_join(dir, "s-00001-of-00002.gguf");
+    run_result r;
+    cr_assert(run_cli(&r, "certify", "--deep", first, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.out);
+    cr_expect(contains(r.out, "part 1:   s-00001-of-00002.gguf: GGUF v3, 4 key-values, 1 tensors"),
+              "%s", r.out);
+    cr_expect(contains(r.out, "part 2:   s-00002-of-00002.gguf: GGUF v3"), "%s", r.out);
+    cr_expect(contains(r.out, "2 of 2 tensors scanned"), "%s", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--json", first, NULL));
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, "/kind=\"split\"",
+                            "/parts/0/name=\"s-00001-of-00002.gguf\"", "/parts/1/status=\"read\"",
+                            "/certified=true", NULL),
+                 0);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--part-only", first, NULL));
+    cr_expect_eq(r.status, 0);
+    cr_expect(contains(r.out, "info    split.part_alone [breaks: none]\n        part 1 of 2"),
+              "%s", r.out);
+    run_result_free(&r);
+    free(first);
+}
+
+/* Names with terminal escapes and invalid UTF-8 (lenient accepts them) never reach the report
+ * raw. */
+Test(certify, hostile_names_stay_escaped)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama\x1b[2J");
+    static const char evil[] = "w\x1b]0;pwned\x07\xff\xfe";
+    uint64_t n = 8;
+    gsw_tensor *t = gsw_add_tensor_n(&m, evil, sizeof evil - 1, 1, &n, GS_TYPE_F32);
+    cr_assert(gsw_tensor_fill(t, 1, 1024));
+    memset(t->data.ptr, 0, t->data.len);
+    char *path = save_model(&m, "evil.gguf");
+    gsw_model_free(&m);
+    run_result r;
+    cr_assert(run_cli(&r, "certify", "--deep", path, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect(no_control_bytes(r.out, r.out_len), "%s", r.out);
+    cr_expect(contains(r.out, "\\x1b]0;pwned\\x07\\xff\\xfe"), "%s", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--deep", "--json", path, NULL));
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--deep", "--sarif", path, NULL));
+    cr_expect_eq(check_json(dir, "sarif-subset.schema.json", r.out, NULL, NULL), 0);
+    run_result_free(&r);
+    free(path);
+}
+
+/* 150 tensors with 64-byte names: 100 findings kept, 50 counted, every one in the verdict. */
+Test(certify, findings_are_capped_per_code_and_counted)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    for (int i = 0; i < 150; i++) {
+        char name[65];
+        snprintf(name, sizeof name, "%064d", i);
+        add_f32(&m, name, 8, 0.0f);
+    }
+    char *path = save_model(&m, "many.gguf");
+    gsw_model_free(&m);
+    run_result r;
+    cr_assert(run_cli(&r, "certify", path, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect(contains(r.out, "(50 more compat.tensor_name_64 findings not shown)"), "%s", r.out);
+    cr_expect(contains(r.out, "NOT CERTIFIED (strict): 151 errors"), "%s", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--json", path, NULL));
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, "/counts/error=151",
+                            "/omitted/0/code=\"compat.tensor_name_64\"", "/omitted/0/count=50",
+                            "/findings/0/code=\"reader.GS_E_TENSOR_NAME_TOO_LONG\"",
+                            "/findings/100/code=\"compat.tensor_name_64\"", NULL),
+                 0);
+    run_result_free(&r);
+    free(path);
+}
+
+/* Every result's ruleId is one of the run's rules, each listed once. */
+Test(certify, sarif_results_name_listed_rules)
+{
+    char *path = path_join(dir, "rules.gguf");
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_bool(gsw_add(&m, "x.flag"), 3);
+    add_f32(&m, "w", 8, 4.0f);
+    free(save_model(&m, "rules.gguf"));
+    gsw_model_free(&m);
+    run_result r;
+    cr_assert(run_cli(&r, "certify", "--sarif", "--deep", path, NULL));
+    cr_expect_eq(check_json(dir, "sarif-subset.schema.json", r.out, NULL, NULL), 0);
+    size_t results = 0;
+    for (const char *p = strstr(r.out, "\"ruleId\": \""); p != NULL;
+         p = strstr(p + 1, "\"ruleId\": \"")) {
+        const char *id = p + strlen("\"ruleId\": \"");
+        const char *end = strchr(id, '"');
+        char rule[128];
+        snprintf(rule, sizeof rule, "\"id\": \"%.*s\"", (int)(end - id), id);
+        const char *first = strstr(r.out, rule);
+        cr_expect_not_null(first, "%s not among the rules", rule);
+        cr_expect(first == NULL || strstr(first + 1, rule) == NULL, "%s listed twice", rule);
+        results++;
+    }
+    cr_expect_geq(results, 4, "%s", r.out);
+    run_result_free(&r);
+    free(path);
+}

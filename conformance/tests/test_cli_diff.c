@@ -1,0 +1,856 @@
+/* `ggufsafe diff`: a change in one block of one tensor is named with its block and nothing else
+ * is; a file against itself is exactly zero; metadata differences; tensors on one side only and
+ * shape mismatches; the gate's exit codes; usage errors; --tensor; --jobs does not change a
+ * byte; a tensor larger than a chunk equals the whole-tensor computation; NaN and Inf; split
+ * sets and profiles; JSON validated against conformance/schema/diff.schema.json. */
+#define _DEFAULT_SOURCE /* wait4 */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_test.h"
+#include "diff_test_util.h"
+#include "ggufsafe.h"
+#include "gsw_model.h"
+#include "quant_ref.h"
+
+static char *dir;
+static char *paths[32];
+static size_t n_paths;
+
+/* dir/name, freed at teardown. */
+static const char *at(const char *name)
+{
+    cr_assert_lt(n_paths, sizeof paths / sizeof paths[0]);
+    paths[n_paths] = path_join(dir, name);
+    return paths[n_paths++];
+}
+
+static void setup(void)
+{
+    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
+    dir = scratch_dir();
+    cr_assert_not_null(dir);
+}
+
+static void teardown(void)
+{
+    for (size_t i = 0; i < n_paths; i++) {
+        free(paths[i]);
+    }
+    n_paths = 0;
+    scratch_remove(dir);
+}
+
+TestSuite(diff, .init = setup, .fini = teardown);
+
+static const uint64_t embd_ne[2] = {64, 4};  /* Q8_0: 8 blocks of 32 */
+static const uint64_t attn_ne[2] = {128, 2}; /* Q4_0: 8 blocks of 32 */
+static const uint64_t norm_ne[1] = {32};     /* F32: 32 "blocks" of one element */
+
+/* Four metadata pairs. */
+static void base_kvs(gsw_model *m)
+{
+    gsw_set_cstr(gsw_add(m, "general.architecture"), "llama");
+    gsw_set_cstr(gsw_add(m, "general.name"), "ref");
+    gsw_set_u32(gsw_add(m, "general.file_type"), 0);
+    gsw_value *tokens = gsw_add(m, "tokenizer.ggml.tokens");
+    gsw_set_string_array(tokens, 3);
+    gsw_array_string(tokens, 0, "a", 1);
+    gsw_array_string(tokens, 1, "b", 1);
+    gsw_array_string(tokens, 2, "c", 1);
+}
+
+/* Tensors first..last-1 of three of three types. */
+static void base_tensors(gsw_model *m, int first, int last)
+{
+    float v[256];
+    if (first <= 0 && last > 0) {
+        qr_gaussian(1, 0.02f, v, 256);
+        dt_add_tensor(m, "token_embd.weight", 2, embd_ne, GS_TYPE_Q8_0, v);
+    }
+    if (first <= 1 && last > 1) {
+        qr_gaussian(2, 0.02f, v, 256);
+        dt_add_tensor(m, "blk.0.attn_q.weight", 2, attn_ne, GS_TYPE_Q4_0, v);
+    }
+    if (first <= 2 && last > 2) {
+        qr_gaussian(3, 1.0f, v, 32);
+        dt_add_tensor(m, "output_norm.weight", 1, norm_ne, GS_TYPE_F32, v);
+    }
+}
+
+static void base_model(gsw_model *m)
+{
+    gsw_model_init(m, 3);
+    base_kvs(m);
+    base_tensors(m, 0, 3);
+}
+
+static const char *write_base(const char *name)
+{
+    gsw_model m;
+    base_model(&m);
+    const char *path = at(name);
+    cr_assert(dt_save(&m, path));
+    gsw_model_free(&m);
+    return path;
+}
+
+/* Runs diff with the arguments after "diff"; the caller frees r. */
+#define DIFF(r, ...) cr_assert(run_cli(r, "diff", __VA_ARGS__, NULL))
+
+Test(diff, one_changed_block_is_named_and_nothing_else)
+{
+    const char *a = write_base("a.gguf");
+    gsw_model m;
+    base_model(&m);
+    /* block 5 of blk.0.attn_q.weight: flip the low bit of both nibbles of byte 3, so elements
+     * 3 and 19 of that block (160 + 3, 160 + 19) move by one quant step each */
+    m.tensors[1].data.ptr[5 * 18 + 2 + 3] ^= 0x11;
+    const char *b = at("b.gguf");
+    cr_assert(dt_save(&m, b));
+    gsw_model_free(&m);
+
+    run_result r;
+    DIFF(&r, a, b, "--json");
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    int st = check_json(dir, "diff.schema.json", r.out, "/total/tensors=3",
+                        "/tensors/compared/1/name=\"blk.0.attn_q.weight\"",
+                        "/tensors/compared/1/block_elems=32", "/tensors/compared/1/blocks=8",
+                        "/tensors/compared/1/changed_blocks=1",
+                        "/tensors/compared/1/worst_block/index=5",
+                        "/tensors/compared/1/worst_block/first_element=160",
+                        "/tensors/compared/1/equal=254",
+                        "/tensors/compared/0/name=\"token_embd.weight\"",
+                        "/tensors/compared/0/changed_blocks=0", "/tensors/compared/0/nmse=0.0",
+                        "/tensors/compared/0/worst_block=null",
+                        "/tensors/compared/2/name=\"output_norm.weight\"",
+                        "/tensors/compared/2/changed_blocks=0", "/tensors/compared/2/nmse=0.0",
+                        "/tensors/compared/2/worst_block=null", "/metadata/changed=[]",
+                        "/tensors/only_in_a=[]", "/tensors/only_in_b=[]",
+                        "/tensors/shape_mismatches=[]", "/gate/passed=true", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+
+    /* the block's error equals the one computed from the whole tensors */
+    size_t na, nb;
+    float *va = dt_decode_whole(a, "blk.0.attn_q.weight", &na);
+    float *vb = dt_decode_whole(b, "blk.0.attn_q.weight", &nb);
+    cr_assert(va != NULL && vb != NULL && na == 256 && nb == 256);
+    dt_metrics want;
+    dt_metrics_whole(va, vb, na, 32, &want);
+    cr_assert_eq(want.changed_blocks, 1);
+    cr_assert(want.worst_rmse > 0);
+    double got;
+    cr_assert(dt_json_number(r.out, "blk.0.attn_q.weight", "nmse", &got));
+    cr_expect_eq(got, want.nmse, "%.17g %.17g", got, want.nmse);
+    const char *worst = strstr(r.out, "\"worst_block\": {");
+    cr_assert_not_null(worst);
+    const char *rm = strstr(worst, "\"rmse\": ");
+    cr_assert_not_null(rm);
+    cr_expect_eq(strtod(rm + 8, NULL), want.worst_rmse);
+    free(va);
+    free(vb);
+    run_result_free(&r);
+
+    /* the text report puts it first and names its block; the others show no changed block */
+    DIFF(&r, a, b);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    const char *row = strstr(r.out, "\n  blk.0.attn_q.weight ");
+    cr_assert_not_null(row, "%s", r.out);
+    cr_expect(strstr(r.out, "worst block\n  blk.0.attn_q.weight ") != NULL, "%s", r.out);
+    cr_expect(contains(row, " 1/8 5 (rmse "), "%s", r.out);
+    cr_expect(contains(r.out, " 0/8 -\n"), "%s", r.out);
+    cr_expect(contains(r.out, " 0/32 -\n"), "%s", r.out);
+    cr_expect_eq(dt_count(r.out, " (rmse "), 1, "%s", r.out);
+    cr_expect(contains(r.out, "metadata: 0 only in A, 0 only in B, 0 changed\n"), "%s", r.out);
+    cr_expect(contains(r.out, "gate: no thresholds; PASS\n"), "%s", r.out);
+    run_result_free(&r);
+
+    /* as a gate: --max-abs 0 fails on that tensor alone */
+    DIFF(&r, a, b, "--max-abs", "0", "--json");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    st = check_json(dir, "diff.schema.json", r.out, "/tensors/compared/0/exceeds=[]",
+                    "/tensors/compared/1/exceeds=[\"max_abs\"]", "/tensors/compared/2/exceeds=[]",
+                    "/gate/failing_tensors=1", "/gate/passed=false", "/gate/max_abs=0.0",
+                    "/gate/max_nmse=null", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+}
+
+Test(diff, f32_block_is_one_element)
+{
+    const char *a = write_base("a.gguf");
+    gsw_model m;
+    base_model(&m);
+    float x;
+    memcpy(&x, m.tensors[2].data.ptr + 7 * 4, 4);
+    x += 0.5f;
+    memcpy(m.tensors[2].data.ptr + 7 * 4, &x, 4);
+    const char *b = at("b.gguf");
+    cr_assert(dt_save(&m, b));
+    gsw_model_free(&m);
+    run_result r;
+    DIFF(&r, a, b, "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int st = check_json(dir, "diff.schema.json", r.out, "/tensors/compared/2/block_elems=1",
+                        "/tensors/compared/2/blocks=32", "/tensors/compared/2/changed_blocks=1",
+                        "/tensors/compared/2/worst_block/index=7",
+                        "/tensors/compared/2/worst_block/first_element=7",
+                        "/tensors/compared/2/equal=31", "/tensors/compared/0/changed_blocks=0",
+                        "/tensors/compared/1/changed_blocks=0", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    double max_abs, rmse;
+    cr_assert(dt_json_number(r.out, "output_norm.weight", "max_abs", &max_abs));
+    cr_assert(dt_json_number(r.out, "output_norm.weight", "rmse", &rmse));
+    cr_expect(fabs(max_abs - 0.5) < 1e-6, "%g", max_abs);
+    cr_expect_eq(rmse, sqrt(max_abs * max_abs / 32));
+    run_result_free(&r);
+}
+
+Test(diff, file_against_itself_is_exactly_zero)
+{
+    char *sample = source_path("conformance/samples/ggml-written.gguf");
+    run_result r;
+    DIFF(&r, sample, sample, "--json", "--max-nmse", "0", "--max-abs", "0", "--min-cos", "1");
+    cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
+    int st = check_json(dir, "diff.schema.json", r.out, "/total/tensors=28",
+                        "/total/n_elements=114688", "/total/max_abs=0.0", "/total/rmse=0.0",
+                        "/total/nmse=0.0", "/total/cosine=1.0", "/total/equal=114688",
+                        "/total/equal_fraction=1.0", "/gate/passed=true",
+                        "/gate/failing_tensors=0", "/metadata/only_in_a=[]",
+                        "/metadata/only_in_b=[]", "/metadata/changed=[]",
+                        "/tensors/not_compared/0/name=\"raw.i8\"", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    /* every one of the 28 compared tensors, and the total (and the gate's --max-abs 0) */
+    cr_expect_eq(dt_count(r.out, "\"max_abs\": 0.0,"), 30);
+    cr_expect_eq(dt_count(r.out, "\"rmse\": 0.0,"), 29);
+    cr_expect_eq(dt_count(r.out, "\"nmse\": 0.0,"), 29);
+    cr_expect_eq(dt_count(r.out, "\"cosine\": 1.0,"), 29);
+    cr_expect_eq(dt_count(r.out, "\"equal_fraction\": 1.0,"), 29);
+    cr_expect_eq(dt_count(r.out, "\"changed_blocks\": 0,"), 28);
+    cr_expect_eq(dt_count(r.out, "\"worst_block\": null,"), 28);
+    cr_expect_eq(dt_count(r.out, "\"nonfinite_mismatches\": 0"), 29);
+    run_result_free(&r);
+    free(sample);
+}
+
+Test(diff, metadata_only_in_a_only_in_b_and_changed)
+{
+    const char *a = write_base("a.gguf");
+    gsw_model m;
+    base_model(&m);
+    gsw_set_cstr(&m.kvs[1].value, "\x1b[31mred");
+    gsw_set_u32(&m.kvs[2].value, 7);
+    gsw_array_string(&m.kvs[3].value, 1, "x", 1);
+    gsw_set_cstr(gsw_add(&m, "general.quantized_by"), "test");
+    const char *b = at("b.gguf");
+    cr_assert(dt_save(&m, b));
+    gsw_model_free(&m);
+    /* and a key that only A has */
+    base_model(&m);
+    gsw_set_u32(gsw_add(&m, "general.only_a"), 1);
+    a = at("a2.gguf");
+    cr_assert(dt_save(&m, a));
+    gsw_model_free(&m);
+
+    run_result r;
+    DIFF(&r, a, b, "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int st = check_json(
+        dir, "diff.schema.json", r.out, "/metadata/only_in_a/0/key=\"general.only_a\"",
+        "/metadata/only_in_a/0/value={\"type\": \"u32\", \"value\": 1}",
+        "/metadata/only_in_b/0/key=\"general.quantized_by\"",
+        "/metadata/changed/0/key=\"general.name\"",
+        "/metadata/changed/0/a={\"type\": \"string\", \"value\": \"ref\"}",
+        "/metadata/changed/0/b={\"type\": \"string\", \"value\": \"\\u001b[31mred\"}",
+        "/metadata/changed/1/key=\"general.file_type\"", "/metadata/changed/1/b/value=7",
+        "/metadata/changed/2/key=\"tokenizer.ggml.tokens\"",
+        "/metadata/changed/2/first_difference=1", "/metadata/changed/2/a/element=\"b\"",
+        "/metadata/changed/2/b/element=\"x\"", "/metadata/changed/2/b/count=3", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    cr_expect_eq(dt_count(r.out, "\"key\": "), 5, "%s", r.out);
+    run_result_free(&r);
+
+    DIFF(&r, a, b);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(no_control_bytes(r.out, r.out_len), "the ESC byte reached the terminal");
+    cr_expect(contains(r.out, "metadata: 1 only in A, 1 only in B, 3 changed\n"), "%s", r.out);
+    cr_expect(contains(r.out, "  only in A  general.only_a  u32 1\n"), "%s", r.out);
+    cr_expect(contains(r.out, "  only in B  general.quantized_by  string \"test\"\n"), "%s",
+              r.out);
+    cr_expect(contains(r.out,
+                       "  changed     general.name  string \"ref\" -> string \"\\x1b[31mred\"\n"),
+              "%s", r.out);
+    cr_expect(contains(r.out, "  changed     general.file_type  u32 0 -> u32 7\n"), "%s", r.out);
+    cr_expect(contains(r.out, "  changed     tokenizer.ggml.tokens  [string; 3] -> [string; 3], "
+                              "first difference at [1]: \"b\" -> \"x\"\n"),
+              "%s", r.out);
+    run_result_free(&r);
+}
+
+Test(diff, tensors_on_one_side_and_shape_mismatch)
+{
+    const char *a = write_base("a.gguf");
+    gsw_model m;
+    base_model(&m);
+    float v[64] = {0};
+    const uint64_t extra_ne[1] = {64};
+    dt_add_tensor(&m, "extra.weight", 1, extra_ne, GS_TYPE_F32, v);
+    const char *b = at("b.gguf");
+    cr_assert(dt_save(&m, b));
+    gsw_model_free(&m);
+
+    run_result r;
+    DIFF(&r, a, b);
+    cr_assert_eq(r.status, 0, "a tensor only in B is reported, not an error: %s", r.err);
+    cr_expect(contains(r.out, "  only in B      extra.weight  f32 [64]\n"), "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, b, a, "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int st = check_json(dir, "diff.schema.json", r.out,
+                        "/tensors/only_in_a/0/name=\"extra.weight\"",
+                        "/tensors/only_in_a/0/a={\"type\": \"f32\", \"shape\": [64]}",
+                        "/total/tensors=3", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+
+    /* output_norm.weight with 64 elements in B: an error, exit 1, the rest still compared */
+    base_model(&m);
+    m.tensors[2].ne[0] = 64;
+    float w[64];
+    qr_gaussian(3, 1.0f, w, 64);
+    gsw_tensor_set_data(&m.tensors[2], w, sizeof w);
+    const char *c = at("c.gguf");
+    cr_assert(dt_save(&m, c));
+    gsw_model_free(&m);
+    DIFF(&r, a, c);
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_expect(contains(r.out, "  shape mismatch  output_norm.weight  A f32 [32], B f32 [64]\n"),
+              "%s", r.out);
+    cr_expect(contains(r.out, "; 1 shape mismatches; FAIL\n"), "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, a, c, "--json");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    st = check_json(dir, "diff.schema.json", r.out,
+                    "/tensors/shape_mismatches/0/name=\"output_norm.weight\"",
+                    "/tensors/shape_mismatches/0/b/shape=[64]", "/total/tensors=2",
+                    "/gate/shape_mismatches=1", "/gate/passed=false", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+}
+
+/* A (F32 reference) and its Q8_0 and Q4_0 copies, for gates and globs. */
+static void quantized_pair(const char **ref, const char **q4)
+{
+    static const uint64_t ne[2] = {256, 16};
+    float *v = malloc(4096 * sizeof *v);
+    gsw_model m;
+    for (int k = 0; k < 2; k++) {
+        gsw_model_init(&m, 3);
+        qr_gaussian(10, 1.0f, v, 4096);
+        dt_add_tensor(&m, "blk.0.ffn_up.weight", 2, ne, k ? GS_TYPE_Q4_0 : GS_TYPE_F32, v);
+        qr_gaussian(11, 1.0f, v, 4096);
+        dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, k ? GS_TYPE_Q8_0 : GS_TYPE_F32, v);
+        qr_gaussian(12, 1.0f, v, 256);
+        dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
+        const char *p = at(k ? "q.gguf" : "ref.gguf");
+        cr_assert(dt_save(&m, p));
+        gsw_model_free(&m);
+        *(k ? q4 : ref) = p;
+    }
+    free(v);
+}
+
+Test(diff, thresholds_gate_the_exit_code)
+{
+    const char *ref, *q;
+    quantized_pair(&ref, &q);
+    struct {
+        const char *opt, *value;
+        int want;
+    } cases[] = {
+        {"--max-nmse", "1e-2", 0}, {"--max-nmse", "1e-4", 1}, /* q4_0 is above 1e-4 */
+        {"--max-abs", "10", 0},    {"--max-abs", "0.001", 1},
+        {"--min-cos", "0.99", 0},  {"--min-cos", "0.99999", 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        DIFF(&r, ref, q, cases[i].opt, cases[i].value);
+        cr_expect_eq(r.status, cases[i].want, "%s %s: exit %d\n%s%s", cases[i].opt,
+                     cases[i].value, r.status, r.out, r.err);
+        cr_expect(contains(r.out, cases[i].want ? "; FAIL\n" : "; PASS\n"), "%s", r.out);
+        run_result_free(&r);
+    }
+    /* the failing tensor is marked in the table, and only it */
+    run_result r;
+    DIFF(&r, ref, q, "--max-nmse=1e-4");
+    cr_assert_eq(r.status, 1);
+    cr_expect_eq(dt_count(r.out, "  FAIL nmse\n"), 1, "%s", r.out);
+    cr_expect(contains(r.out, "gate: --max-nmse 0.0001: 1 tensors fail; FAIL\n"), "%s", r.out);
+    run_result_free(&r);
+}
+
+Test(diff, usage_and_file_errors)
+{
+    const char *ref, *q;
+    quantized_pair(&ref, &q);
+    const char *bad[][4] = {
+        {ref, NULL},
+        {ref, q, "--max-nmse", "abc"},
+        {ref, q, "--max-nmse", "-1"},
+        {ref, q, "--max-abs", "nan"},
+        {ref, q, "--min-cos", "1.5"},
+        {ref, q, "--jobs", "0"},
+        {ref, q, "--jobs", "257"},
+        {ref, q, "--frobnicate", NULL},
+        {ref, q, q, NULL},
+        {ref, q, "--tensor", "nothing.*"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        run_result r;
+        cr_assert(run_cli(&r, "diff", bad[i][0], bad[i][1], bad[i][2], bad[i][3], NULL));
+        cr_expect_eq(r.status, 2, "case %zu: exit %d: %s", i, r.status, r.err);
+        cr_expect_eq(r.out_len, 0, "case %zu", i);
+        cr_expect(strncmp(r.err, "error: ", 7) == 0, "case %zu: %s", i, r.err);
+        run_result_free(&r);
+    }
+    run_result r;
+    /* a file that does not exist, or is not a GGUF: 2; a broken GGUF: 1 */
+    DIFF(&r, ref, at("missing.gguf"));
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(contains(r.err, "No such file or directory (B: "), "which side: %s", r.err);
+    cr_expect(contains(r.err, "missing.gguf)\n"), "%s", r.err);
+    run_result_free(&r);
+    const char *text = at("text.gguf");
+    cr_assert(write_file(text, "hello, world\n", 13));
+    DIFF(&r, text, ref);
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(contains(r.err, "GS_E_BAD_MAGIC"), "%s", r.err);
+    cr_expect(contains(r.err, "(A: "), "which side: %s", r.err);
+    run_result_free(&r);
+    size_t len;
+    char *bytes = read_file(q, &len);
+    const char *cut = at("cut.gguf");
+    cr_assert(write_file(cut, bytes, len - 100));
+    free(bytes);
+    DIFF(&r, ref, cut);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect(contains(r.err, "GS_E_DATA_OUTSIDE_FILE"), "%s", r.err);
+    cr_expect_eq(r.out_len, 0);
+    run_result_free(&r);
+    DIFF(&r, "--help");
+    cr_expect_eq(r.status, 0);
+    cr_expect(contains(r.out, "usage: ggufsafe diff A B [--json] [--tensor GLOB] [--max-nmse X]"));
+    run_result_free(&r);
+}
+
+Test(diff, tensor_glob_selects_on_both_sides)
+{
+    const char *ref, *q;
+    quantized_pair(&ref, &q);
+    run_result r;
+    DIFF(&r, ref, q, "--tensor", "blk.*.ffn_up.weight", "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int st = check_json(dir, "diff.schema.json", r.out, "/total/tensors=2",
+                        "/tensors/compared/0/name=\"blk.0.ffn_up.weight\"",
+                        "/tensors/compared/1/name=\"blk.1.ffn_up.weight\"",
+                        "/tensors/only_in_a=[]", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    DIFF(&r, ref, q, "--tensor=output_*");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(contains(r.out, "tensors: 1 in A, 1 in B: 1 compared,"), "%s", r.out);
+    cr_expect(!contains(r.out, "blk."), "%s", r.out);
+    run_result_free(&r);
+}
+
+Test(diff, jobs_do_not_change_the_output)
+{
+    /* twelve tensors of four types, sizes from one block to several chunks' worth of rows */
+    gsw_model m[2];
+    float *v = malloc(512 * 420 * sizeof *v);
+    for (int k = 0; k < 2; k++) {
+        gsw_model_init(&m[k], 3);
+        for (int t = 0; t < 12; t++) {
+            char name[32];
+            snprintf(name, sizeof name, "blk.%d.weight", t);
+            uint64_t ne[2] = {(uint64_t)32 << (t % 5), (uint64_t)(1 + 37 * t)};
+            qr_gaussian((uint64_t)t, 1.0f, v, (size_t)(ne[0] * ne[1]));
+            int32_t types[] = {GS_TYPE_F32, GS_TYPE_Q8_0, GS_TYPE_Q4_0};
+            dt_add_tensor(&m[k], name, 2, ne, k == 0 ? GS_TYPE_F32 : types[t % 3], v);
+        }
+        cr_assert(dt_save(&m[k], at(k ? "j1.gguf" : "j0.gguf")));
+        gsw_model_free(&m[k]);
+    }
+    free(v);
+    const char *a = paths[n_paths - 2], *b = paths[n_paths - 1];
+    for (int json = 0; json < 2; json++) {
+        run_result one, many;
+        if (json) {
+            DIFF(&one, a, b, "--json", "--jobs", "1");
+            DIFF(&many, a, b, "--json", "--jobs", "7");
+        } else {
+            DIFF(&one, a, b, "--jobs", "1");
+            DIFF(&many, a, b, "--jobs=7");
+        }
+        cr_assert_eq(one.status, 0, "%s", one.err);
+        cr_assert_eq(many.status, 0, "%s", many.err);
+        cr_expect_eq(one.out_len, many.out_len);
+        cr_expect(memcmp(one.out, many.out, one.out_len) == 0, "--jobs 7 differs:\n%s\n%s",
+                  one.out, many.out);
+        if (json) {
+            int st = check_json(dir, "diff.schema.json", one.out, "/total/tensors=12", NULL);
+            cr_expect_eq(st, 0, "check_json.py exit %d", st);
+        }
+        run_result_free(&one);
+        run_result_free(&many);
+    }
+}
+
+/* A tensor several chunks long (2^18 elements each): the streamed result equals, bit for bit,
+ * the one computed here over the whole decoded tensors; so do both sides quantized. */
+Test(diff, chunked_equals_whole_tensor)
+{
+    static const uint64_t ne[2] = {1024, 600}; /* 614400 elements: 2 chunks and a part */
+    const size_t n = 1024 * 600;
+    float *v = malloc(n * sizeof *v);
+    qr_gaussian(99, 0.05f, v, n);
+    static const int32_t types[3] = {GS_TYPE_F32, GS_TYPE_Q8_0, GS_TYPE_Q4_0};
+    static const char *const names[3] = {"big_f32.gguf", "big_q8.gguf", "big_q4.gguf"};
+    const char *files[3];
+    for (int k = 0; k < 3; k++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        dt_add_tensor(&m, "big.weight", 2, ne, types[k], v);
+        files[k] = at(names[k]);
+        cr_assert(dt_save(&m, files[k]));
+        gsw_model_free(&m);
+    }
+    free(v);
+    const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    for (int p = 0; p < 3; p++) {
+        const char *fa = files[pairs[p][0]], *fb = files[pairs[p][1]];
+        size_t na, nb;
+        float *va = dt_decode_whole(fa, "big.weight", &na);
+        float *vb = dt_decode_whole(fb, "big.weight", &nb);
+        cr_assert(va != NULL && vb != NULL && na == n && nb == n);
+        dt_metrics want;
+        dt_metrics_whole(va, vb, n, 32, &want);
+        free(va);
+        free(vb);
+        run_result r;
+        DIFF(&r, fa, fb, "--json");
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        double got[4];
+        const char *keys[4] = {"max_abs", "rmse", "nmse", "cosine"};
+        const double wanted[4] = {want.max_abs, want.rmse, want.nmse, want.cosine};
+        for (int k = 0; k < 4; k++) {
+            cr_assert(dt_json_number(r.out, "big.weight", keys[k], &got[k]));
+            cr_expect_eq(got[k], wanted[k], "pair %d %s: %.17g, whole tensor %.17g", p, keys[k],
+                         got[k], wanted[k]);
+        }
+        double worst, changed;
+        cr_assert(dt_json_number(r.out, "big.weight", "index", &worst));
+        cr_assert(dt_json_number(r.out, "big.weight", "changed_blocks", &changed));
+        cr_expect_eq((uint64_t)worst, want.worst_block, "pair %d", p);
+        cr_expect_eq((uint64_t)changed, want.changed_blocks, "pair %d", p);
+        run_result_free(&r);
+    }
+}
+
+static void f32_model(const char *path, const float *v, size_t n)
+{
+    const uint64_t ne[1] = {n};
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    dt_add_tensor(&m, "t", 1, ne, GS_TYPE_F32, v);
+    cr_assert(dt_save(&m, path));
+    gsw_model_free(&m);
+}
+
+Test(diff, nan_and_inf)
+{
+    const float a[4] = {NAN, INFINITY, 1.0f, 2.0f};
+    const float same[4] = {NAN, INFINITY, 1.0f, 2.0f};
+    const float other[4] = {NAN, -INFINITY, 1.0f, NAN};
+    const char *pa = at("na.gguf"), *ps = at("ns.gguf"), *po = at("no.gguf");
+    f32_model(pa, a, 4);
+    f32_model(ps, same, 4);
+    f32_model(po, other, 4);
+    run_result r;
+    /* NaN against NaN and Inf against the same Inf are equal: exact zeros */
+    DIFF(&r, pa, ps, "--json", "--max-nmse", "0", "--min-cos", "1");
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    int st = check_json(dir, "diff.schema.json", r.out, "/tensors/compared/0/nmse=0.0",
+                        "/tensors/compared/0/cosine=1.0", "/tensors/compared/0/equal=4",
+                        "/tensors/compared/0/nan_a=1", "/tensors/compared/0/inf_b=1",
+                        "/tensors/compared/0/nonfinite_mismatches=0", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    /* +Inf against -Inf and 2 against NaN: two non-finite mismatches */
+    DIFF(&r, pa, po, "--json", "--min-cos", "-1");
+    cr_assert_eq(r.status, 1, "a NaN cosine fails any --min-cos: %s", r.err);
+    st = check_json(dir, "diff.schema.json", r.out, "/tensors/compared/0/nmse=\"Infinity\"",
+                    "/tensors/compared/0/max_abs=\"Infinity\"",
+                    "/tensors/compared/0/rmse=\"Infinity\"", "/tensors/compared/0/cosine=\"NaN\"",
+                    "/tensors/compared/0/equal=2", "/tensors/compared/0/nan_b=2",
+                    "/tensors/compared/0/inf_b=1", "/tensors/compared/0/nonfinite_mismatches=2",
+                    "/tensors/compared/0/changed_blocks=2",
+                    "/tensors/compared/0/worst_block/index=1",
+                    "/tensors/compared/0/worst_block/rmse=\"Infinity\"",
+                    "/total/nmse=\"Infinity\"", "/total/nonfinite_mismatches=2", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    DIFF(&r, pa, po);
+    cr_assert_eq(r.status, 0, "no threshold, no failure: %s", r.err);
+    cr_expect(contains(r.out, "  non-finite: t: NaN 1 in A, 2 in B; Inf 1 in A, 1 in B; "
+                              "2 mismatched\n"),
+              "%s", r.out);
+    run_result_free(&r);
+}
+
+/* B split in two parts (the model's metadata in the first) against A in one file. */
+Test(diff, split_set_against_single_file)
+{
+    const char *a = write_base("a.gguf");
+    gsw_model part[2];
+    for (int k = 0; k < 2; k++) {
+        gsw_model_init(&part[k], 3);
+        if (k == 0) {
+            base_kvs(&part[k]);
+        }
+        gsw_set_u16(gsw_add(&part[k], "split.no"), (uint16_t)k);
+        gsw_set_u16(gsw_add(&part[k], "split.count"), 2);
+        gsw_set_i32(gsw_add(&part[k], "split.tensors.count"), 3);
+        base_tensors(&part[k], k == 0 ? 0 : 2, k == 0 ? 2 : 3);
+    }
+    const char *b1 = at("b-00001-of-00002.gguf"), *b2 = at("b-00002-of-00002.gguf");
+    cr_assert(dt_save(&part[0], b1));
+    cr_assert(dt_save(&part[1], b2));
+    gsw_model_free(&part[0]);
+    gsw_model_free(&part[1]);
+
+    run_result r;
+    DIFF(&r, a, b1, "--json", "--max-abs", "0");
+    cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
+    int st = check_json(dir, "diff.schema.json", r.out, "/b/kind=\"split\"", "/b/part_count=2",
+                        "/b/tensor_count=3", "/metadata/only_in_b=[]", "/metadata/changed=[]",
+                        "/total/tensors=3", "/total/nmse=0.0", "/tensors/only_in_a=[]", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    /* --part-only: the first part alone, its split keys ordinary metadata */
+    DIFF(&r, a, b1, "--part-only");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(contains(r.out, "metadata: 0 only in A, 3 only in B, 0 changed\n"), "%s", r.out);
+    cr_expect(contains(r.out, "  only in A      output_norm.weight  f32 [32]\n"), "%s", r.out);
+    run_result_free(&r);
+}
+
+/* A bool byte of 2 is refused by the strict profile and read by the lenient one. */
+Test(diff, profiles_apply_to_both_files)
+{
+    const char *a = write_base("a.gguf");
+    gsw_model m;
+    base_model(&m);
+    gsw_set_bool(gsw_add(&m, "general.odd"), 2);
+    const char *b = at("b.gguf");
+    cr_assert(dt_save(&m, b));
+    gsw_model_free(&m);
+    run_result r;
+    DIFF(&r, a, b);
+    cr_expect_eq(r.status, 1, "%s", r.err);
+    cr_expect(contains(r.err, "GS_E_BAD_BOOL"), "%s", r.err);
+    run_result_free(&r);
+    DIFF(&r, a, b, "--profile", "lenient", "--json");
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    int st = check_json(dir, "diff.schema.json", r.out, "/profile=\"lenient\"",
+                        "/metadata/only_in_b/0/value={\"type\": \"bool\", \"value\": true}",
+                        NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+}
+
+/* Runs the tool (stdout to /dev/null, stderr inherited so that a sanitizer report reaches
+ * ctest); returns the exit status and the child's peak resident set in KiB. */
+static int run_measured(const char *const argv[], long *max_kib)
+{
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) {
+            dup2(fd, 1);
+        }
+        union {
+            const char *const *in;
+            char *const *out;
+        } args = {argv};
+        execv(argv[0], args.out);
+        _exit(127);
+    }
+    int ws;
+    struct rusage ru;
+    cr_assert_eq(wait4(pid, &ws, 0, &ru), pid);
+    *max_kib = ru.ru_maxrss;
+    return WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+}
+
+/* Blocks of Q8_0 or Q4_0 with a fixed scale and pseudo-random quants: cheap to make in bulk. */
+static void fill_blocks(uint8_t *p, size_t n_blocks, size_t block_bytes, uint16_t d)
+{
+    uint64_t s = 7;
+    for (size_t b = 0; b < n_blocks; b++, p += block_bytes) {
+        p[0] = (uint8_t)d;
+        p[1] = (uint8_t)(d >> 8);
+        for (size_t j = 2; j < block_bytes; j++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            p[j] = (uint8_t)(s >> 56);
+        }
+    }
+}
+
+/* Writes the two files of memory_stays_bounded; false when the writer fails. */
+static bool write_huge(const char *const files[2])
+{
+    static const uint64_t ne[2] = {4096, 8192};
+    const size_t n_blocks = 4096 * 8192 / 32;
+    bool ok = true;
+    for (int k = 0; k < 2 && ok; k++) {
+        size_t block_bytes = k == 0 ? 34 : 18;
+        uint8_t *data = malloc(n_blocks * block_bytes);
+        if (data == NULL) {
+            return false;
+        }
+        fill_blocks(data, n_blocks, block_bytes, k == 0 ? 0x2400 : 0x2c00);
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        gsw_tensor *t = gsw_add_tensor(&m, "huge.weight", 2, ne, k == 0 ? GS_TYPE_Q8_0
+                                                                      : GS_TYPE_Q4_0);
+        gsw_tensor_set_data(t, data, n_blocks * block_bytes);
+        free(data);
+        ok = dt_save(&m, files[k]);
+        gsw_model_free(&m);
+    }
+    return ok;
+}
+
+/* Two tensors of 2^25 elements (128 MiB each as f32): holding both sides whole would need
+ * 256 MiB; the chunked comparison stays far below. The files are written by a child process:
+ * a child's peak RSS starts from its parent's at fork, so the test process must stay small
+ * (under ASan freed memory stays resident in the quarantine). */
+Test(diff, memory_stays_bounded)
+{
+    const char *files[2] = {at("huge_q8.gguf"), at("huge_q4.gguf")};
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) {
+        _exit(write_huge(files) ? 0 : 1);
+    }
+    int ws;
+    cr_assert_eq(waitpid(pid, &ws, 0), pid);
+    cr_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "writing the files failed");
+    const char *argv[] = {cli_binary(), "diff", files[0], files[1], "--json", NULL};
+    long kib;
+    int status = run_measured(argv, &kib);
+    cr_assert_eq(status, 0);
+    fprintf(stderr, "diff: peak RSS %ld KiB comparing two tensors of 2^25 elements\n", kib);
+    cr_expect_lt(kib, 64 * 1024, "peak RSS %ld KiB", kib);
+}
+
+/* Every decoder path gives the same report (the text one names no path); a path this CPU lacks,
+ * or a name that is none, is refused before any work. */
+Test(diff, decoder_paths_give_the_same_report)
+{
+    const char *ref, *q;
+    quantized_pair(&ref, &q);
+    run_result base;
+    setenv("GGUFSAFE_KERNEL", "scalar", 1);
+    DIFF(&base, ref, q);
+    cr_assert_eq(base.status, 0, "%s", base.err);
+    static const struct {
+        gs_kernel k;
+        const char *name;
+    } kernels[] = {{GS_KERNEL_AVX2, "avx2"}, {GS_KERNEL_NEON, "neon"}};
+    for (size_t i = 0; i < 2; i++) {
+        run_result r;
+        setenv("GGUFSAFE_KERNEL", kernels[i].name, 1);
+        DIFF(&r, ref, q);
+        if (gs_set_kernel(kernels[i].k) == GS_OK) {
+            cr_expect_eq(r.status, 0, "%s: %s", kernels[i].name, r.err);
+            cr_expect_eq(r.out_len, base.out_len, "%s", kernels[i].name);
+            cr_expect(memcmp(r.out, base.out, base.out_len) == 0, "%s:\n%s", kernels[i].name,
+                      r.out);
+        } else {
+            cr_expect_eq(r.status, 2, "%s: %s", kernels[i].name, r.err);
+            cr_expect(contains(r.err, "GS_E_KERNEL_UNAVAILABLE"), "%s", r.err);
+            cr_expect_eq(r.out_len, 0);
+        }
+        run_result_free(&r);
+    }
+    setenv("GGUFSAFE_KERNEL", "bogus", 1);
+    run_result r;
+    DIFF(&r, ref, q);
+    unsetenv("GGUFSAFE_KERNEL");
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(contains(r.err, "GGUFSAFE_KERNEL='bogus' names no decoder path"), "%s", r.err);
+    cr_expect_eq(r.out_len, 0);
+    run_result_free(&r);
+    run_result_free(&base);
+}
+
+/* Every file of the generated corpus (malformed and boundary cases) as A against the sample,
+ * lenient: an exit status of 0, 1 or 2, never a crash or a sanitizer report; nothing on stdout
+ * with 2. */
+static size_t sweep(const char *dir_path, const char *sample)
+{
+    DIR *d = opendir(dir_path);
+    cr_assert_not_null(d, "%s: build the corpus (target corpus_generated)", dir_path);
+    size_t n = 0;
+    for (struct dirent *e = readdir(d); e != NULL; e = readdir(d)) {
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        char *path = path_join(dir_path, e->d_name);
+        size_t len = strlen(path);
+        if (len > 5 && strcmp(path + len - 5, ".gguf") == 0) {
+            run_result r;
+            DIFF(&r, path, sample, "--profile", "lenient", "--jobs", "3");
+            cr_expect(r.status >= 0 && r.status <= 2, "%s: exit %d\n%s", path, r.status, r.err);
+            cr_expect(r.status != 2 || r.out_len == 0, "%s", path);
+            run_result_free(&r);
+            n++;
+        } else {
+            struct stat st;
+            if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+                n += sweep(path, sample); /* a category folder */
+            }
+        }
+        free(path);
+    }
+    closedir(d);
+    return n;
+}
+
+Test(diff, corpus_never_crashes)
+{
+    const char *bin = getenv("GS_BINARY_DIR");
+    cr_assert_not_null(bin, "GS_BINARY_DIR is not set: run through ctest");
+    char *corpus = path_join(bin, "corpus/generated");
+    char *sample = source_path("conformance/samples/ggml-written.gguf");
+    size_t n = sweep(corpus, sample);
+    cr_expect_gt(n, 400, "%zu corpus files", n);
+    free(corpus);
+    free(sample);
+}

@@ -1,0 +1,275 @@
+/* `ggufsafe hash`: the manifest of the ggml-written sample, every digest checked against one
+ * computed here from the file's bytes (key-value wire bytes, tensor data, the whole file, which
+ * must also be what sha256sum prints); the same bytes whatever --jobs is and whatever the file is
+ * called; split sets; names escaped; failures leave no manifest behind. */
+#include <criterion/criterion.h>
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli_test.h"
+#include "ggufsafe.h"
+#include "gsw_write.h"
+
+static char *dir;
+static char *sample;
+
+static void setup(void)
+{
+    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
+    sample = source_path("conformance/samples/ggml-written.gguf");
+    dir = scratch_dir();
+    cr_assert_not_null(dir);
+}
+
+static void teardown(void)
+{
+    scratch_remove(dir);
+    free(sample);
+}
+
+TestSuite(hash, .init = setup, .fini = teardown);
+
+static void sha256_hex(const void *p, size_t n, char out[65])
+{
+    unsigned char md[32];
+    unsigned len = 0;
+    cr_assert_eq(EVP_Digest(p, n, md, &len, EVP_sha256(), NULL), 1);
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) {
+        out[2 * i] = hex[md[i] >> 4];
+        out[2 * i + 1] = hex[md[i] & 15];
+    }
+    out[64] = '\0';
+}
+
+static char *hash_of(const char *path, const char *jobs)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "hash", path, "--jobs", jobs, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char *out = r.out;
+    r.out = NULL;
+    run_result_free(&r);
+    return out;
+}
+
+/* The manifest this test expects for path, computed independently from the file's bytes with
+ * the reader's offsets (names here are plain ASCII). */
+static char *expected_manifest(const char *path)
+{
+    size_t len;
+    char *bytes = read_file(path, &len);
+    cr_assert_not_null(bytes);
+    gs_file *f;
+    cr_assert_eq(gs_open_file(path, NULL, &f, NULL), GS_OK);
+    size_t cap = 1 << 20, n = 0;
+    char *m = malloc(cap);
+    char hex[65];
+    sha256_hex(bytes, len, hex);
+    n += (size_t)snprintf(m + n, cap - n, "ggufsafe-manifest 1\npart 1 of 1\nfile %s %zu\n", hex,
+                          len);
+    for (size_t i = 0; i < gs_kv_count(f); i++) {
+        gs_kv_info kv;
+        gs_kv_info_at(f, i, &kv);
+        sha256_hex(bytes + kv.offset, kv.size, hex);
+        n += (size_t)snprintf(m + n, cap - n, "kv %s %.*s\n", hex, (int)kv.key.len, kv.key.ptr);
+    }
+    for (size_t i = 0; i < gs_tensor_count(f); i++) {
+        gs_tensor_info t;
+        gs_tensor_info_at(f, i, &t);
+        sha256_hex(bytes + t.data_offset, t.size, hex);
+        char shape[96] = "-";
+        size_t k = 0;
+        for (uint32_t d = 0; d < t.n_dims; d++) {
+            k += (size_t)snprintf(shape + k, sizeof shape - k, "%s%llu", d ? "," : "",
+                                  (unsigned long long)t.ne[d]);
+        }
+        n += (size_t)snprintf(m + n, cap - n, "tensor %s %s %s %.*s\n", hex, gs_type_name(t.type),
+                              shape, (int)t.name.len, t.name.ptr);
+    }
+    n += (size_t)snprintf(m + n, cap - n, "end\n");
+    cr_assert_lt(n, cap - 1);
+    gs_close(f);
+    free(bytes);
+    return m;
+}
+
+Test(hash, sample_manifest_is_every_digest_of_the_file)
+{
+    char *got = hash_of(sample, "2");
+    char *want = expected_manifest(sample);
+    cr_expect_str_eq(got, want);
+    /* the whole-file line is what sha256sum prints, and the sample's published digest */
+    cr_expect(contains(got, "\nfile 538272288539eaa6134473818489a7d053abe98cc4134c509bea061be00a6a51 "
+                            "148896\n"));
+    const char *argv[] = {"/usr/bin/sha256sum", sample, NULL};
+    run_result r;
+    cr_assert(run_program(argv, &r));
+    cr_assert_eq(r.status, 0);
+    char line[80];
+    snprintf(line, sizeof line, "\nfile %.64s ", r.out);
+    cr_expect(contains(got, line), "sha256sum says %s", r.out);
+    run_result_free(&r);
+    free(got);
+    free(want);
+}
+
+/* A file of many 4 MiB chunks, so the reader and the range hashers really pipeline. */
+static char *big_file(const char *name)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    const uint64_t sizes[] = {3u << 20, 7, 5u << 20, 0, 1u << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        char tname[16];
+        snprintf(tname, sizeof tname, "t%zu", i);
+        cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, tname, 1, &sizes[i], GS_TYPE_F32),
+                                  i + 1, 1u << 26));
+    }
+    char *path = path_join(dir, name);
+    char why[256];
+    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
+    return path;
+}
+
+Test(hash, same_bytes_whatever_jobs_and_name, .timeout = 60)
+{
+    char *big = big_file("big.gguf");
+    char *want = expected_manifest(big);
+    static const char *const jobs[] = {"1", "2", "3", "8"};
+    for (size_t j = 0; j < 4; j++) {
+        char *got = hash_of(big, jobs[j]);
+        cr_expect_str_eq(got, want, "--jobs %s", jobs[j]);
+        free(got);
+    }
+    /* another name, another directory: the same manifest */
+    char *sub = path_join(dir, "elsewhere.bin");
+    size_t len;
+    char *bytes = read_file(big, &len);
+    cr_assert(write_file(sub, bytes, len));
+    char *moved = hash_of(sub, "2");
+    cr_expect_str_eq(moved, want);
+    /* --manifest OUT writes exactly what stdout gets */
+    char *out = path_join(dir, "big.manifest");
+    run_result r;
+    cr_assert(run_cli(&r, "hash", "--manifest", out, big, NULL));
+    cr_expect_eq(r.status, 0);
+    cr_expect_eq(r.out_len, 0);
+    run_result_free(&r);
+    size_t mlen;
+    char *written = read_file(out, &mlen);
+    cr_assert_not_null(written);
+    cr_expect_str_eq(written, want);
+    free(written);
+    free(out);
+    free(moved);
+    free(bytes);
+    free(sub);
+    free(want);
+    free(big);
+}
+
+Test(hash, split_set_has_a_section_per_part)
+{
+    char *paths[2];
+    for (int p = 0; p < 2; p++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        gsw_set_u16(gsw_add(&m, "split.no"), (uint16_t)p);
+        gsw_set_u16(gsw_add(&m, "split.count"), 2);
+        gsw_set_i32(gsw_add(&m, "split.tensors.count"), 2);
+        uint64_t n = 8;
+        cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, p ? "b" : "a", 1, &n, GS_TYPE_F32), 1, 64));
+        char name[64];
+        snprintf(name, sizeof name, "x-%05d-of-00002.gguf", p + 1);
+        paths[p] = path_join(dir, name);
+        char why[256];
+        cr_assert_eq(gsw_write_file(&m, 0, paths[p], why, sizeof why), 0, "%s", why);
+        gsw_model_free(&m);
+    }
+    char *got = hash_of(paths[0], "2");
+    char *one = expected_manifest(paths[0]);
+    char *two = expected_manifest(paths[1]);
+    /* the set's manifest is part 1's section, then part 2's, then "end" */
+    char *s1 = strstr(one, "part 1 of 1\n") + strlen("part 1 of 1\n");
+    char *s2 = strstr(two, "part 1 of 1\n") + strlen("part 1 of 1\n");
+    *strstr(s1, "end\n") = '\0';
+    *strstr(s2, "end\n") = '\0';
+    char want[8192];
+    snprintf(want, sizeof want, "ggufsafe-manifest 1\npart 1 of 2\n%spart 2 of 2\n%send\n", s1,
+             s2);
+    cr_expect_str_eq(got, want);
+    run_result r;
+    cr_assert(run_cli(&r, "hash", "--part-only", paths[0], NULL));
+    cr_expect(contains(r.out, "part 1 of 1\n"));
+    run_result_free(&r);
+    free(got);
+    free(one);
+    free(two);
+    free(paths[0]);
+    free(paths[1]);
+}
+
+Test(hash, names_are_escaped_and_profiles_apply)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    static const char key[] = "a b\\\x01\xff";
+    gsw_set_u8(gsw_add_n(&m, key, sizeof key - 1), 1);
+    uint64_t n = 8;
+    cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, "t\n", 1, &n, GS_TYPE_F32), 1, 64));
+    char *path = path_join(dir, "odd.gguf");
+    char why[256];
+    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
+    run_result r;
+    cr_assert(run_cli(&r, "hash", path, NULL));
+    cr_expect_eq(r.status, 1, "strict rejects the key");
+    cr_expect_eq(r.out_len, 0);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "hash", "--profile", "lenient", path, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(contains(r.out, " a\\x20b\\x5c\\x01\\xff\n"), "%s", r.out);
+    cr_expect(contains(r.out, " f32 8 t\\x0a\n"), "%s", r.out);
+    cr_expect(no_control_bytes(r.out, r.out_len));
+    run_result_free(&r);
+    free(path);
+}
+
+Test(hash, failures_leave_no_manifest)
+{
+    char *missing = path_join(dir, "missing.gguf");
+    char *out = path_join(dir, "out.manifest");
+    run_result r;
+    cr_assert(run_cli(&r, "hash", missing, "--manifest", out, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "GS_E_IO"), "%s", r.err);
+    run_result_free(&r);
+    size_t len;
+    char *bytes = read_file(sample, &len);
+    char *cut = path_join(dir, "cut.gguf");
+    cr_assert(write_file(cut, bytes, len - 100));
+    cr_assert(run_cli(&r, "hash", cut, "--manifest", out, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect(contains(r.err, "GS_E_DATA_OUTSIDE_FILE"), "%s", r.err);
+    run_result_free(&r);
+    FILE *f = fopen(out, "r");
+    cr_expect_null(f, "a manifest was written for a file that could not be hashed");
+    if (f != NULL) {
+        fclose(f);
+    }
+    cr_assert(run_cli(&r, "hash", "--jobs", "0", sample, NULL));
+    cr_expect_eq(r.status, 2);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "hash", "--json", sample, NULL));
+    cr_expect_eq(r.status, 2);
+    run_result_free(&r);
+    free(cut);
+    free(bytes);
+    free(missing);
+    free(out);
+}
