@@ -9,37 +9,18 @@ uint64_t gsi_tensor_offset_field(const gsi_tensor *t)
     return t->name_off + t->name_len + 4 + 8ull * t->n_dims + 4;
 }
 
-/* Records a layout finding (diagnostic mode). Past GS_MAX_FINDINGS only the count grows. */
-static gs_status record_finding(gsi_parser *p, const gs_error *e)
-{
-    gs_file *f = p->file;
-    if (f->n_findings >= GS_MAX_FINDINGS) {
-        f->layout.findings_dropped++;
-        return GS_OK;
-    }
-    gs_status st = gsi_mem_reserve(&f->mem, (void **)&f->findings, &f->cap_findings,
-                                   f->n_findings + 1, sizeof(gs_error));
-    if (st != GS_OK) {
-        return gsi_fail(p->err, st, e->offset, GS_CONTEXT_NONE, NULL, 0, "findings table");
-    }
-    f->findings[f->n_findings++] = *e;
-    return GS_OK;
-}
-
 /* A layout violation at the tensor-info `offset` field of t (where every layout error points):
  * fails the open, or in diagnostic mode becomes a finding and the check goes on. Returns GS_OK
  * when the caller should continue. */
 __attribute__((format(printf, 4, 5))) static gs_status
 layout_problem(gsi_parser *p, gs_status st, const gsi_tensor *t, const char *fmt, ...)
 {
-    gs_error local;
-    gs_error *e = p->diagnostic ? &local : p->err;
     va_list ap;
     va_start(ap, fmt);
-    gsi_failv(e, st, gsi_tensor_offset_field(t), GS_CONTEXT_TENSOR, p->file->base + t->name_off,
-              t->name_len, fmt, ap);
+    gs_status r = gsi_problemv(p, st, gsi_tensor_offset_field(t), GS_CONTEXT_TENSOR,
+                               p->file->base + t->name_off, t->name_len, fmt, ap);
     va_end(ap);
-    return p->diagnostic ? record_finding(p, &local) : st;
+    return r;
 }
 
 /* Every tensor's [start, end) inside the file, with arithmetic that cannot wrap. In diagnostic
@@ -175,12 +156,9 @@ gs_status gsi_check_layout(gsi_parser *p)
     l->data_offset = data_offset;
     /* ggml requires the padding before the data section whenever there are tensors. */
     if (f->n_tensors > 0 && data_offset > f->size) {
-        gs_error local;
-        gs_error *e = p->diagnostic ? &local : p->err;
-        gsi_fail(e, GS_E_TRUNCATED, info_end, GS_CONTEXT_NONE, NULL, 0,
-                 "padding to the %u-byte aligned data section at %llu", p->alignment,
-                 (unsigned long long)data_offset);
-        gs_status st = p->diagnostic ? record_finding(p, &local) : GS_E_TRUNCATED;
+        gs_status st = gsi_problem(p, GS_E_TRUNCATED, info_end, GS_CONTEXT_NONE, NULL, 0,
+                                   "padding to the %u-byte aligned data section at %llu",
+                                   p->alignment, (unsigned long long)data_offset);
         if (st != GS_OK) {
             return st;
         }

@@ -53,6 +53,13 @@ gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err)
     if (st == GS_OK) {
         st = gsi_check_layout(&p);
     }
+    if (st != GS_OK && p.diagnostic && f->n_findings > 0) {
+        /* A failed diagnostic open reports what a normal open would: the first problem. */
+        if (err != NULL) {
+            *err = f->findings[0];
+        }
+        st = f->findings[0].status;
+    }
     return st;
 }
 

@@ -3,6 +3,8 @@
 #ifndef GGUFSAFE_PARSE_H
 #define GGUFSAFE_PARSE_H
 
+#include <stdarg.h>
+
 #include "cursor.h"
 #include "error.h"
 #include "file_internal.h"
@@ -41,6 +43,18 @@ gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err);
  * and *len describe the bytes and the cursor is past them; on failure *len_field is where the
  * string started and nothing is reported yet (the caller knows the context). */
 gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len);
+
+/* A problem that need not stop the parse: fails it (returning st), or in diagnostic mode is
+ * recorded as a finding (returning GS_OK, or a failure to record it). Used for the strict-only
+ * rules (UTF-8, bools, key grammar, name length, alignment value) and the layout rules; what
+ * memory-safe addressing needs always fails. */
+gs_status gsi_problem(gsi_parser *p, gs_status st, uint64_t offset, gs_context_kind kind,
+                      const uint8_t *name, uint64_t name_len, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+gs_status gsi_problemv(gsi_parser *p, gs_status st, uint64_t offset, gs_context_kind kind,
+                       const uint8_t *name, uint64_t name_len, const char *fmt, va_list ap)
+    __attribute__((format(printf, 7, 0)));
+gs_status gsi_record_finding(gsi_parser *p, const gs_error *e);
 
 /* Encoded size of one element of a fixed-size value type, 0 for string/array/invalid. */
 unsigned gsi_value_size(uint32_t type);

@@ -73,7 +73,8 @@ static gs_status parse_string_value(gsi_parser *p, const gsi_kv *kv)
         return string_failure(p, st, at, kv, n);
     }
     if (p->strict && !gsi_utf8_valid(s, (size_t)n)) {
-        return fail_key(p, GS_E_INVALID_UTF8, at, kv, "string value");
+        return gsi_problem(p, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY, p->file->base + kv->key_off,
+                           kv->key_len, "string value");
     }
     return GS_OK;
 }
@@ -101,7 +102,7 @@ static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
     uint64_t *out = f->strings + f->n_strings;
     gsi_cursor *c = &p->cur;
     const uint64_t max_len = p->limits->max_string_length;
-    const bool strict = p->strict;
+    bool check_utf8 = p->strict; /* off after the first invalid element: one finding per key */
     for (uint64_t i = 0; i < kv->count; i++) {
         uint64_t at = c->pos;
         if (!gsi_cur_has(c, 8)) {
@@ -115,10 +116,14 @@ static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
         if (n > max_len) {
             return string_failure(p, GS_E_LIMIT_STRING_LENGTH, at, kv, n);
         }
-        if (strict && !gsi_utf8_valid(c->base + at + 8, (size_t)n)) {
-            return gsi_fail(p->err, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY,
-                            f->base + kv->key_off, kv->key_len, "element %llu",
-                            (unsigned long long)i);
+        if (check_utf8 && !gsi_utf8_valid(c->base + at + 8, (size_t)n)) {
+            gs_status st2 = gsi_problem(p, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY,
+                                        f->base + kv->key_off, kv->key_len, "element %llu",
+                                        (unsigned long long)i);
+            if (st2 != GS_OK) {
+                return st2;
+            }
+            check_utf8 = false;
         }
         out[i] = at;
         c->pos = at + 8 + n;
@@ -179,9 +184,13 @@ static gs_status parse_value(gsi_parser *p, gsi_kv *kv, uint64_t type_at)
             const uint8_t *b = gsi_cur_ptr(c);
             for (uint64_t i = 0; i < count; i++) {
                 if (b[i] > 1) {
-                    return gsi_fail(p->err, GS_E_BAD_BOOL, c->pos + i, GS_CONTEXT_KEY,
-                                    f->base + kv->key_off, kv->key_len,
-                                    "element %llu is %u", (unsigned long long)i, b[i]);
+                    gs_status st = gsi_problem(p, GS_E_BAD_BOOL, c->pos + i, GS_CONTEXT_KEY,
+                                               f->base + kv->key_off, kv->key_len,
+                                               "element %llu is %u", (unsigned long long)i, b[i]);
+                    if (st != GS_OK) {
+                        return st;
+                    }
+                    break; /* one finding per key */
                 }
             }
         }
@@ -204,8 +213,12 @@ static gs_status parse_value(gsi_parser *p, gsi_kv *kv, uint64_t type_at)
         return fail_key(p, GS_E_TRUNCATED, c->pos, kv, "value");
     }
     if (type == GS_VALUE_BOOL && p->strict && *gsi_cur_ptr(c) > 1) {
-        return gsi_fail(p->err, GS_E_BAD_BOOL, c->pos, GS_CONTEXT_KEY, f->base + kv->key_off,
-                        kv->key_len, "value %u", *gsi_cur_ptr(c));
+        gs_status st = gsi_problem(p, GS_E_BAD_BOOL, c->pos, GS_CONTEXT_KEY,
+                                   f->base + kv->key_off, kv->key_len, "value %u",
+                                   *gsi_cur_ptr(c));
+        if (st != GS_OK) {
+            return st;
+        }
     }
     c->pos += size;
     return GS_OK;
@@ -229,10 +242,17 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
                         "key of key-value pair %llu declares %llu bytes",
                         (unsigned long long)index, (unsigned long long)key_len);
     }
-    st = gsi_check_key(key, key_len, p->strict);
+    st = gsi_check_key(key, key_len, false);
     if (st != GS_OK) {
         return gsi_fail(p->err, st, at, GS_CONTEXT_KEY, key, key_len, "key-value pair %llu",
                         (unsigned long long)index);
+    }
+    if (p->strict && gsi_check_key(key, key_len, true) != GS_OK) {
+        st = gsi_problem(p, GS_E_BAD_KEY, at, GS_CONTEXT_KEY, key, key_len,
+                         "key-value pair %llu", (unsigned long long)index);
+        if (st != GS_OK) {
+            return st;
+        }
     }
 
     gs_status mst = gsi_mem_reserve(&f->mem, (void **)&f->kvs, &f->cap_kv, f->n_kv + 1,
@@ -315,10 +335,18 @@ gs_status gsi_parse_alignment(gsi_parser *p)
     }
     uint32_t a = gsi_le32(f->base + kv->value_off);
     bool pow2 = a != 0 && (a & (a - 1)) == 0;
-    if (a == 0 || (p->strict && (!pow2 || a < 8))) {
+    if (a == 0) {
         return gsi_fail(p->err, GS_E_ALIGNMENT_VALUE, kv->value_off, GS_CONTEXT_KEY,
-                        (const uint8_t *)key, sizeof key - 1,
-                        "%u (%s)", a, p->strict ? "strict: a power of two, 8 or more" : "zero");
+                        (const uint8_t *)key, sizeof key - 1, "0");
+    }
+    if (p->strict && (!pow2 || a < 8)) {
+        /* diagnostic mode goes on with the value, as lenient would */
+        gs_status st = gsi_problem(p, GS_E_ALIGNMENT_VALUE, kv->value_off, GS_CONTEXT_KEY,
+                                   (const uint8_t *)key, sizeof key - 1,
+                                   "%u (strict: a power of two, 8 or more)", a);
+        if (st != GS_OK) {
+            return st;
+        }
     }
     if (a > p->limits->max_alignment) {
         return gsi_fail(p->err, GS_E_LIMIT_ALIGNMENT, kv->value_off, GS_CONTEXT_KEY,

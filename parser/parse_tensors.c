@@ -78,11 +78,20 @@ static gs_status parse_one_tensor(gsi_parser *p, uint64_t index)
                         "name of tensor info %llu declares %llu bytes", (unsigned long long)index,
                         (unsigned long long)name_len);
     }
-    st = gsi_check_tensor_name(name, name_len, p->strict);
+    st = gsi_check_tensor_name(name, name_len, false);
     if (st != GS_OK) {
         return gsi_fail(p->err, st, at, GS_CONTEXT_TENSOR, name, name_len,
                         "tensor info %llu, name of %llu bytes", (unsigned long long)index,
                         (unsigned long long)name_len);
+    }
+    st = p->strict ? gsi_check_tensor_name(name, name_len, true) : GS_OK;
+    if (st != GS_OK) {
+        st = gsi_problem(p, st, at, GS_CONTEXT_TENSOR, name, name_len,
+                         "tensor info %llu, name of %llu bytes", (unsigned long long)index,
+                         (unsigned long long)name_len);
+        if (st != GS_OK) {
+            return st;
+        }
     }
 
     gs_status mst = gsi_mem_reserve(&f->mem, (void **)&f->tensors, &f->cap_tensors,

@@ -2,6 +2,7 @@
  * lenient in diagnostic mode: a failed open contributes its error, a successful one its layout
  * findings. What the lenient reader reports breaks both profiles (strict checks everything
  * lenient does); what only the strict reader reports breaks strict. Reported in file order. */
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,7 +40,22 @@ static void push(entries *es, const gs_error *e, unsigned profiles)
  * few hundred are gathered: more than the report keeps of any code. */
 #define MAX_GATHER 1024
 
-static void gather(entries *es, const gs_file *f, const gs_error *failure, unsigned profiles)
+/* Whether es holds a finding with e's status and offset. */
+static bool holds(const entries *es, const gs_error *e)
+{
+    for (size_t i = 0; i < es->n; i++) {
+        if (es->v[i].e.status == e->status && es->v[i].e.offset == e->offset) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* strict_only: of the findings lenient did not report, keep only the first. They are what the
+ * strict reader rejects the file for; the compat.* and meta.* checks list every instance under
+ * their own codes, so repeating them all as reader.* findings would count each twice. */
+static void gather(entries *es, const gs_file *f, const gs_error *failure, unsigned profiles,
+                   bool strict_only)
 {
     if (f == NULL) {
         if (failure->status != GS_OK && failure->status != GS_E_IO) {
@@ -47,12 +63,20 @@ static void gather(entries *es, const gs_file *f, const gs_error *failure, unsig
         }
         return;
     }
+    bool took_strict_only = false;
     size_t n = gs_file_finding_count(f);
     for (size_t i = 0; i < n && es->n < MAX_GATHER; i++) {
         gs_error e;
-        if (gs_file_finding(f, i, &e) == GS_OK) {
-            push(es, &e, profiles);
+        if (gs_file_finding(f, i, &e) != GS_OK) {
+            continue;
         }
+        if (strict_only && !holds(es, &e)) {
+            if (took_strict_only) {
+                continue;
+            }
+            took_strict_only = true;
+        }
+        push(es, &e, profiles);
     }
 }
 
@@ -73,8 +97,8 @@ void cert_check_reader(cert_run *r)
             continue; /* split.part_missing */
         }
         entries es = {0};
-        gather(&es, part->file, &part->lenient_err, CERT_BOTH);
-        gather(&es, part->strict, &part->strict_err, CERT_STRICT);
+        gather(&es, part->file, &part->lenient_err, CERT_BOTH, false);
+        gather(&es, part->strict, &part->strict_err, CERT_STRICT, true);
         if (es.n > 1) {
             qsort(es.v, es.n, sizeof *es.v, by_offset);
         }
