@@ -196,3 +196,67 @@ Test(diagnostic, bounded_reads)
     unlink(path);
     gsw_bytes_free(&b);
 }
+
+Test(diagnostic, strict_only_rules_become_findings)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 1, 5);
+    size_t align_at = tu_kv_u32(&b, "general.alignment", 24);
+    size_t utf8_at = tu_kv_head(&b, "k.s", 3, GS_VALUE_STRING);
+    gsw_put_cstr(&b, "\xff");
+    size_t bool_at = tu_kv_head(&b, "k.b", 3, GS_VALUE_BOOL);
+    gsw_put_u8(&b, 2);
+    size_t key_at = tu_kv_u8(&b, "Bad.Key", 1);
+    size_t arr_at = tu_kv_head(&b, "k.a", 3, GS_VALUE_ARRAY);
+    gsw_put_u32(&b, GS_VALUE_STRING);
+    gsw_put_u64(&b, 3);
+    gsw_put_cstr(&b, "\xc0");
+    gsw_put_cstr(&b, "ok");
+    gsw_put_cstr(&b, "\xc1"); /* a second invalid element: one finding per key */
+    char name[65];
+    memset(name, 'n', 64);
+    uint64_t ne[1] = {8};
+    size_t name_at = tu_tensor_n(&b, name, 64, 1, ne, GS_TYPE_F32, 0);
+    gsw_pad_to(&b, 24);
+    gsw_put_fill(&b, 0, 48);
+    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
+    cr_assert_eq(gs_file_finding_count(f), 6);
+    expect_finding(f, 0, GS_E_INVALID_UTF8, utf8_at + 8 + 3 + 4, "k.s");
+    expect_finding(f, 1, GS_E_BAD_BOOL, bool_at + 8 + 3 + 4, "k.b");
+    expect_finding(f, 2, GS_E_BAD_KEY, key_at, "Bad.Key");
+    expect_finding(f, 3, GS_E_INVALID_UTF8, arr_at + 8 + 3 + 4 + 12, "k.a");
+    expect_finding(f, 4, GS_E_ALIGNMENT_VALUE, align_at + 8 + 17 + 4, "general.alignment");
+    expect_finding(f, 5, GS_E_TENSOR_NAME_TOO_LONG, name_at, NULL);
+    gs_close(f);
+    /* lenient: none of these is a problem; strict without diagnostics stops at the first */
+    f = open_diag(&b, GS_PROFILE_LENIENT);
+    cr_assert_eq(gs_file_finding_count(f), 0);
+    gs_close(f);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_INVALID_UTF8, utf8_at + 8 + 3 + 4);
+    gsw_bytes_free(&b);
+}
+
+Test(diagnostic, failed_open_reports_the_first_problem)
+{
+    /* a bad bool (a finding), then a truncated value (fatal): the error is the bool, exactly as
+     * a normal strict open reports it */
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_header(&b, 3, 0, 2);
+    size_t bool_at = tu_kv_head(&b, "k.b", 3, GS_VALUE_BOOL);
+    gsw_put_u8(&b, 7);
+    tu_kv_head(&b, "k.u", 3, GS_VALUE_U64);
+    gsw_put_u32(&b, 0);
+    gsw_put_fill(&b, 0, 1);
+    gs_options o;
+    gs_options_init(&o);
+    o.diagnostic = true;
+    gs_file *f;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_BAD_BOOL);
+    cr_assert_eq(e.offset, bool_at + 8 + 3 + 4);
+    cr_assert_null(f);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_BAD_BOOL, bool_at + 8 + 3 + 4);
+    gsw_bytes_free(&b);
+}
