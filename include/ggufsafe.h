@@ -187,6 +187,12 @@ typedef struct gs_options {
      * whose data lies outside the file stay listed but cannot be decoded. Violations in the
      * header, key-values and tensor infos still fail the open. Default false. */
     bool diagnostic;
+    /* gs_open_file reads the metadata (everything before the data section) with pread into the
+     * heap instead of parsing it through the mapping: nothing the parse or any getter reads can
+     * then fault if the file is truncated underneath, and a file that shrinks while it is opened
+     * gives an error. Costs a heap copy of the metadata. Tensor data pointers still point into
+     * the mapping; decoding and gs_file_read use pread either way. Default false. */
+    bool copy_metadata;
 } gs_options;
 
 /* Defaults: strict profile, the limits above, libc allocation. */

@@ -1,6 +1,11 @@
 /* The one bounded reader. Nothing else in ggufsafe reads file bytes by pointer arithmetic of its
  * own: every read states how many bytes it needs and fails, without moving, when they are not
- * there. Values are assembled from little-endian bytes; no unaligned or aliasing loads. */
+ * there. Values are assembled from little-endian bytes; no unaligned or aliasing loads.
+ *
+ * `size` is the length of the file; `avail` how much of it is in memory at `base` (all of it,
+ * except when the metadata is read piecewise with pread: then a read past `avail` but inside
+ * the file sets `need_more`, and the parse is repeated over a longer prefix). Lengths and
+ * counts are checked against `size`; bytes are read only below `avail`. */
 #ifndef GGUFSAFE_CURSOR_H
 #define GGUFSAFE_CURSOR_H
 
@@ -12,16 +17,26 @@ typedef struct gsi_cursor {
     const uint8_t *base;
     uint64_t size;
     uint64_t pos;
+    uint64_t avail;
+    bool need_more;
 } gsi_cursor;
 
+/* Bytes of the file after the cursor: what lengths and counts are checked against. */
 static inline uint64_t gsi_cur_remaining(const gsi_cursor *c)
 {
     return c->size - c->pos;
 }
 
-static inline bool gsi_cur_has(const gsi_cursor *c, uint64_t n)
+/* Whether n bytes at the cursor can be read now. */
+static inline bool gsi_cur_has(gsi_cursor *c, uint64_t n)
 {
-    return n <= c->size - c->pos;
+    if (c->pos <= c->avail && n <= c->avail - c->pos) {
+        return true;
+    }
+    if (n <= c->size - c->pos) {
+        c->need_more = true; /* in the file, not yet in memory */
+    }
+    return false;
 }
 
 static inline const uint8_t *gsi_cur_ptr(const gsi_cursor *c)

@@ -74,6 +74,6 @@ gs_status gs_file_read(const gs_file *file, uint64_t offset, void *dst, size_t n
     if (file->source.fd >= 0) {
         return gsi_source_pread(&file->source, offset, dst, n);
     }
-    memcpy(dst, file->base + offset, n);
+    memcpy(dst, file->data_base + offset, n);
     return GS_OK;
 }

@@ -34,8 +34,11 @@ typedef struct gsi_tensor {
 struct gs_file {
     gsi_mem mem;
     gsi_source source;
-    const uint8_t *base;
+    const uint8_t *base;      /* the metadata (and, unless copied, the whole file) */
+    const uint8_t *data_base; /* the whole file, for tensor data pointers */
     uint64_t size;
+    uint8_t *meta_copy;       /* copy_metadata: the heap copy base points to */
+    size_t meta_copy_len;
     uint32_t version;
     gs_profile profile;
 

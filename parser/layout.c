@@ -164,6 +164,11 @@ gs_status gsi_check_layout(gsi_parser *p)
         }
     }
     uint64_t pad_end = data_offset < f->size ? data_offset : f->size;
+    if (pad_end > p->cur.avail) {
+        p->cur.need_more = true; /* the padding is read too: a longer prefix */
+        return gsi_fail(p->err, GS_E_TRUNCATED, p->cur.avail, GS_CONTEXT_NONE, NULL, 0,
+                        "prefix");
+    }
     for (uint64_t i = info_end; i < pad_end; i++) {
         if (f->base[i] != 0) {
             if (l->header_padding_nonzero == 0) {

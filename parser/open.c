@@ -1,5 +1,6 @@
 /* gs_open_file, gs_open_memory, gs_close: sources in, an immutable gs_file out. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "options.h"
 #include "parse.h"
@@ -28,10 +29,13 @@ gsi_name_source gsi_tensor_names(const gs_file *f)
     return (gsi_name_source){f, tensor_name_at};
 }
 
-gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err)
+/* Parses f->base[0..avail) of a file of f->size bytes. Sets *need_more when the parse wanted
+ * bytes beyond avail that the file has (the result is then meaningless). */
+static gs_status parse_prefix(gs_file *f, uint64_t avail, const gs_options *opts, gs_error *err,
+                              bool *need_more)
 {
     gsi_parser p = {
-        .cur = {f->base, f->size, 0},
+        .cur = {f->base, f->size, 0, avail, false},
         .file = f,
         .limits = &opts->limits,
         .strict = opts->profile == GS_PROFILE_STRICT,
@@ -53,6 +57,7 @@ gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err)
     if (st == GS_OK) {
         st = gsi_check_layout(&p);
     }
+    *need_more = p.cur.need_more;
     if (st != GS_OK && p.diagnostic && f->n_findings > 0) {
         /* A failed diagnostic open reports what a normal open would: the first problem. */
         if (err != NULL) {
@@ -61,6 +66,12 @@ gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err)
         st = f->findings[0].status;
     }
     return st;
+}
+
+gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err)
+{
+    bool need_more;
+    return parse_prefix(f, f->size, opts, err, &need_more);
 }
 
 static void free_tables(gs_file *f)
@@ -73,12 +84,68 @@ static void free_tables(gs_file *f)
     gsi_index_free(&f->tensor_index, &f->mem);
 }
 
+/* Back to the state of a fresh gs_file, for a parse over a longer prefix. */
+static void reset_tables(gs_file *f)
+{
+    free_tables(f);
+    f->kvs = NULL;
+    f->tensors = NULL;
+    f->strings = NULL;
+    f->findings = NULL;
+    f->n_kv = f->cap_kv = f->n_tensors = f->cap_tensors = 0;
+    f->n_strings = f->cap_strings = f->n_findings = f->cap_findings = 0;
+    gsi_index_init(&f->kv_index);
+    gsi_index_init(&f->tensor_index);
+    memset(&f->layout, 0, sizeof f->layout);
+}
+
+/* First prefix read by copy_metadata; doubled until the metadata fits (parse work <= 2x). */
+#define COPY_FIRST_BYTES 4096u
+
+/* copy_metadata: read a prefix with pread, parse it, and read a longer one while the parse needs
+ * bytes beyond it. The file's size is the one it had when it was opened; a file that shrinks
+ * meanwhile is reported as truncated where the read came up short. */
+static gs_status parse_copied(gs_file *f, const gs_options *opts, gs_error *err)
+{
+    uint64_t avail = f->size < COPY_FIRST_BYTES ? f->size : COPY_FIRST_BYTES;
+    for (;;) {
+        size_t len = (size_t)avail; /* <= the mapping's length, a size_t */
+        uint8_t *buf = NULL;
+        gs_status st = len > 0 ? gsi_mem_alloc(&f->mem, len, (void **)&buf) : GS_OK;
+        if (st != GS_OK) {
+            return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "metadata copy of %zu bytes",
+                            len);
+        }
+        st = len > 0 ? gsi_source_pread(&f->source, 0, buf, len) : GS_OK;
+        if (st != GS_OK) {
+            gsi_mem_free(&f->mem, buf, len);
+            return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0,
+                            "the file shrank while its metadata was read");
+        }
+        static const uint8_t empty[1] = {0};
+        f->base = buf != NULL ? buf : empty;
+        f->meta_copy = buf;
+        f->meta_copy_len = len;
+        bool need_more;
+        st = parse_prefix(f, avail, opts, err, &need_more);
+        if (!need_more || avail == f->size) {
+            return st;
+        }
+        reset_tables(f);
+        gsi_mem_free(&f->mem, buf, len);
+        f->meta_copy = NULL;
+        f->meta_copy_len = 0;
+        avail = f->size - avail < avail ? f->size : 2 * avail;
+    }
+}
+
 void gs_close(gs_file *file)
 {
     if (file == NULL) {
         return;
     }
     free_tables(file);
+    gsi_mem_free(&file->mem, file->meta_copy, file->meta_copy_len);
     gsi_source_unmap(&file->source);
     gsi_mem mem = file->mem;
     gsi_mem_free(&mem, file, sizeof *file);
@@ -104,7 +171,9 @@ static gs_status new_file(const gs_options *opts, gs_file **out, gs_error *err)
 
 static gs_status finish_open(gs_file *f, const gs_options *opts, gs_file **out, gs_error *err)
 {
-    gs_status st = gsi_parse_file(f, opts, err);
+    f->data_base = f->base;
+    gs_status st = opts->copy_metadata && f->source.fd >= 0 ? parse_copied(f, opts, err)
+                                                            : gsi_parse_file(f, opts, err);
     if (st != GS_OK) {
         gs_close(f);
         return st;

@@ -31,6 +31,11 @@ gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len)
         *len = n;
         return GS_E_LIMIT_STRING_LENGTH;
     }
+    if (!gsi_cur_has(c, n)) {
+        c->pos -= 8;
+        *len = n;
+        return GS_E_TRUNCATED; /* only when need_more: the parse is repeated */
+    }
     *data = gsi_cur_ptr(c);
     *len = n;
     c->pos += n;
@@ -116,6 +121,9 @@ static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
         if (n > max_len) {
             return string_failure(p, GS_E_LIMIT_STRING_LENGTH, at, kv, n);
         }
+        if (check_utf8 && !gsi_cur_has(c, 8 + n)) {
+            return string_failure(p, GS_E_TRUNCATED, at, kv, 0); /* need_more: repeated */
+        }
         if (check_utf8 && !gsi_utf8_valid(c->base + at + 8, (size_t)n)) {
             gs_status st2 = gsi_problem(p, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY,
                                         f->base + kv->key_off, kv->key_len, "element %llu",
@@ -181,6 +189,9 @@ static gs_status parse_value(gsi_parser *p, gsi_kv *kv, uint64_t type_at)
             return parse_string_array(p, kv);
         }
         if (elem == GS_VALUE_BOOL && p->strict) {
+            if (!gsi_cur_has(c, min_bytes)) {
+                return fail_key(p, GS_E_TRUNCATED, c->pos, kv, "bool array"); /* need_more */
+            }
             const uint8_t *b = gsi_cur_ptr(c);
             for (uint64_t i = 0; i < count; i++) {
                 if (b[i] > 1) {

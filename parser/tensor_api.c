@@ -38,7 +38,7 @@ gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *o
     out->size = t->nbytes;
     out->info_offset = t->info_off;
     out->data_in_file = !t->outside;
-    out->data = t->nbytes > 0 && !t->outside ? file->base + out->data_offset : NULL;
+    out->data = t->nbytes > 0 && !t->outside ? file->data_base + out->data_offset : NULL;
     return GS_OK;
 }
 

@@ -72,7 +72,7 @@ gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index, uint64_t
     if (file->source.fd >= 0) {
         return decode_from_file(file, row, t->type, pos, n_blocks, dst);
     }
-    return gsi_decode_blocks(t->type, file->base + pos, dst, (size_t)n_blocks);
+    return gsi_decode_blocks(t->type, file->data_base + pos, dst, (size_t)n_blocks);
 }
 
 gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t first_row,

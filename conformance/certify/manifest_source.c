@@ -39,6 +39,7 @@ static int hash_path(const char *path, bool part_only, gs_profile profile, unsig
     gs_options opts;
     gs_options_init(&opts);
     opts.profile = profile;
+    opts.copy_metadata = true; /* a file truncated mid-hash is reported, never a SIGBUS */
     gs_error err;
     gs_split *split = NULL;
     gs_file *file = NULL;
@@ -71,6 +72,7 @@ static int verify_path(const char *path, bool part_only, unsigned jobs, mf_doc *
     gs_options_init(&opts);
     opts.profile = GS_PROFILE_LENIENT;
     opts.diagnostic = true;
+    opts.copy_metadata = true;
     int code = -1;
     for (size_t p = 0; p < n && code < 0; p++) {
         char *part_path = set ? cert_split_part_path(path, &name, (unsigned)p + 1) : NULL;

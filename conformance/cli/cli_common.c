@@ -147,6 +147,8 @@ void cli_options(const cli_common *c, gs_options *opts)
 {
     gs_options_init(opts);
     opts->profile = c->profile;
+    /* Files from elsewhere can change under us: no getter may fault on a truncated mapping. */
+    opts->copy_metadata = true;
 }
 
 bool cli_is_first_split_part(const char *path)
