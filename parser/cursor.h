@@ -79,15 +79,6 @@ static inline bool gsi_cur_u64(gsi_cursor *c, uint64_t *v)
     return true;
 }
 
-static inline bool gsi_cur_skip(gsi_cursor *c, uint64_t n)
-{
-    if (!gsi_cur_has(c, n)) {
-        return false;
-    }
-    c->pos += n;
-    return true;
-}
-
 /* Reads a little-endian value at an absolute position already known to be in bounds (validated
  * at open time); used by getters on an open file. */
 static inline uint64_t gsi_read_at_le(const uint8_t *base, uint64_t pos, unsigned width)

@@ -85,6 +85,21 @@ Test(misuse, file_getters)
     cr_assert_eq(gs_file_profile(NULL), GS_PROFILE_STRICT);
     cr_assert_eq(gs_kv_count(NULL), 0);
     cr_assert_eq(gs_tensor_count(NULL), 0);
+    /* findings exist only in diagnostic mode */
+    gs_error e;
+    cr_assert_eq(gs_file_finding_count(NULL), 0);
+    cr_assert_eq(gs_file_finding_count(f), 0);
+    cr_assert_eq(gs_file_finding(NULL, 0, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_file_finding(f, 0, NULL), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_file_finding(f, 0, &e), GS_E_OUT_OF_RANGE);
+    /* the bounded reader */
+    uint8_t magic[4];
+    cr_assert_eq(gs_file_read(NULL, 0, magic, 4), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_file_read(f, 0, NULL, 4), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_file_read(f, b.len - 3, magic, 4), GS_E_OUT_OF_RANGE);
+    cr_assert_eq(gs_file_read(f, UINT64_MAX, magic, 4), GS_E_OUT_OF_RANGE);
+    cr_assert_eq(gs_file_read(f, 0, magic, 4), GS_OK);
+    cr_assert_eq(memcmp(magic, "GGUF", 4), 0);
     gs_close(f);
     gsw_bytes_free(&b);
 }

@@ -1,0 +1,188 @@
+/* fuzz_certify: certification (conformance/certify/, what `ggufsafe certify` runs) on the
+ * payload, from memory. Oracles:
+ *   - "not a GGUF at all" (exit 2) exactly when the reader's lenient open fails on the magic or
+ *     the environment; otherwise every check runs and the exit code is 0 or 1;
+ *   - the verdict agrees with the reader: when a normal open under the certified profile fails
+ *     with status S, the run has an error finding "reader.S" breaking that profile, and exit 1;
+ *     exit 0 only for files the reader opens under that profile;
+ *   - every finding is well formed: a code of the table, profiles within {strict, lenient},
+ *     part 0 or none, an offset inside the input or none, a bounded name, and a message
+ *     without control bytes;
+ *   - the three reports render, and the JSON and SARIF ones are UTF-8 without raw control
+ *     bytes (everything quoted from the file is escaped);
+ *   - with the deep scan, the JSON report is the same with one thread and with two (the
+ *     report is deterministic whatever --jobs says).
+ *
+ * Trailer (fuzz_common.h), tail[0] bits:
+ *   0: certify for the strict profile (otherwise lenient);
+ *   1: the deep scan (every block of every tensor), once with 1 thread and once with 2;
+ *   2: fail on warnings. */
+#define _GNU_SOURCE /* open_memstream */
+#include <stdio.h>
+
+#include "cert.h"
+#include "cert_render.h"
+#include "fuzz_common.h"
+
+#define BIT_STRICT 0x01u
+#define BIT_DEEP 0x02u
+#define BIT_FAIL_ON_WARNING 0x04u
+
+/* UTF-8 without raw control bytes other than the newline (JSON and SARIF output). */
+static void check_report_text(const char *s, size_t n, const char *what)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char b = (unsigned char)s[i];
+        if (b < 0x80) {
+            FUZZ_ASSERT_MSG(b >= 0x20 || b == '\n', "%s report: raw control byte 0x%02x at %zu",
+                            what, (unsigned)b, i);
+            i++;
+            continue;
+        }
+        size_t len = (b & 0xE0) == 0xC0 ? 2 : (b & 0xF0) == 0xE0 ? 3 : (b & 0xF8) == 0xF0 ? 4 : 0;
+        FUZZ_ASSERT_MSG(len != 0 && b != 0xC0 && b != 0xC1 && b < 0xF5,
+                        "%s report: byte 0x%02x at %zu starts no UTF-8 sequence", what,
+                        (unsigned)b, i);
+        FUZZ_ASSERT_MSG(n - i >= len, "%s report: cut UTF-8 sequence at %zu", what, i);
+        for (size_t k = 1; k < len; k++) {
+            FUZZ_ASSERT_MSG(((unsigned char)s[i + k] & 0xC0) == 0x80,
+                            "%s report: bad UTF-8 continuation at %zu", what, i + k);
+        }
+        i += len;
+    }
+}
+
+typedef void (*render_fn)(FILE *out, const cert_run *r);
+
+/* The report in a heap buffer (the caller frees it). */
+static char *render(render_fn fn, const cert_run *r, size_t *n)
+{
+    char *buf = NULL;
+    FILE *out = open_memstream(&buf, n);
+    FUZZ_ASSERT(out != NULL);
+    fn(out, r);
+    FUZZ_ASSERT(fclose(out) == 0);
+    FUZZ_ASSERT(*n > 0);
+    return buf;
+}
+
+static void check_finding(const cert_finding *f, size_t size)
+{
+    FUZZ_ASSERT_MSG(cert_code_find(f->code) != NULL, "unknown code %s", f->code);
+    FUZZ_ASSERT_MSG((f->profiles & ~CERT_BOTH) == 0, "%s: profiles %#x", f->code, f->profiles);
+    FUZZ_ASSERT_MSG(f->part == 0 || f->part == CERT_NO_PART, "%s: part %u", f->code,
+                    (unsigned)f->part);
+    FUZZ_ASSERT_MSG(f->offset == CERT_NO_OFFSET || f->offset <= size,
+                    "%s: offset %llu past the %zu-byte input", f->code,
+                    (unsigned long long)f->offset, size);
+    FUZZ_ASSERT_MSG(f->name_len <= CERT_NAME_MAX, "%s: name of %zu bytes kept", f->code,
+                    f->name_len);
+    FUZZ_ASSERT_MSG(f->subject == CERT_SUBJECT_NONE || f->name != NULL || f->name_len == 0,
+                    "%s: subject without a name", f->code);
+    FUZZ_ASSERT(f->message != NULL);
+    for (const char *c = f->message; *c != '\0'; c++) {
+        FUZZ_ASSERT_MSG((unsigned char)*c >= 0x20 && *c != 0x7f,
+                        "%s: control byte 0x%02x in the message", f->code,
+                        (unsigned)(unsigned char)*c);
+    }
+}
+
+/* The reader's verdict on the payload under profile, as certify's reader options give it. */
+static gs_status reader_verdict(const fuzz_input *in, gs_profile profile)
+{
+    gs_options o;
+    gs_options_init(&o);
+    o.profile = profile;
+    gs_file *f = NULL;
+    gs_status st = gs_open_memory(in->data, in->size, &o, &f, NULL);
+    gs_close(f);
+    return st;
+}
+
+static bool has_reader_error(const cert_run *r, gs_status st, unsigned profile_bit)
+{
+    char code[CERT_CODE_MAX];
+    snprintf(code, sizeof code, "%s%s", CERT_READER_PREFIX, gs_status_name(st));
+    for (size_t i = 0; i < r->findings.n; i++) {
+        const cert_finding *f = &r->findings.items[i];
+        if (strcmp(f->code, code) == 0 && (f->profiles & profile_bit) != 0) {
+            return true;
+        }
+    }
+    /* kept findings are capped per code: an omitted one counts too */
+    for (size_t i = 0; i < r->findings.n_codes; i++) {
+        const cert_omitted *o = &r->findings.codes[i];
+        if (strcmp(o->code, code) == 0 && (o->profiles & profile_bit) != 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* One certification run; returns its JSON report when keep_json (else NULL). */
+static char *certify(const fuzz_input *in, const cert_options *opt, size_t *json_len)
+{
+    cert_run r;
+    const gs_status lenient = reader_verdict(in, GS_PROFILE_LENIENT);
+    const int rc = cert_open_memory(&r, in->data, in->size, "fuzz.gguf", opt);
+    const bool not_gguf = lenient != GS_OK && (lenient == GS_E_BAD_MAGIC || (int)lenient < 20);
+    FUZZ_ASSERT_MSG(rc == (not_gguf ? 2 : -1), "cert_open_memory %d, reader says %s", rc,
+                    gs_status_name(lenient));
+    if (rc != -1) {
+        cert_close(&r);
+        return NULL;
+    }
+    cert_check(&r);
+    const int exit_code = cert_exit_code(&r);
+    FUZZ_ASSERT(exit_code == 0 || exit_code == 1);
+
+    const gs_status reader = opt->profile == GS_PROFILE_STRICT
+                                 ? reader_verdict(in, GS_PROFILE_STRICT) : lenient;
+    const unsigned bit = opt->profile == GS_PROFILE_STRICT ? CERT_STRICT : CERT_LENIENT;
+    if (reader != GS_OK) {
+        FUZZ_ASSERT_MSG(exit_code == 1, "certified a file the reader rejects with %s",
+                        gs_status_name(reader));
+        FUZZ_ASSERT_MSG(has_reader_error(&r, reader, bit), "no reader.%s finding",
+                        gs_status_name(reader));
+    }
+    for (size_t i = 0; i < r.findings.n; i++) {
+        check_finding(&r.findings.items[i], in->size);
+    }
+
+    size_t n;
+    char *text = render(cert_render_text, &r, &n);
+    free(text);
+    char *sarif = render(cert_render_sarif, &r, &n);
+    check_report_text(sarif, n, "SARIF");
+    free(sarif);
+    char *json = render(cert_render_json, &r, json_len);
+    check_report_text(json, *json_len, "JSON");
+    cert_close(&r);
+    return json;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const fuzz_input in = fuzz_split(data, size);
+    cert_options opt;
+    memset(&opt, 0, sizeof opt);
+    opt.profile = (in.tail[0] & BIT_STRICT) != 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT;
+    opt.deep = (in.tail[0] & BIT_DEEP) != 0;
+    opt.fail_on_warning = (in.tail[0] & BIT_FAIL_ON_WARNING) != 0;
+    opt.jobs = 1;
+
+    size_t n1 = 0;
+    char *json1 = certify(&in, &opt, &n1);
+    if (json1 != NULL && opt.deep) {
+        opt.jobs = 2;
+        size_t n2 = 0;
+        char *json2 = certify(&in, &opt, &n2);
+        FUZZ_ASSERT(json2 != NULL);
+        FUZZ_ASSERT_MSG(n1 == n2 && memcmp(json1, json2, n1) == 0,
+                        "the JSON report differs between 1 and 2 threads");
+        free(json2);
+    }
+    free(json1);
+    return 0;
+}

@@ -1,0 +1,286 @@
+/* gs_fuzz_seeds OUT MAX_BYTES INPUT...: the harnesses' seed corpora, made from the generated
+ * corpus (and any other GGUF files or directories given). Every seed carries the options
+ * trailer the harnesses read from the input's tail (fuzz_common.h), and no seed is larger than
+ * MAX_BYTES:
+ *   OUT/open/          every input, with the zero trailer (defaults); the ones strict
+ *                      rejects also with the diagnostic bit; split sets
+ *                      (<prefix>-00001-of-N ...) also concatenated with the split bit;
+ *   OUT/dequant/,      every input the reader accepts, with the trailer selecting the
+ *   OUT/roundtrip/     profile that accepts it (strict if it does, else lenient);
+ *   OUT/decode_blocks/ for each decodable type: real blocks taken from the inputs' tensors
+ *                      when there are any, plus all-zero and all-0xff blocks;
+ *   OUT/certify/       every input, with the deep scan on, for strict and lenient in turn.
+ * Deterministic: inputs are visited in name order. */
+#define _DEFAULT_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "fuzz_common.h"
+
+#define SEED_BLOCKS 16u
+
+static const char *out_dir;
+static size_t max_bytes;
+static size_t n_written;
+/* decode_blocks: whether a seed of real blocks exists yet for each type */
+static bool have_blocks[GS_TYPE_COUNT];
+
+static void die(const char *what, const char *path)
+{
+    fprintf(stderr, "gs_fuzz_seeds: %s %s: %s\n", what, path, strerror(errno));
+    exit(1);
+}
+
+static void make_dir(const char *path)
+{
+    if (mkdir(path, 0777) != 0 && errno != EEXIST) {
+        die("cannot create", path);
+    }
+}
+
+/* Writes payload + trailer as OUT/target/name when it fits in max_bytes. */
+static void write_seed(const char *target, const char *name, const uint8_t *payload, size_t n,
+                       const uint8_t tail[FUZZ_TAIL_BYTES])
+{
+    if (n + FUZZ_TAIL_BYTES > max_bytes) {
+        return;
+    }
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s/%s", out_dir, target, name);
+    FILE *f = fopen(path, "wb");
+    if (f == NULL || (n > 0 && fwrite(payload, 1, n, f) != n) ||
+        fwrite(tail, 1, FUZZ_TAIL_BYTES, f) != FUZZ_TAIL_BYTES || fclose(f) != 0) {
+        die("cannot write", path);
+    }
+    n_written++;
+}
+
+static uint8_t *read_file(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        die("cannot open", path);
+    }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0) {
+        die("cannot stat", path);
+    }
+    *n = (size_t)st.st_size;
+    uint8_t *buf = malloc(*n > 0 ? *n : 1);
+    if (buf == NULL || fread(buf, 1, *n, f) != *n) {
+        die("cannot read", path);
+    }
+    fclose(f);
+    return buf;
+}
+
+/* Up to SEED_BLOCKS blocks of the first tensor of each decodable type not seen yet. */
+static void block_seeds(const gs_file *f, const char *name)
+{
+    for (size_t i = 0; i < gs_tensor_count(f); i++) {
+        gs_tensor_info t;
+        gs_type_info ti;
+        if (gs_tensor_info_at(f, i, &t) != GS_OK || gs_type_get_info(t.type, &ti) != GS_OK ||
+            !ti.decodable || t.size == 0 || have_blocks[t.type]) {
+            continue;
+        }
+        size_t blocks = (size_t)(t.size / ti.block_bytes);
+        blocks = blocks < SEED_BLOCKS ? blocks : SEED_BLOCKS;
+        char seed[600];
+        snprintf(seed, sizeof seed, "%s_%s", gs_type_name(t.type), name);
+        const uint8_t tail[FUZZ_TAIL_BYTES] = {(uint8_t)t.type, 0, 0, 0};
+        write_seed("decode_blocks", seed, t.data, blocks * ti.block_bytes, tail);
+        have_blocks[t.type] = true;
+    }
+}
+
+static void seed_file(const char *path, const char *name)
+{
+    size_t n;
+    uint8_t *data = read_file(path, &n);
+    const uint8_t zero[FUZZ_TAIL_BYTES] = {0, 0, 0, 0};
+    write_seed("open", name, data, n, zero);
+    /* certify: every file, deep, alternately for the strict and the lenient profile */
+    const uint8_t cert_tail[FUZZ_TAIL_BYTES] = {(uint8_t)(0x02u | (n_written & 1u)), 0, 0, 0};
+    write_seed("certify", name, data, n, cert_tail);
+    gs_options o;
+    /* what strict rejects, again in diagnostic mode (which lists layout problems and goes on) */
+    fuzz_options(&o, GS_PROFILE_STRICT);
+    gs_file *strict = NULL;
+    if (gs_open_memory(data, n, &o, &strict, NULL) == GS_OK) {
+        gs_close(strict);
+    } else {
+        const uint8_t diagnostic[FUZZ_TAIL_BYTES] = {0x08, 0, 0, 0};
+        char seed[600];
+        snprintf(seed, sizeof seed, "diag_%s", name);
+        write_seed("open", seed, data, n, diagnostic);
+    }
+    for (int p = 0; p < 2; p++) {
+        fuzz_options(&o, p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
+        gs_file *f;
+        if (gs_open_memory(data, n, &o, &f, NULL) != GS_OK) {
+            continue;
+        }
+        const uint8_t tail[FUZZ_TAIL_BYTES] = {(uint8_t)p, 0, 0, 0};
+        write_seed("dequant", name, data, n, tail);
+        write_seed("roundtrip", name, data, n, tail);
+        block_seeds(f, name);
+        gs_close(f);
+        break;
+    }
+    free(data);
+}
+
+/* path is the first part of a split set: concatenate every part, with the split bit set. */
+static void seed_split(const char *path, const char *name)
+{
+    const char *mark = strstr(path, "-00001-of-");
+    int count = mark != NULL ? atoi(mark + 10) : 0;
+    if (count < 1 || count > 8) {
+        return;
+    }
+    uint8_t *all = NULL;
+    size_t len = 0;
+    for (int i = 1; i <= count; i++) {
+        char part[4096];
+        snprintf(part, sizeof part, "%.*s-%05d-of-%s", (int)(mark - path), path, i, mark + 10);
+        size_t n;
+        uint8_t *data = read_file(part, &n);
+        uint8_t *bigger = realloc(all, len + n + 1);
+        if (bigger == NULL) {
+            die("out of memory at", part);
+        }
+        all = bigger;
+        memcpy(all + len, data, n);
+        len += n;
+        free(data);
+    }
+    const uint8_t tail[FUZZ_TAIL_BYTES] = {0x04, 0, 0, 0};
+    char seed[600];
+    snprintf(seed, sizeof seed, "set_%s", name);
+    write_seed("open", seed, all, len, tail);
+    free(all);
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* rel: the path below the input root, '/' turned into '_' to name the seed. */
+static void visit(const char *path, const char *rel)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        die("cannot stat", path);
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        if (strstr(path, ".gguf") == NULL) {
+            return; /* manifest.tsv, SHA256SUMS, READMEs */
+        }
+        char name[512];
+        snprintf(name, sizeof name, "%s", rel);
+        for (char *c = name; *c; c++) {
+            *c = *c == '/' ? '_' : *c;
+        }
+        seed_file(path, name);
+        if (strstr(path, "-00001-of-") != NULL) {
+            seed_split(path, name);
+        }
+        return;
+    }
+    DIR *d = opendir(path);
+    if (d == NULL) {
+        die("cannot open", path);
+    }
+    char **names = NULL;
+    size_t n = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        if (e->d_name[0] == '.') {
+            continue;
+        }
+        char **bigger = realloc(names, (n + 1) * sizeof *names);
+        if (bigger == NULL || (bigger[n] = strdup(e->d_name)) == NULL) {
+            die("out of memory in", path);
+        }
+        names = bigger;
+        n++;
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, compare_names);
+    for (size_t i = 0; i < n; i++) {
+        char child[4096], child_rel[4096];
+        snprintf(child, sizeof child, "%s/%s", path, names[i]);
+        snprintf(child_rel, sizeof child_rel, "%s%s%s", rel, rel[0] ? "/" : "", names[i]);
+        visit(child, child_rel);
+        free(names[i]);
+    }
+    free(names);
+}
+
+/* Types without real blocks in the inputs get synthetic ones; every type gets the two
+ * extremes (all-zero blocks, and all-0xff: NaN scales, maximal indices). */
+static void synthetic_block_seeds(void)
+{
+    uint8_t buf[SEED_BLOCKS * 512];
+    for (int32_t type = 0; type < GS_TYPE_COUNT; type++) {
+        gs_type_info ti;
+        if (gs_type_get_info(type, &ti) != GS_OK || !ti.decodable) {
+            continue;
+        }
+        const size_t n = SEED_BLOCKS * ti.block_bytes;
+        const uint8_t tail[FUZZ_TAIL_BYTES] = {(uint8_t)type, 0, 0, 0};
+        char seed[64];
+        if (!have_blocks[type]) {
+            uint32_t x = 0x9e3779b9u ^ (uint32_t)type; /* xorshift: any fixed bytes will do */
+            for (size_t k = 0; k < n; k++) {
+                x ^= x << 13, x ^= x >> 17, x ^= x << 5;
+                buf[k] = (uint8_t)x;
+            }
+            snprintf(seed, sizeof seed, "%s_pseudo_random", gs_type_name(type));
+            write_seed("decode_blocks", seed, buf, n, tail);
+        }
+        memset(buf, 0, n);
+        snprintf(seed, sizeof seed, "%s_zero", gs_type_name(type));
+        write_seed("decode_blocks", seed, buf, n, tail);
+        memset(buf, 0xff, n);
+        snprintf(seed, sizeof seed, "%s_ones", gs_type_name(type));
+        write_seed("decode_blocks", seed, buf, n, tail);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 4) {
+        fprintf(stderr, "usage: gs_fuzz_seeds OUT MAX_BYTES INPUT...\n");
+        return 2;
+    }
+    out_dir = argv[1];
+    max_bytes = (size_t)strtoull(argv[2], NULL, 10);
+    make_dir(out_dir);
+    static const char *const targets[] = {"open", "dequant", "roundtrip", "decode_blocks",
+                                                "certify"};
+    for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);
+        make_dir(path);
+    }
+    for (int i = 3; i < argc; i++) {
+        struct stat st;
+        if (stat(argv[i], &st) != 0) {
+            die("cannot stat", argv[i]);
+        }
+        const char *base = strrchr(argv[i], '/');
+        visit(argv[i], S_ISDIR(st.st_mode) ? "" : (base != NULL ? base + 1 : argv[i]));
+    }
+    synthetic_block_seeds();
+    printf("gs_fuzz_seeds: %zu seeds in %s\n", n_written, out_dir);
+    return 0;
+}
