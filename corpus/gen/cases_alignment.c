@@ -60,7 +60,9 @@ static void values(gsc_sink *s)
 
     static const struct { const char *file; uint32_t a; const char *desc; } limit[] = {
         {"alignment/pow2_2p21.gguf", 1u << 21, "alignment 2^21, over the 1 MiB limit"},
-        {"alignment/pow2_2p31.gguf", 1u << 31, "alignment 2^31 (ggml accepts it)"},
+        {"alignment/pow2_2p31.gguf", 1u << 31,
+         "alignment 2^31, over the 1 MiB limit (ggml sets no bound, but with tensors its seek "
+         "to the data fails)"},
     };
     for (size_t i = 0; i < sizeof limit / sizeof limit[0]; i++) {
         with_alignment(&c, limit[i].a, 32);

@@ -1,0 +1,133 @@
+/* gs_oracle to-float and quantize: ggml's decoders and quantizers on raw blocks. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oracle_main.h"
+#include "oracle_write.h"
+
+static uint8_t *slurp(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return NULL;
+    }
+    uint8_t *buf = NULL;
+    long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+        buf = malloc((size_t)len + 1);
+        if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+            free(buf);
+            buf = NULL;
+        }
+    }
+    fclose(f);
+    *size = buf != NULL ? (size_t)len : 0;
+    return buf;
+}
+
+static int spill(const char *path, const void *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    if (f == NULL) {
+        return -1;
+    }
+    const int ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok ? 0 : -1;
+}
+
+/* A ggml type id from the command line; -1 when it is not a live type. */
+static int parse_type(const gsx_ggml *g, const char *s)
+{
+    char *end;
+    const long t = strtol(s, &end, 10);
+    if (*end != '\0' || t < 0 || t >= GSX_GGML_TYPE_COUNT ||
+        g->ggml_get_type_traits((int)t)->blck_size == 0) {
+        return -1;
+    }
+    return (int)t;
+}
+
+int gsx_cmd_to_float(const gsx_ggml *g, int argc, char **argv)
+{
+    if (argc == 0 || argc % 3 != 0) {
+        fprintf(stderr, "usage: gs_oracle to-float TYPE IN OUT [TYPE IN OUT]...\n");
+        return GSX_EXIT_USAGE;
+    }
+    for (int i = 0; i < argc; i += 3) {
+        const int t = parse_type(g, argv[i]);
+        const gsx_to_float_fn fn = t >= 0 ? gsx_decoder(g, t) : NULL;
+        if (fn == NULL) {
+            fprintf(stderr, "to-float: ggml has no decoder for type %s\n", argv[i]);
+            return GSX_EXIT_USAGE;
+        }
+        const gsx_type_traits *tr = g->ggml_get_type_traits(t);
+        size_t size;
+        uint8_t *in = slurp(argv[i + 1], &size);
+        if (in == NULL || size % tr->type_size != 0) {
+            fprintf(stderr, "to-float: %s: unreadable or not whole blocks\n", argv[i + 1]);
+            free(in);
+            return GSX_EXIT_USAGE;
+        }
+        const size_t n = size / tr->type_size * (size_t)tr->blck_size;
+        float *out = malloc(n * sizeof *out + 1);
+        if (out == NULL) {
+            free(in);
+            return GSX_EXIT_USAGE;
+        }
+        fn(in, out, (int64_t)n);
+        const int rc = spill(argv[i + 2], out, n * sizeof *out);
+        free(in);
+        free(out);
+        if (rc != 0) {
+            fprintf(stderr, "to-float: cannot write %s\n", argv[i + 2]);
+            return GSX_EXIT_USAGE;
+        }
+    }
+    return GSX_EXIT_ACCEPTED;
+}
+
+int gsx_cmd_quantize(const gsx_ggml *g, int argc, char **argv)
+{
+    if (argc == 0 || argc % 4 != 0) {
+        fprintf(stderr, "usage: gs_oracle quantize TYPE ROWS SEED OUT [...]\n");
+        return GSX_EXIT_USAGE;
+    }
+    for (int i = 0; i < argc; i += 4) {
+        const int t = parse_type(g, argv[i]);
+        const long rows = strtol(argv[i + 1], NULL, 10);
+        gsx_rng rng = {strtoull(argv[i + 2], NULL, 0)};
+        if (t < 0 || gsx_decoder(g, t) == NULL || t == GSX_GGML_TYPE_Q8_K || rows <= 0 ||
+            rows > 1 << 20) {
+            fprintf(stderr, "quantize: ggml does not quantize to type %s\n", argv[i]);
+            return GSX_EXIT_USAGE;
+        }
+        const gsx_type_traits *tr = g->ggml_get_type_traits(t);
+        const int64_t n_per_row = tr->blck_size > 256 ? tr->blck_size : 256;
+        const size_t n = (size_t)(n_per_row * rows);
+        const size_t bytes = (size_t)(n_per_row / tr->blck_size) * tr->type_size * (size_t)rows;
+        float *src = malloc(n * sizeof *src);
+        float *imatrix = malloc((size_t)n_per_row * sizeof *imatrix);
+        uint8_t *dst = malloc(bytes);
+        int rc = GSX_EXIT_USAGE;
+        if (src != NULL && imatrix != NULL && dst != NULL) {
+            for (size_t k = 0; k < n; k++) {
+                src[k] = gsx_rng_gauss(&rng);
+            }
+            for (int64_t k = 0; k < n_per_row; k++) {
+                imatrix[k] = 0.5f + (float)gsx_rng_below(&rng, 1000) / 1000.0f;
+            }
+            const bool needs = g->ggml_quantize_requires_imatrix(t);
+            g->ggml_quantize_chunk(t, src, dst, 0, rows, n_per_row, needs ? imatrix : NULL);
+            rc = spill(argv[i + 3], dst, bytes) == 0 ? GSX_EXIT_ACCEPTED : GSX_EXIT_USAGE;
+        }
+        free(src);
+        free(imatrix);
+        free(dst);
+        if (rc != GSX_EXIT_ACCEPTED) {
+            fprintf(stderr, "quantize: failed for type %s\n", argv[i]);
+            return rc;
+        }
+    }
+    return GSX_EXIT_ACCEPTED;
+}
