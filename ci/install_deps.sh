@@ -9,7 +9,11 @@ libcriterion-dev libssl-dev
 afl++
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 python3 python3-jsonschema
-binutils file"
+binutils file zip unzip"
+
+# npm fetches ggml's package for the oracle and the node readers of the conformance matrix:
+# Debian's nodejs and npm, unless a Node.js with npm is already installed (NodeSource's, say).
+command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"
 
 missing=""
 for p in $PACKAGES; do

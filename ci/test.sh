@@ -4,6 +4,12 @@
 #   2. gcc 12 release build (hardened, -Werror), every test
 #   3. clang-14 ASan+UBSan build (-fno-sanitize-recover=all), every test
 #   4. aarch64 cross build, the plain-C decoder tests under qemu-aarch64 (cortex-a53 and max)
+#   5. fuzzing: every harness under libFuzzer and the reader under AFL++, ASan+UBSan, 60 s each;
+#      the OSS-Fuzz build script run here (ci/fuzz_ci.sh)
+#   6. coverage of parser/ and kernels/ over the whole suite, with its thresholds (ci/coverage.sh)
+#   7. the ggml oracle: differential tests, benchmark smoke run, differential fuzzing
+#      (ci/oracle_ci.sh; skipped when ggml's package cannot be fetched, unless
+#      GGUFSAFE_REQUIRE_ORACLE=1, which .ci/run sets)
 # Prints a per-stage time table at the end (see ci/TIMINGS.md for the budget).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +42,9 @@ stage "gcc release: build + tests" build_and_test build/gcc-release \
 stage "clang ASan+UBSan: build + tests" build_and_test build/clang-asan \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGGUFSAFE_SANITIZE=address,undefined
 stage "aarch64 cross + qemu (cortex-a53, max; scalar, neon)" bash ci/qemu_aarch64.sh
+stage "fuzzing: libFuzzer + AFL++ (ASan+UBSan), OSS-Fuzz build" bash ci/fuzz_ci.sh
+stage "coverage: parser/ and kernels/ (llvm-cov)" bash ci/coverage.sh
+stage "ggml oracle: differential tests, benchmark, differential fuzzing" bash ci/oracle_ci.sh
 
 echo
 echo "| stage | seconds |"
