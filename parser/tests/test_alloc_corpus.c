@@ -292,3 +292,54 @@ Test(alloc_corpus, split_sets)
              bin ? bin : ".");
     sweep(path, open_split_path, close_split, path, GS_PROFILE_STRICT, (verdict){GS_OK, 0});
 }
+
+/* Strict is lenient plus rules, under any limit: with exactly the metadata memory strict needs
+ * for a file, lenient opens it too (a fuzz_open finding: lenient's overlap check once took a
+ * sorted copy of the tensor spans even for files laid out in order, as every strict file is). */
+static gs_status open_with_memory_limit(const uint8_t *data, size_t size, gs_profile profile,
+                                        uint64_t limit)
+{
+    gs_options o;
+    gs_options_init(&o);
+    o.profile = profile;
+    o.limits.max_metadata_memory = limit;
+    gs_file *f = NULL;
+    gs_status st = gs_open_memory(data, size, &o, &f, NULL);
+    gs_close(f);
+    return st;
+}
+
+Test(alloc_corpus, memory_limit_strict_implies_lenient)
+{
+    size_t n, checked = 0;
+    entry *es = read_manifest(&n);
+    for (size_t i = 0; i < n; i++) {
+        if (es[i].want[0].status != GS_OK) {
+            continue;
+        }
+        size_t size;
+        uint8_t *data = read_corpus_file(es[i].file, &size);
+        /* the least limit strict opens the file with: it needs at least 1 byte, and opens it
+         * with the default limit */
+        gs_options defaults;
+        gs_options_init(&defaults);
+        uint64_t lo = 0, hi = defaults.limits.max_metadata_memory;
+        cr_assert_eq(open_with_memory_limit(data, size, GS_PROFILE_STRICT, hi), GS_OK, "%s",
+                     es[i].file);
+        while (hi - lo > 1) {
+            const uint64_t mid = lo + (hi - lo) / 2;
+            if (open_with_memory_limit(data, size, GS_PROFILE_STRICT, mid) == GS_OK) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        cr_assert_eq(open_with_memory_limit(data, size, GS_PROFILE_LENIENT, hi), GS_OK,
+                     "%s: strict opens it with %llu bytes of metadata memory, lenient does not",
+                     es[i].file, (unsigned long long)hi);
+        checked++;
+        free(data);
+    }
+    cr_assert_gt(checked, 100, "the corpus has files strict accepts");
+    free(es);
+}
