@@ -118,6 +118,33 @@ cli_match cli_match_common(cli_common *c, const char *command, int argc, char **
     return CLI_MATCH_YES;
 }
 
+cli_match cli_match_jobs(const char *command, int argc, char **argv, int *i, uint64_t *jobs)
+{
+    const char *value;
+    cli_match m = cli_match_value(command, "--jobs", argc, argv, i, &value);
+    if (m == CLI_MATCH_YES && (!cli_parse_u64(value, CLI_MAX_JOBS, jobs) || *jobs == 0)) {
+        cli_usage_error_arg(command, "--jobs needs a count from 1 to 256, not", value);
+        return CLI_MATCH_ERROR;
+    }
+    return m;
+}
+
+int cli_match_final(const char *command, const char *usage, const char *arg, bool *part_only,
+                    bool *options_done)
+{
+    if (strcmp(arg, "--part-only") == 0) {
+        *part_only = true;
+    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+        fputs(usage, stdout);
+        return cli_finish_output(CLI_EXIT_OK);
+    } else if (strcmp(arg, "--") == 0) {
+        *options_done = true;
+    } else {
+        return cli_usage_error_arg(command, "unknown option", arg);
+    }
+    return -1;
+}
+
 bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
 {
     if (*s == '\0') {

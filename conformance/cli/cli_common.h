@@ -58,6 +58,17 @@ cli_match cli_match_common(cli_common *c, const char *command, int argc, char **
 cli_match cli_match_value(const char *command, const char *name, int argc, char **argv, int *i,
                           const char **value);
 
+/* --jobs N: a thread count in 1..CLI_MAX_JOBS. */
+#define CLI_MAX_JOBS 256u
+cli_match cli_match_jobs(const char *command, int argc, char **argv, int *i, uint64_t *jobs);
+
+/* The options every command takes besides its own: --part-only, --help (-h, prints usage) and
+ * "--" (every later argument is an operand). Returns -1 when arg was one of them, otherwise the
+ * exit code the command returns: CLI_EXIT_OK after --help, CLI_EXIT_USAGE after the error line
+ * for an unknown option. */
+int cli_match_final(const char *command, const char *usage, const char *arg, bool *part_only,
+                    bool *options_done);
+
 /* A decimal count in 0..max, digits only. */
 bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
 

@@ -37,8 +37,6 @@ static const char usage[] =
     "exit status: 0 certified, 1 at least one error (or warning, with --fail-on warning),\n"
     "2 usage or I/O error, or not a GGUF file at all\n";
 
-#define MAX_JOBS 256
-
 typedef struct certify_args {
     cli_common common;
     const char *path;
@@ -65,11 +63,7 @@ static int parse_args(int argc, char **argv, certify_args *a)
         const char *value;
         cli_match m = cli_match_common(&a->common, "certify", argc, argv, &i);
         if (m == CLI_MATCH_NO) {
-            m = cli_match_value("certify", "--jobs", argc, argv, &i, &value);
-            if (m == CLI_MATCH_YES && (!cli_parse_u64(value, MAX_JOBS, &a->jobs) || a->jobs == 0)) {
-                return cli_usage_error_arg("certify", "--jobs needs a count from 1 to 256, not",
-                                           value);
-            }
+            m = cli_match_jobs("certify", argc, argv, &i, &a->jobs);
         }
         if (m == CLI_MATCH_NO) {
             m = cli_match_value("certify", "--fail-on", argc, argv, &i, &value);
@@ -94,15 +88,11 @@ static int parse_args(int argc, char **argv, certify_args *a)
             a->sarif = true;
         } else if (strcmp(arg, "--deep") == 0) {
             a->deep = true;
-        } else if (strcmp(arg, "--part-only") == 0) {
-            a->part_only = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage, stdout);
-            return cli_finish_output(CLI_EXIT_OK);
-        } else if (strcmp(arg, "--") == 0) {
-            options_done = true;
         } else {
-            return cli_usage_error_arg("certify", "unknown option", arg);
+            const int code = cli_match_final("certify", usage, arg, &a->part_only, &options_done);
+            if (code >= 0) {
+                return code;
+            }
         }
     }
     if (a->path == NULL) {

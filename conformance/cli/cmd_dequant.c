@@ -76,15 +76,11 @@ static int parse_args(int argc, char **argv, dequant_args *a)
         }
         if (strcmp(arg, "--sha256") == 0) {
             a->sha256 = true;
-        } else if (strcmp(arg, "--part-only") == 0) {
-            a->part_only = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage, stdout);
-            return cli_finish_output(CLI_EXIT_OK);
-        } else if (strcmp(arg, "--") == 0) {
-            options_done = true;
         } else {
-            return cli_usage_error_arg("dequant", "unknown option", arg);
+            const int code = cli_match_final("dequant", usage, arg, &a->part_only, &options_done);
+            if (code >= 0) {
+                return code;
+            }
         }
     }
     if (a->path == NULL) {

@@ -90,12 +90,8 @@ static cli_match match_valued(diff_args *a, int argc, char **argv, int *i)
         (m = cli_match_value("diff", "--min-cos", argc, argv, i, &v)) == CLI_MATCH_YES) {
         return parse_threshold("--min-cos", v, true, &a->th.has_min_cos, &a->th.min_cos);
     }
-    if (m == CLI_MATCH_NO &&
-        (m = cli_match_value("diff", "--jobs", argc, argv, i, &v)) == CLI_MATCH_YES) {
-        if (!cli_parse_u64(v, DIFF_MAX_JOBS, &a->jobs) || a->jobs == 0) {
-            cli_usage_error_arg("diff", "--jobs needs a count from 1 to 256, not", v);
-            return CLI_MATCH_ERROR;
-        }
+    if (m == CLI_MATCH_NO) {
+        m = cli_match_jobs("diff", argc, argv, i, &a->jobs);
     }
     return m;
 }
@@ -128,15 +124,9 @@ static int parse_args(int argc, char **argv, diff_args *a)
         if (m == CLI_MATCH_YES) {
             continue;
         }
-        if (strcmp(arg, "--part-only") == 0) {
-            a->part_only = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage, stdout);
-            return cli_finish_output(CLI_EXIT_OK);
-        } else if (strcmp(arg, "--") == 0) {
-            options_done = true;
-        } else {
-            return cli_usage_error_arg("diff", "unknown option", arg);
+        const int code = cli_match_final("diff", usage, arg, &a->part_only, &options_done);
+        if (code >= 0) {
+            return code;
         }
     }
     if (a->path_b == NULL) {

@@ -29,13 +29,11 @@ static const char usage[] =
     "exit status: 0 written, 1 the file is invalid, 2 usage or I/O error (the file changed\n"
     "while it was hashed), or not a GGUF file\n";
 
-#define MAX_JOBS 256
-
 static int run(int argc, char **argv)
 {
     cli_common common;
     cli_common_init(&common);
-    const char *path = NULL, *out_path = NULL, *value;
+    const char *path = NULL, *out_path = NULL;
     uint64_t jobs = scan_pool_cpus();
     bool part_only = false, options_done = false;
     for (int i = 1; i < argc; i++) {
@@ -55,11 +53,7 @@ static int run(int argc, char **argv)
             m = cli_match_value("hash", "--manifest", argc, argv, &i, &out_path);
         }
         if (m == CLI_MATCH_NO) {
-            m = cli_match_value("hash", "--jobs", argc, argv, &i, &value);
-            if (m == CLI_MATCH_YES && (!cli_parse_u64(value, MAX_JOBS, &jobs) || jobs == 0)) {
-                return cli_usage_error_arg("hash", "--jobs needs a count from 1 to 256, not",
-                                           value);
-            }
+            m = cli_match_jobs("hash", argc, argv, &i, &jobs);
         }
         if (m == CLI_MATCH_ERROR) {
             return CLI_EXIT_USAGE;
@@ -67,15 +61,9 @@ static int run(int argc, char **argv)
         if (m == CLI_MATCH_YES) {
             continue;
         }
-        if (strcmp(arg, "--part-only") == 0) {
-            part_only = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage, stdout);
-            return cli_finish_output(CLI_EXIT_OK);
-        } else if (strcmp(arg, "--") == 0) {
-            options_done = true;
-        } else {
-            return cli_usage_error_arg("hash", "unknown option", arg);
+        const int code = cli_match_final("hash", usage, arg, &part_only, &options_done);
+        if (code >= 0) {
+            return code;
         }
     }
     if (path == NULL) {

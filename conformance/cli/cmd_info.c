@@ -61,15 +61,9 @@ static int parse_args(int argc, char **argv, info_args *a)
             if (m == CLI_MATCH_YES) {
                 continue;
             }
-            if (strcmp(arg, "--part-only") == 0) {
-                a->part_only = true;
-            } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-                fputs(usage, stdout);
-                return cli_finish_output(CLI_EXIT_OK);
-            } else if (strcmp(arg, "--") == 0) {
-                options_done = true;
-            } else {
-                return cli_usage_error_arg("info", "unknown option", arg);
+            const int code = cli_match_final("info", usage, arg, &a->part_only, &options_done);
+            if (code >= 0) {
+                return code;
             }
         } else if (a->path == NULL) {
             a->path = arg;

@@ -28,11 +28,9 @@ static const char usage[] =
     "exit status: 0 the file matches, 1 it differs (or is not readable as GGUF), 2 usage or\n"
     "I/O error, a malformed manifest, or not a GGUF file\n";
 
-#define MAX_JOBS 256
-
 static int run(int argc, char **argv)
 {
-    const char *paths[2] = {NULL, NULL}, *value;
+    const char *paths[2] = {NULL, NULL};
     uint64_t jobs = scan_pool_cpus();
     bool part_only = false, options_done = false;
     int n_paths = 0;
@@ -46,25 +44,16 @@ static int run(int argc, char **argv)
             paths[n_paths++] = arg;
             continue;
         }
-        cli_match m = cli_match_value("verify", "--jobs", argc, argv, &i, &value);
-        if (m == CLI_MATCH_YES && (!cli_parse_u64(value, MAX_JOBS, &jobs) || jobs == 0)) {
-            return cli_usage_error_arg("verify", "--jobs needs a count from 1 to 256, not", value);
-        }
+        cli_match m = cli_match_jobs("verify", argc, argv, &i, &jobs);
         if (m == CLI_MATCH_ERROR) {
             return CLI_EXIT_USAGE;
         }
         if (m == CLI_MATCH_YES) {
             continue;
         }
-        if (strcmp(arg, "--part-only") == 0) {
-            part_only = true;
-        } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-            fputs(usage, stdout);
-            return cli_finish_output(CLI_EXIT_OK);
-        } else if (strcmp(arg, "--") == 0) {
-            options_done = true;
-        } else {
-            return cli_usage_error_arg("verify", "unknown option", arg);
+        const int code = cli_match_final("verify", usage, arg, &part_only, &options_done);
+        if (code >= 0) {
+            return code;
         }
     }
     if (n_paths < 2) {
