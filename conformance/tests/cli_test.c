@@ -5,6 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ggufsafe.h"
+#include "gsw_write.h"
+
 #define MAX_ARGS 32
 
 const char *cli_binary(void)
@@ -77,6 +80,32 @@ bool no_control_bytes(const char *s, size_t n)
     for (size_t i = 0; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if ((c < 0x20 && c != '\n') || c == 0x7f) {
+            return false;
+        }
+    }
+    return true;
+}
+
+bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char *why,
+                      size_t why_cap)
+{
+    for (int p = 0; p < 2; p++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        gsw_set_u16(gsw_add(&m, "split.no"), (uint16_t)p);
+        gsw_set_u16(gsw_add(&m, "split.count"), 2);
+        gsw_set_i32(gsw_add(&m, "split.tensors.count"), 2);
+        uint64_t n = 8;
+        bool ok = gsw_tensor_fill(gsw_add_tensor(&m, p ? "b" : "a", 1, &n, GS_TYPE_F32), 1, 64);
+        char name[256];
+        snprintf(name, sizeof name, "%s-%05d-of-00002.gguf", prefix, p + 1);
+        paths[p] = path_join(dir, name);
+        if (!ok) {
+            snprintf(why, why_cap, "cannot fill tensor %s", p ? "b" : "a");
+        }
+        ok = ok && gsw_write_file(&m, 0, paths[p], why, why_cap) == 0;
+        gsw_model_free(&m);
+        if (!ok) {
             return false;
         }
     }

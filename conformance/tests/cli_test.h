@@ -21,6 +21,12 @@ bool run_cli(run_result *r, const char *arg, ...) __attribute__((sentinel));
 int check_json(const char *dir, const char *schema, const char *json, const char *expect, ...)
     __attribute__((sentinel));
 
+/* Writes the split set dir/<prefix>-0000N-of-00002.gguf, N = 1, 2: split.no, split.count,
+ * split.tensors.count and one f32 tensor of 8 elements per part ("a", then "b"), and sets
+ * paths[0..1] to the two files (allocated). False, with why, when a part cannot be written. */
+bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char *why,
+                      size_t why_cap);
+
 /* True when none of the n bytes is a control byte other than '\n' (nor DEL). */
 bool no_control_bytes(const char *s, size_t n);
 

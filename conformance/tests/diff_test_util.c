@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_run.h"
 #include "ggufsafe.h"
 #include "gsw_write.h"
 #include "quant_ref.h"
@@ -134,4 +135,32 @@ float *dt_decode_whole(const char *path, const char *name, size_t *n)
     }
     gs_close(f);
     return v;
+}
+
+bool dt_scratch_open(dt_scratch *s)
+{
+    memset(s, 0, sizeof *s);
+    s->dir = scratch_dir();
+    return s->dir != NULL;
+}
+
+const char *dt_scratch_path(dt_scratch *s, const char *name)
+{
+    char **grown = realloc(s->paths, (s->n_paths + 1) * sizeof *grown);
+    if (grown == NULL) {
+        abort(); /* a test helper: out of memory ends the test */
+    }
+    s->paths = grown;
+    s->paths[s->n_paths] = path_join(s->dir, name);
+    return s->paths[s->n_paths++];
+}
+
+void dt_scratch_close(dt_scratch *s)
+{
+    for (size_t i = 0; i < s->n_paths; i++) {
+        free(s->paths[i]);
+    }
+    free(s->paths);
+    scratch_remove(s->dir);
+    memset(s, 0, sizeof *s);
 }

@@ -10,6 +10,19 @@
 
 #include "gsw_model.h"
 
+/* A scratch directory for one test and the files named in it, removed together. */
+typedef struct dt_scratch {
+    char *dir;
+    char **paths;
+    size_t n_paths;
+} dt_scratch;
+
+/* Makes the directory; false when it cannot. */
+bool dt_scratch_open(dt_scratch *s);
+/* dir/name, valid until dt_scratch_close. */
+const char *dt_scratch_path(dt_scratch *s, const char *name);
+void dt_scratch_close(dt_scratch *s);
+
 /* Adds a tensor of `type` holding vals (n = product of ne) encoded as F32, Q8_0 or Q4_0 (the
  * latter two with quant_ref.h). */
 void dt_add_tensor(gsw_model *m, const char *name, uint32_t n_dims, const uint64_t *ne,

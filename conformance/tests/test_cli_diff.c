@@ -22,32 +22,17 @@
 #include "gsw_model.h"
 #include "quant_ref.h"
 
-static char *dir;
-static char *paths[32];
-static size_t n_paths;
-
-/* dir/name, freed at teardown. */
-static const char *at(const char *name)
-{
-    cr_assert_lt(n_paths, sizeof paths / sizeof paths[0]);
-    paths[n_paths] = path_join(dir, name);
-    return paths[n_paths++];
-}
+static dt_scratch scratch;
 
 static void setup(void)
 {
     cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
+    cr_assert(dt_scratch_open(&scratch));
 }
 
 static void teardown(void)
 {
-    for (size_t i = 0; i < n_paths; i++) {
-        free(paths[i]);
-    }
-    n_paths = 0;
-    scratch_remove(dir);
+    dt_scratch_close(&scratch);
 }
 
 TestSuite(diff, .init = setup, .fini = teardown);
@@ -98,7 +83,7 @@ static const char *write_base(const char *name)
 {
     gsw_model m;
     base_model(&m);
-    const char *path = at(name);
+    const char *path = dt_scratch_path(&scratch, name);
     cr_assert(dt_save(&m, path));
     gsw_model_free(&m);
     return path;
@@ -115,14 +100,14 @@ Test(diff, one_changed_block_is_named_and_nothing_else)
     /* block 5 of blk.0.attn_q.weight: flip the low bit of both nibbles of byte 3, so elements
      * 3 and 19 of that block (160 + 3, 160 + 19) move by one quant step each */
     m.tensors[1].data.ptr[5 * 18 + 2 + 3] ^= 0x11;
-    const char *b = at("b.gguf");
+    const char *b = dt_scratch_path(&scratch, "b.gguf");
     cr_assert(dt_save(&m, b));
     gsw_model_free(&m);
 
     run_result r;
     DIFF(&r, a, b, "--json");
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    int st = check_json(dir, "diff.schema.json", r.out, "/total/tensors=3",
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/total/tensors=3",
                         "/tensors/compared/1/name=\"blk.0.attn_q.weight\"",
                         "/tensors/compared/1/block_elems=32", "/tensors/compared/1/blocks=8",
                         "/tensors/compared/1/changed_blocks=1",
@@ -177,7 +162,7 @@ Test(diff, one_changed_block_is_named_and_nothing_else)
     /* as a gate: --max-abs 0 fails on that tensor alone */
     DIFF(&r, a, b, "--max-abs", "0", "--json");
     cr_assert_eq(r.status, 1, "%s", r.err);
-    st = check_json(dir, "diff.schema.json", r.out, "/tensors/compared/0/exceeds=[]",
+    st = check_json(scratch.dir, "diff.schema.json", r.out, "/tensors/compared/0/exceeds=[]",
                     "/tensors/compared/1/exceeds=[\"max_abs\"]", "/tensors/compared/2/exceeds=[]",
                     "/gate/failing_tensors=1", "/gate/passed=false", "/gate/max_abs=0.0",
                     "/gate/max_nmse=null", NULL);
@@ -194,13 +179,13 @@ Test(diff, f32_block_is_one_element)
     memcpy(&x, m.tensors[2].data.ptr + 7 * 4, 4);
     x += 0.5f;
     memcpy(m.tensors[2].data.ptr + 7 * 4, &x, 4);
-    const char *b = at("b.gguf");
+    const char *b = dt_scratch_path(&scratch, "b.gguf");
     cr_assert(dt_save(&m, b));
     gsw_model_free(&m);
     run_result r;
     DIFF(&r, a, b, "--json");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    int st = check_json(dir, "diff.schema.json", r.out, "/tensors/compared/2/block_elems=1",
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/tensors/compared/2/block_elems=1",
                         "/tensors/compared/2/blocks=32", "/tensors/compared/2/changed_blocks=1",
                         "/tensors/compared/2/worst_block/index=7",
                         "/tensors/compared/2/worst_block/first_element=7",
@@ -221,7 +206,7 @@ Test(diff, file_against_itself_is_exactly_zero)
     run_result r;
     DIFF(&r, sample, sample, "--json", "--max-nmse", "0", "--max-abs", "0", "--min-cos", "1");
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
-    int st = check_json(dir, "diff.schema.json", r.out, "/total/tensors=28",
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/total/tensors=28",
                         "/total/n_elements=114688", "/total/max_abs=0.0", "/total/rmse=0.0",
                         "/total/nmse=0.0", "/total/cosine=1.0", "/total/equal=114688",
                         "/total/equal_fraction=1.0", "/gate/passed=true",
@@ -251,13 +236,13 @@ Test(diff, metadata_only_in_a_only_in_b_and_changed)
     gsw_set_u32(&m.kvs[2].value, 7);
     gsw_array_string(&m.kvs[3].value, 1, "x", 1);
     gsw_set_cstr(gsw_add(&m, "general.quantized_by"), "test");
-    const char *b = at("b.gguf");
+    const char *b = dt_scratch_path(&scratch, "b.gguf");
     cr_assert(dt_save(&m, b));
     gsw_model_free(&m);
     /* and a key that only A has */
     base_model(&m);
     gsw_set_u32(gsw_add(&m, "general.only_a"), 1);
-    a = at("a2.gguf");
+    a = dt_scratch_path(&scratch, "a2.gguf");
     cr_assert(dt_save(&m, a));
     gsw_model_free(&m);
 
@@ -265,7 +250,7 @@ Test(diff, metadata_only_in_a_only_in_b_and_changed)
     DIFF(&r, a, b, "--json");
     cr_assert_eq(r.status, 0, "%s", r.err);
     int st = check_json(
-        dir, "diff.schema.json", r.out, "/metadata/only_in_a/0/key=\"general.only_a\"",
+        scratch.dir, "diff.schema.json", r.out, "/metadata/only_in_a/0/key=\"general.only_a\"",
         "/metadata/only_in_a/0/value={\"type\": \"u32\", \"value\": 1}",
         "/metadata/only_in_b/0/key=\"general.quantized_by\"",
         "/metadata/changed/0/key=\"general.name\"",
@@ -304,7 +289,7 @@ Test(diff, tensors_on_one_side_and_shape_mismatch)
     float v[64] = {0};
     const uint64_t extra_ne[1] = {64};
     dt_add_tensor(&m, "extra.weight", 1, extra_ne, GS_TYPE_F32, v);
-    const char *b = at("b.gguf");
+    const char *b = dt_scratch_path(&scratch, "b.gguf");
     cr_assert(dt_save(&m, b));
     gsw_model_free(&m);
 
@@ -315,7 +300,7 @@ Test(diff, tensors_on_one_side_and_shape_mismatch)
     run_result_free(&r);
     DIFF(&r, b, a, "--json");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    int st = check_json(dir, "diff.schema.json", r.out,
+    int st = check_json(scratch.dir, "diff.schema.json", r.out,
                         "/tensors/only_in_a/0/name=\"extra.weight\"",
                         "/tensors/only_in_a/0/a={\"type\": \"f32\", \"shape\": [64]}",
                         "/total/tensors=3", NULL);
@@ -328,7 +313,7 @@ Test(diff, tensors_on_one_side_and_shape_mismatch)
     float w[64];
     qr_gaussian(3, 1.0f, w, 64);
     gsw_tensor_set_data(&m.tensors[2], w, sizeof w);
-    const char *c = at("c.gguf");
+    const char *c = dt_scratch_path(&scratch, "c.gguf");
     cr_assert(dt_save(&m, c));
     gsw_model_free(&m);
     DIFF(&r, a, c);
@@ -339,7 +324,7 @@ Test(diff, tensors_on_one_side_and_shape_mismatch)
     run_result_free(&r);
     DIFF(&r, a, c, "--json");
     cr_assert_eq(r.status, 1, "%s", r.err);
-    st = check_json(dir, "diff.schema.json", r.out,
+    st = check_json(scratch.dir, "diff.schema.json", r.out,
                     "/tensors/shape_mismatches/0/name=\"output_norm.weight\"",
                     "/tensors/shape_mismatches/0/b/shape=[64]", "/total/tensors=2",
                     "/gate/shape_mismatches=1", "/gate/passed=false", NULL);
@@ -361,7 +346,7 @@ static void quantized_pair(const char **ref, const char **q4)
         dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, k ? GS_TYPE_Q8_0 : GS_TYPE_F32, v);
         qr_gaussian(12, 1.0f, v, 256);
         dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
-        const char *p = at(k ? "q.gguf" : "ref.gguf");
+        const char *p = dt_scratch_path(&scratch, k ? "q.gguf" : "ref.gguf");
         cr_assert(dt_save(&m, p));
         gsw_model_free(&m);
         *(k ? q4 : ref) = p;
@@ -424,12 +409,12 @@ Test(diff, usage_and_file_errors)
     }
     run_result r;
     /* a file that does not exist, or is not a GGUF: 2; a broken GGUF: 1 */
-    DIFF(&r, ref, at("missing.gguf"));
+    DIFF(&r, ref, dt_scratch_path(&scratch, "missing.gguf"));
     cr_expect_eq(r.status, 2, "%s", r.err);
     cr_expect(contains(r.err, "No such file or directory (B: "), "which side: %s", r.err);
     cr_expect(contains(r.err, "missing.gguf)\n"), "%s", r.err);
     run_result_free(&r);
-    const char *text = at("text.gguf");
+    const char *text = dt_scratch_path(&scratch, "text.gguf");
     cr_assert(write_file(text, "hello, world\n", 13));
     DIFF(&r, text, ref);
     cr_expect_eq(r.status, 2, "%s", r.err);
@@ -438,7 +423,7 @@ Test(diff, usage_and_file_errors)
     run_result_free(&r);
     size_t len;
     char *bytes = read_file(q, &len);
-    const char *cut = at("cut.gguf");
+    const char *cut = dt_scratch_path(&scratch, "cut.gguf");
     cr_assert(write_file(cut, bytes, len - 100));
     free(bytes);
     DIFF(&r, ref, cut);
@@ -459,7 +444,7 @@ Test(diff, tensor_glob_selects_on_both_sides)
     run_result r;
     DIFF(&r, ref, q, "--tensor", "blk.*.ffn_up.weight", "--json");
     cr_assert_eq(r.status, 0, "%s", r.err);
-    int st = check_json(dir, "diff.schema.json", r.out, "/total/tensors=2",
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/total/tensors=2",
                         "/tensors/compared/0/name=\"blk.0.ffn_up.weight\"",
                         "/tensors/compared/1/name=\"blk.1.ffn_up.weight\"",
                         "/tensors/only_in_a=[]", NULL);
@@ -487,11 +472,11 @@ Test(diff, jobs_do_not_change_the_output)
             int32_t types[] = {GS_TYPE_F32, GS_TYPE_Q8_0, GS_TYPE_Q4_0};
             dt_add_tensor(&m[k], name, 2, ne, k == 0 ? GS_TYPE_F32 : types[t % 3], v);
         }
-        cr_assert(dt_save(&m[k], at(k ? "j1.gguf" : "j0.gguf")));
+        cr_assert(dt_save(&m[k], dt_scratch_path(&scratch, k ? "j1.gguf" : "j0.gguf")));
         gsw_model_free(&m[k]);
     }
     free(v);
-    const char *a = paths[n_paths - 2], *b = paths[n_paths - 1];
+    const char *a = scratch.paths[scratch.n_paths - 2], *b = scratch.paths[scratch.n_paths - 1];
     for (int json = 0; json < 2; json++) {
         run_result one, many;
         if (json) {
@@ -507,7 +492,7 @@ Test(diff, jobs_do_not_change_the_output)
         cr_expect(memcmp(one.out, many.out, one.out_len) == 0, "--jobs 7 differs:\n%s\n%s",
                   one.out, many.out);
         if (json) {
-            int st = check_json(dir, "diff.schema.json", one.out, "/total/tensors=12", NULL);
+            int st = check_json(scratch.dir, "diff.schema.json", one.out, "/total/tensors=12", NULL);
             cr_expect_eq(st, 0, "check_json.py exit %d", st);
         }
         run_result_free(&one);
@@ -530,7 +515,7 @@ Test(diff, chunked_equals_whole_tensor)
         gsw_model m;
         gsw_model_init(&m, 3);
         dt_add_tensor(&m, "big.weight", 2, ne, types[k], v);
-        files[k] = at(names[k]);
+        files[k] = dt_scratch_path(&scratch, names[k]);
         cr_assert(dt_save(&m, files[k]));
         gsw_model_free(&m);
     }
@@ -581,7 +566,7 @@ Test(diff, nan_and_inf)
     const float a[4] = {NAN, INFINITY, 1.0f, 2.0f};
     const float same[4] = {NAN, INFINITY, 1.0f, 2.0f};
     const float other[4] = {NAN, -INFINITY, 1.0f, NAN};
-    const char *pa = at("na.gguf"), *ps = at("ns.gguf"), *po = at("no.gguf");
+    const char *pa = dt_scratch_path(&scratch, "na.gguf"), *ps = dt_scratch_path(&scratch, "ns.gguf"), *po = dt_scratch_path(&scratch, "no.gguf");
     f32_model(pa, a, 4);
     f32_model(ps, same, 4);
     f32_model(po, other, 4);
@@ -589,7 +574,7 @@ Test(diff, nan_and_inf)
     /* NaN against NaN and Inf against the same Inf are equal: exact zeros */
     DIFF(&r, pa, ps, "--json", "--max-nmse", "0", "--min-cos", "1");
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
-    int st = check_json(dir, "diff.schema.json", r.out, "/tensors/compared/0/nmse=0.0",
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/tensors/compared/0/nmse=0.0",
                         "/tensors/compared/0/cosine=1.0", "/tensors/compared/0/equal=4",
                         "/tensors/compared/0/nan_a=1", "/tensors/compared/0/inf_b=1",
                         "/tensors/compared/0/nonfinite_mismatches=0", NULL);
@@ -598,7 +583,7 @@ Test(diff, nan_and_inf)
     /* +Inf against -Inf and 2 against NaN: two non-finite mismatches */
     DIFF(&r, pa, po, "--json", "--min-cos", "-1");
     cr_assert_eq(r.status, 1, "a NaN cosine fails any --min-cos: %s", r.err);
-    st = check_json(dir, "diff.schema.json", r.out, "/tensors/compared/0/nmse=\"Infinity\"",
+    st = check_json(scratch.dir, "diff.schema.json", r.out, "/tensors/compared/0/nmse=\"Infinity\"",
                     "/tensors/compared/0/max_abs=\"Infinity\"",
                     "/tensors/compared/0/rmse=\"Infinity\"", "/tensors/compared/0/cosine=\"NaN\"",
                     "/tensors/compared/0/equal=2", "/tensors/compared/0/nan_b=2",
@@ -632,7 +617,7 @@ Test(diff, split_set_against_single_file)
         gsw_set_i32(gsw_add(&part[k], "split.tensors.count"), 3);
         base_tensors(&part[k], k == 0 ? 0 : 2, k == 0 ? 2 : 3);
     }
-    const char *b1 = at("b-00001-of-00002.gguf"), *b2 = at("b-00002-of-00002.gguf");
+    const char *b1 = dt_scratch_path(&scratch, "b-00001-of-00002.gguf"), *b2 = dt_scratch_path(&scratch, "b-00002-of-00002.gguf");
     cr_assert(dt_save(&part[0], b1));
     cr_assert(dt_save(&part[1], b2));
     gsw_model_free(&part[0]);
@@ -641,7 +626,7 @@ Test(diff, split_set_against_single_file)
     run_result r;
     DIFF(&r, a, b1, "--json", "--max-abs", "0");
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
-    int st = check_json(dir, "diff.schema.json", r.out, "/b/kind=\"split\"", "/b/part_count=2",
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/b/kind=\"split\"", "/b/part_count=2",
                         "/b/tensor_count=3", "/metadata/only_in_b=[]", "/metadata/changed=[]",
                         "/total/tensors=3", "/total/nmse=0.0", "/tensors/only_in_a=[]", NULL);
     cr_expect_eq(st, 0, "check_json.py exit %d", st);
@@ -661,7 +646,7 @@ Test(diff, profiles_apply_to_both_files)
     gsw_model m;
     base_model(&m);
     gsw_set_bool(gsw_add(&m, "general.odd"), 2);
-    const char *b = at("b.gguf");
+    const char *b = dt_scratch_path(&scratch, "b.gguf");
     cr_assert(dt_save(&m, b));
     gsw_model_free(&m);
     run_result r;
@@ -671,7 +656,7 @@ Test(diff, profiles_apply_to_both_files)
     run_result_free(&r);
     DIFF(&r, a, b, "--profile", "lenient", "--json");
     cr_expect_eq(r.status, 0, "%s", r.err);
-    int st = check_json(dir, "diff.schema.json", r.out, "/profile=\"lenient\"",
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/profile=\"lenient\"",
                         "/metadata/only_in_b/0/value={\"type\": \"bool\", \"value\": true}",
                         NULL);
     cr_expect_eq(st, 0, "check_json.py exit %d", st);
@@ -750,7 +735,7 @@ static bool write_huge(const char *const files[2])
  * (under ASan freed memory stays resident in the quarantine). */
 Test(diff, memory_stays_bounded)
 {
-    const char *files[2] = {at("huge_q8.gguf"), at("huge_q4.gguf")};
+    const char *files[2] = {dt_scratch_path(&scratch, "huge_q8.gguf"), dt_scratch_path(&scratch, "huge_q4.gguf")};
     fflush(stdout);
     fflush(stderr);
     pid_t pid = fork();

@@ -193,21 +193,8 @@ Test(verify, a_file_cut_short_names_what_is_missing)
 Test(verify, split_sets)
 {
     char *paths[2];
-    for (int p = 0; p < 2; p++) {
-        gsw_model m;
-        gsw_model_init(&m, 3);
-        gsw_set_u16(gsw_add(&m, "split.no"), (uint16_t)p);
-        gsw_set_u16(gsw_add(&m, "split.count"), 2);
-        gsw_set_i32(gsw_add(&m, "split.tensors.count"), 2);
-        uint64_t n = 8;
-        cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, p ? "b" : "a", 1, &n, GS_TYPE_F32), 1, 64));
-        char name[64];
-        snprintf(name, sizeof name, "y-%05d-of-00002.gguf", p + 1);
-        paths[p] = path_join(dir, name);
-        char why[256];
-        cr_assert_eq(gsw_write_file(&m, 0, paths[p], why, sizeof why), 0, "%s", why);
-        gsw_model_free(&m);
-    }
+    char why[256];
+    cr_assert(write_split_pair(dir, "y", paths, why, sizeof why), "%s", why);
     char *mf = path_join(dir, "y.manifest");
     run_result r;
     cr_assert(run_cli(&r, "hash", paths[0], "--manifest", mf, NULL));

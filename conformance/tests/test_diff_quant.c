@@ -29,31 +29,17 @@
 #define Q4_0_BOUND 1e-2
 #define K_I_BOUND 7e-3
 
-static char *dir;
-static char *paths[16];
-static size_t n_paths;
-
-static const char *at(const char *name)
-{
-    cr_assert_lt(n_paths, sizeof paths / sizeof paths[0]);
-    paths[n_paths] = path_join(dir, name);
-    return paths[n_paths++];
-}
+static dt_scratch scratch;
 
 static void setup(void)
 {
     cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
+    cr_assert(dt_scratch_open(&scratch));
 }
 
 static void teardown(void)
 {
-    for (size_t i = 0; i < n_paths; i++) {
-        free(paths[i]);
-    }
-    n_paths = 0;
-    scratch_remove(dir);
+    dt_scratch_close(&scratch);
 }
 
 TestSuite(diff_quant, .init = setup, .fini = teardown);
@@ -126,7 +112,7 @@ static double nmse_of(const char *ref, const char *cand, const char *name)
     run_result r;
     cr_assert(run_cli(&r, "diff", ref, cand, "--json", NULL));
     cr_assert_eq(r.status, 0, "%s", r.err);
-    int st = check_json(dir, "diff.schema.json", r.out, "/command=\"diff\"", NULL);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/command=\"diff\"", NULL);
     cr_expect_eq(st, 0, "check_json.py exit %d", st);
     double got;
     cr_assert(dt_json_number(r.out, name, "nmse", &got), "%s", r.out);
@@ -160,7 +146,7 @@ static const char *write_model(const char *file, int32_t matrix_type)
         v[i] = 1.0f + 0.01f * (float)(i % 7);
     }
     dt_add_tensor(&m, "output_norm.weight", 1, n_ne, GS_TYPE_F32, v);
-    const char *path = at(file);
+    const char *path = dt_scratch_path(&scratch, file);
     cr_assert(dt_save(&m, path));
     gsw_model_free(&m);
     free(v);
@@ -235,7 +221,7 @@ Test(diff_quant, ggml_quantized_q4_K_and_iq4_xs_copies)
     for (int k = 0; k < N_TYPES; k++) {
         char file[32];
         snprintf(file, sizeof file, "%s.bin", types[k].name);
-        raw[k] = at(file);
+        raw[k] = dt_scratch_path(&scratch, file);
         argv[argc++] = types[k].id;
         argv[argc++] = "64";
         argv[argc++] = "20261129";
@@ -265,7 +251,7 @@ Test(diff_quant, ggml_quantized_q4_K_and_iq4_xs_copies)
         gsw_tensor_set_data(t, bytes, len);
         char file[32];
         snprintf(file, sizeof file, "%s.gguf", types[k].name);
-        files[k] = at(file);
+        files[k] = dt_scratch_path(&scratch, file);
         cr_assert(dt_save(&m, files[k]));
         gsw_model_free(&m);
         free(bytes);
