@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "file_bytes.h"
 #include "ggml_api.h"
 #include "ggufsafe.h"
 
@@ -37,26 +38,6 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static uint8_t *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long len = -1;
-    if (f != NULL && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) > 0 &&
-        fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)len);
-        if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
-    *size = buf != NULL ? (size_t)len : 0;
-    return buf;
 }
 
 /* ---- readers ------------------------------------------------------------------------------- */
@@ -178,9 +159,10 @@ static uint8_t *tiled(const config *cfg, const gs_type_info *info, size_t n_bloc
     char path[4096];
     snprintf(path, sizeof path, "%s/%s.real.in", cfg->kat_dir, info->name);
     size_t tile_size;
-    uint8_t *tile = slurp(path, &tile_size);
+    uint8_t *tile = gsx_read_file(path, &tile_size);
     const size_t bytes = n_blocks * info->block_bytes;
-    uint8_t *in = tile != NULL && tile_size % info->block_bytes == 0 ? malloc(bytes) : NULL;
+    uint8_t *in =
+        tile != NULL && tile_size > 0 && tile_size % info->block_bytes == 0 ? malloc(bytes) : NULL;
     for (size_t off = 0; in != NULL && off < bytes; off += tile_size) {
         memcpy(in + off, tile, bytes - off < tile_size ? bytes - off : tile_size);
     }

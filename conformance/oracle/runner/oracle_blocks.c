@@ -3,38 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_bytes.h"
 #include "oracle_main.h"
 #include "oracle_write.h"
-
-static uint8_t *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return NULL;
-    }
-    uint8_t *buf = NULL;
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)len + 1);
-        if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    fclose(f);
-    *size = buf != NULL ? (size_t)len : 0;
-    return buf;
-}
-
-static int spill(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        return -1;
-    }
-    const int ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok ? 0 : -1;
-}
 
 /* A ggml type id from the command line; -1 when it is not a live type. */
 static int parse_type(const gsx_ggml *g, const char *s)
@@ -63,7 +34,7 @@ int gsx_cmd_to_float(const gsx_ggml *g, int argc, char **argv)
         }
         const gsx_type_traits *tr = g->ggml_get_type_traits(t);
         size_t size;
-        uint8_t *in = slurp(argv[i + 1], &size);
+        uint8_t *in = gsx_read_file(argv[i + 1], &size);
         if (in == NULL || size % tr->type_size != 0) {
             fprintf(stderr, "to-float: %s: unreadable or not whole blocks\n", argv[i + 1]);
             free(in);
@@ -76,7 +47,7 @@ int gsx_cmd_to_float(const gsx_ggml *g, int argc, char **argv)
             return GSX_EXIT_USAGE;
         }
         fn(in, out, (int64_t)n);
-        const int rc = spill(argv[i + 2], out, n * sizeof *out);
+        const int rc = gsx_write_file(argv[i + 2], out, n * sizeof *out);
         free(in);
         free(out);
         if (rc != 0) {
@@ -119,7 +90,7 @@ int gsx_cmd_quantize(const gsx_ggml *g, int argc, char **argv)
             }
             const bool needs = g->ggml_quantize_requires_imatrix(t);
             g->ggml_quantize_chunk(t, src, dst, 0, rows, n_per_row, needs ? imatrix : NULL);
-            rc = spill(argv[i + 3], dst, bytes) == 0 ? GSX_EXIT_ACCEPTED : GSX_EXIT_USAGE;
+            rc = gsx_write_file(argv[i + 3], dst, bytes) == 0 ? GSX_EXIT_ACCEPTED : GSX_EXIT_USAGE;
         }
         free(src);
         free(imatrix);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_bytes.h"
 #include "ggufsafe.h"
 #include "nan_sha256.h"
 #include "oracle_client.h"
@@ -36,36 +37,6 @@ static uint64_t next(void)
     return z ^ (z >> 31);
 }
 
-static int spill(const char *path, const void *data, size_t size)
-{
-    FILE *f = fopen(path, "wb");
-    if (f == NULL) {
-        return -1;
-    }
-    const int ok = fwrite(data, 1, size, f) == size;
-    return fclose(f) == 0 && ok ? 0 : -1;
-}
-
-static uint8_t *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long len = -1;
-    if (f != NULL && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)len + 1);
-        if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
-    *size = buf != NULL ? (size_t)len : 0;
-    return buf;
-}
-
 /* Index of the first element whose canonical bits differ, or n. */
 static size_t first_difference(const float *a, const float *b, size_t n)
 {
@@ -86,8 +57,8 @@ static void compare_set(int32_t t, const gs_type_info *info, const char *set, co
                         const char *out_path, const gs_kernel *paths, size_t n_paths, tally *tl)
 {
     size_t in_size, out_size;
-    uint8_t *in = slurp(in_path, &in_size);
-    float *ref = (float *)(void *)slurp(out_path, &out_size);
+    uint8_t *in = gsx_read_file(in_path, &in_size);
+    float *ref = (float *)(void *)gsx_read_file(out_path, &out_size);
     const size_t n_blocks = in != NULL ? in_size / info->block_bytes : 0;
     const size_t n = n_blocks * info->block_elems;
     float *ours = malloc(n * sizeof *ours + 1);
@@ -199,7 +170,7 @@ int main(int argc, char **argv)
         for (size_t i = 0; i < bytes; i++) {
             buf[i] = (uint8_t)next();
         }
-        const int rc = spill(rnames[t][0], buf, bytes);
+        const int rc = gsx_write_file(rnames[t][0], buf, bytes);
         free(buf);
         if (rc != 0) {
             printf("FAIL: cannot write %s\n", rnames[t][0]);

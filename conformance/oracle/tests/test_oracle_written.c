@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_bytes.h"
 #include "ggufsafe.h"
 #include "oracle_client.h"
 
@@ -23,26 +24,6 @@ typedef struct tally {
     int value_types[N_VALUE_TYPES];
     int array_types[N_VALUE_TYPES];
 } tally;
-
-static uint8_t *slurp(const char *path, size_t *size)
-{
-    FILE *f = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    long len = -1;
-    if (f != NULL && fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
-        fseek(f, 0, SEEK_SET) == 0) {
-        buf = malloc((size_t)len + 1);
-        if (buf != NULL && fread(buf, 1, (size_t)len, f) != (size_t)len) {
-            free(buf);
-            buf = NULL;
-        }
-    }
-    if (f != NULL) {
-        fclose(f);
-    }
-    *size = buf != NULL ? (size_t)len : 0;
-    return buf;
-}
 
 /* Our view of one open, on one kernel path, against ggml's. */
 static void compare_one(const gsx_view *ggml, gs_file *f, gs_kernel k, const char *label,
@@ -98,7 +79,7 @@ static void check_file(const char *oracle, const char *path, const gs_kernel *pa
         }
     }
     size_t size;
-    uint8_t *bytes = slurp(path, &size);
+    uint8_t *bytes = gsx_read_file(path, &size);
     const gs_profile profiles[2] = {GS_PROFILE_STRICT, GS_PROFILE_LENIENT};
     for (int p = 0; p < 2; p++) {
         gs_options o;
