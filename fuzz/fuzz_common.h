@@ -200,6 +200,45 @@ static inline void fuzz_check_error(const gs_error *e, gs_status st, size_t size
     }
 }
 
+/* UTF-8 by decoding code points (RFC 3629): no overlongs, no surrogates, nothing past
+ * U+10FFFF. A different algorithm from the reader's, so the two check each other
+ * (fuzz_open); also what the reports of fuzz_certify must be. */
+static inline bool fuzz_utf8_ok(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        uint8_t b = s[i];
+        size_t len;
+        uint32_t cp, min;
+        if (b < 0x80) {
+            i++;
+            continue;
+        } else if ((b & 0xE0) == 0xC0) {
+            len = 2, cp = b & 0x1Fu, min = 0x80;
+        } else if ((b & 0xF0) == 0xE0) {
+            len = 3, cp = b & 0x0Fu, min = 0x800;
+        } else if ((b & 0xF8) == 0xF0) {
+            len = 4, cp = b & 0x07u, min = 0x10000;
+        } else {
+            return false;
+        }
+        if (n - i < len) {
+            return false;
+        }
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80) {
+                return false;
+            }
+            cp = cp << 6 | (s[i + k] & 0x3Fu);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            return false;
+        }
+        i += len;
+    }
+    return true;
+}
+
 /* The NaN rule: every NaN compares as the one value 0x7FC00000; every other bit pattern must
  * match exactly. */
 static inline uint32_t fuzz_canonical_bits(float x)

@@ -26,44 +26,6 @@
 
 /* ---- independent re-statements of the strict rules ---------------------------------------- */
 
-/* UTF-8 by decoding code points (RFC 3629): no overlongs, no surrogates, nothing past
- * U+10FFFF. A different algorithm from the reader's, so the two check each other. */
-static bool utf8_ok(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t b = s[i];
-        size_t len;
-        uint32_t cp, min;
-        if (b < 0x80) {
-            i++;
-            continue;
-        } else if ((b & 0xE0) == 0xC0) {
-            len = 2, cp = b & 0x1Fu, min = 0x80;
-        } else if ((b & 0xF0) == 0xE0) {
-            len = 3, cp = b & 0x0Fu, min = 0x800;
-        } else if ((b & 0xF8) == 0xF0) {
-            len = 4, cp = b & 0x07u, min = 0x10000;
-        } else {
-            return false;
-        }
-        if (n - i < len) {
-            return false;
-        }
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xC0) != 0x80) {
-                return false;
-            }
-            cp = cp << 6 | (s[i + k] & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            return false;
-        }
-        i += len;
-    }
-    return true;
-}
-
 /* [a-z0-9_]+(\.[a-z0-9_]+)*, at most 65535 bytes. */
 static bool key_ok(const char *k, size_t n)
 {
@@ -166,7 +128,7 @@ static void check_string(const uint8_t *base, size_t size, gs_str s, const uint8
     FUZZ_ASSERT(fuzz_inside(base, size, s.ptr, s.len));
     FUZZ_ASSERT((const uint8_t *)s.ptr == len_field + 8 && le(len_field, 8) == s.len);
     if (strict) {
-        FUZZ_ASSERT_MSG(utf8_ok((const uint8_t *)s.ptr, s.len), "strict accepted bad UTF-8");
+        FUZZ_ASSERT_MSG(fuzz_utf8_ok((const uint8_t *)s.ptr, s.len), "strict accepted bad UTF-8");
     }
 }
 
@@ -293,7 +255,7 @@ static void check_tensors(const gs_file *f, const uint8_t *base, size_t size, bo
         FUZZ_ASSERT(le(base + t.info_offset, 8) == t.name.len);
         FUZZ_ASSERT(memchr(t.name.ptr, 0, t.name.len) == NULL);
         if (strict) {
-            FUZZ_ASSERT(t.name.len <= 63 && utf8_ok((const uint8_t *)t.name.ptr, t.name.len));
+            FUZZ_ASSERT(t.name.len <= 63 && fuzz_utf8_ok((const uint8_t *)t.name.ptr, t.name.len));
         }
         size_t found = SIZE_MAX;
         FUZZ_ASSERT(gs_tensor_find_n(f, t.name.ptr, t.name.len, &found) == GS_OK && found == i);
