@@ -106,11 +106,12 @@ static bool has_reader_error(const cert_run *r, gs_status st, unsigned profile_b
     return false;
 }
 
-/* One certification run; returns its JSON report when keep_json (else NULL). */
-static char *certify(const fuzz_input *in, const cert_options *opt, size_t *json_len)
+/* One certification run, held to the reader's verdicts on the payload (lenient, and under the
+ * certified profile); returns its JSON report, or NULL when the payload is not a GGUF at all. */
+static char *certify(const fuzz_input *in, gs_status lenient, gs_status reader,
+                     const cert_options *opt, size_t *json_len)
 {
     cert_run r;
-    const gs_status lenient = reader_verdict(in, GS_PROFILE_LENIENT);
     const int rc = cert_open_memory(&r, in->data, in->size, "fuzz.gguf", opt);
     const bool not_gguf = lenient != GS_OK && (lenient == GS_E_BAD_MAGIC || (int)lenient < 20);
     FUZZ_ASSERT_MSG(rc == (not_gguf ? 2 : -1), "cert_open_memory %d, reader says %s", rc,
@@ -123,8 +124,6 @@ static char *certify(const fuzz_input *in, const cert_options *opt, size_t *json
     const int exit_code = cert_exit_code(&r);
     FUZZ_ASSERT(exit_code == 0 || exit_code == 1);
 
-    const gs_status reader = opt->profile == GS_PROFILE_STRICT
-                                 ? reader_verdict(in, GS_PROFILE_STRICT) : lenient;
     const unsigned bit = opt->profile == GS_PROFILE_STRICT ? CERT_STRICT : CERT_LENIENT;
     if (reader != GS_OK) {
         FUZZ_ASSERT_MSG(exit_code == 1, "certified a file the reader rejects with %s",
@@ -159,11 +158,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     opt.jobs = 1;
 
     size_t n1 = 0;
-    char *json1 = certify(&in, &opt, &n1);
+    /* the reader's verdicts, once for both runs */
+    const gs_status lenient = reader_verdict(&in, GS_PROFILE_LENIENT);
+    const gs_status reader =
+        opt.profile == GS_PROFILE_STRICT ? reader_verdict(&in, GS_PROFILE_STRICT) : lenient;
+    char *json1 = certify(&in, lenient, reader, &opt, &n1);
     if (json1 != NULL && opt.deep) {
         opt.jobs = 2;
         size_t n2 = 0;
-        char *json2 = certify(&in, &opt, &n2);
+        char *json2 = certify(&in, lenient, reader, &opt, &n2);
         FUZZ_ASSERT(json2 != NULL);
         FUZZ_ASSERT_MSG(n1 == n2 && memcmp(json1, json2, n1) == 0,
                         "the JSON report differs between 1 and 2 threads");
