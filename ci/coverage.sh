@@ -15,7 +15,7 @@ min_lines=95
 min_branches=90
 jobs=$(nproc 2>/dev/null || echo 2)
 
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug \
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -DGGUFSAFE_WERROR=ON \
       -DGGUFSAFE_COVERAGE=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 

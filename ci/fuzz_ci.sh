@@ -25,7 +25,7 @@ targets=(open dequant decode_blocks roundtrip certify)
 echo "--- build: libFuzzer (ASan+UBSan) and AFL++"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-14 \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGGUFSAFE_SANITIZE=address,undefined \
-      -DGGUFSAFE_BUILD_FUZZERS=ON -DGGUFSAFE_BUILD_TESTS=OFF >/dev/null
+      -DGGUFSAFE_BUILD_FUZZERS=ON -DGGUFSAFE_BUILD_TESTS=OFF -DGGUFSAFE_WERROR=ON >/dev/null
 cmake --build "$build" -j "$jobs" --target fuzzers
 sh fuzz/build_afl.sh "$afl_build"
 

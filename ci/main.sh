@@ -11,7 +11,7 @@ cmake -S . -B build/main -G Ninja -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Rele
 cmake --build build/main --target ggufsafe_cli
 sample=conformance/samples/ggml-written.gguf
 echo "\$ ggufsafe info $sample"
-build/main/conformance/cli/ggufsafe info "$sample"
+build/main/cli/ggufsafe info "$sample"
 echo
 echo "\$ ggufsafe certify --deep $sample"
-build/main/conformance/cli/ggufsafe certify --deep "$sample"
+build/main/cli/ggufsafe certify --deep "$sample"

@@ -49,7 +49,7 @@ fetch() {
 
 build_and_test() {
     local dir=$1; shift
-    cmake -S "$root" -B "$dir" -G Ninja -DGGUFSAFE_ORACLE=ON "$@" >/dev/null
+    cmake -S "$root" -B "$dir" -G Ninja -DGGUFSAFE_ORACLE=ON -DGGUFSAFE_WERROR=ON "$@" >/dev/null
     # shellcheck disable=SC2086
     cmake --build "$dir" -j "$jobs" --target $targets
     GGUFSAFE_REQUIRE_ORACLE=1 ctest --test-dir "$dir" -L oracle -j "$jobs" --output-on-failure \
@@ -65,7 +65,7 @@ fuzz() {
     local dir="$builds/oracle-fuzz" work
     cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
         -DGGUFSAFE_SANITIZE=address,undefined -DGGUFSAFE_BUILD_FUZZERS=ON -DGGUFSAFE_ORACLE=ON \
-        -DGGUFSAFE_BUILD_TESTS=OFF >/dev/null
+        -DGGUFSAFE_BUILD_TESTS=OFF -DGGUFSAFE_WERROR=ON >/dev/null
     cmake --build "$dir" -j "$jobs" --target fuzz_oracle_diff gs_oracle corpus_generated
     work=$(mktemp -d)
     mkdir -p "$work/corpus" "$work/artifacts"

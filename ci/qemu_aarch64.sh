@@ -30,7 +30,7 @@ done
 
 t0=$SECONDS
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE="$root/ci/aarch64.cmake" \
-    -DCMAKE_BUILD_TYPE=Release >/dev/null
+    -DCMAKE_BUILD_TYPE=Release -DGGUFSAFE_WERROR=ON >/dev/null
 cmake --build "$build" -j "$jobs"
 echo "aarch64 build: $((SECONDS - t0)) s"
 

@@ -28,7 +28,7 @@ stage() {
 
 build_and_test() {
     local dir=$1; shift
-    cmake -S "$root" -B "$dir" -G Ninja "$@" >/dev/null
+    cmake -S "$root" -B "$dir" -G Ninja -DGGUFSAFE_WERROR=ON -DGGUFSAFE_REQUIRE_CRITERION=ON "$@" >/dev/null
     cmake --build "$dir" -j "$jobs"
     ctest --test-dir "$dir" -j "$jobs" --output-on-failure --timeout 900
 }

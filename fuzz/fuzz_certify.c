@@ -1,4 +1,4 @@
-/* fuzz_certify: certification (conformance/certify/, what `ggufsafe certify` runs) on the
+/* fuzz_certify: certification (cli/certify/, what `ggufsafe certify` runs) on the
  * payload, from memory. Oracles:
  *   - "not a GGUF at all" (exit 2) exactly when the reader's lenient open fails on the magic or
  *     the environment; otherwise every check runs and the exit code is 0 or 1;

@@ -48,7 +48,7 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 fi
 cmake --build "$build" --target ggufsafe_cli gs_oracle corpus_generated >/dev/null
 corpus=$build/corpus/generated
-cli=$build/conformance/cli/ggufsafe
+cli=$build/cli/ggufsafe
 oracle=$build/conformance/oracle/runner/gs_oracle
 
 # 2. ggml's package (its column reads "n/a" when it cannot be had).

@@ -44,7 +44,7 @@ int check_json(const char *dir, const char *schema, const char *json, const char
     char *report = path_join(dir, "report.json");
     char *schema_rel = path_join("conformance/schema", schema);
     char *schema_path = schema_rel != NULL ? source_path(schema_rel) : NULL;
-    char *checker = source_path("conformance/tests/check_json.py");
+    char *checker = source_path("cli/tests/check_json.py");
     int status = -1;
     if (report != NULL && schema_path != NULL && checker != NULL &&
         write_file(report, json, strlen(json))) {

@@ -1,6 +1,6 @@
 /* ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient] [--part-only]
  *
- * A SHA-256 manifest of a GGUF file or split set (format in conformance/certify/manifest.h and
+ * A SHA-256 manifest of a GGUF file or split set (format in cli/manifest/manifest.h and
  * README.md): the whole file's digest, one per key-value (its wire bytes) and one per tensor
  * (its data), in one streaming pass over the file. */
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "manifest.h"
-#include "scan_pool.h"
+#include "work_pool.h"
 
 static const char usage[] =
     "usage: ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient]\n"
@@ -34,7 +34,7 @@ static int run(int argc, char **argv)
     cli_common common;
     cli_common_init(&common);
     const char *path = NULL, *out_path = NULL;
-    uint64_t jobs = scan_pool_cpus();
+    uint64_t jobs = work_pool_cpus();
     bool part_only = false, options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

@@ -5,7 +5,7 @@
 # limit of SHA-256 here), sha256sum, ggufsafe hash and ggufsafe certify --deep, and prints each
 # as a ratio to openssl and to sha256sum.
 #
-#   conformance/certify/bench_certify.sh BUILD_DIR [MODEL] [JOBS] [RUNS]
+#   cli/bench/bench_certify.sh BUILD_DIR [MODEL] [JOBS] [RUNS]
 #
 # BUILD_DIR is a release build (gs_bench_model and ggufsafe are built if missing); MODEL the
 # file to use or create (default BUILD_DIR/bench-model.gguf); JOBS the --jobs of both commands
@@ -15,8 +15,8 @@ build=${1:?usage: bench_certify.sh BUILD_DIR [MODEL] [JOBS] [RUNS]}
 model=${2:-$build/bench-model.gguf}
 jobs=${3:-2}
 runs=${4:-5}
-cli=$build/conformance/cli/ggufsafe
-gen=$build/conformance/cli/gs_bench_model
+cli=$build/cli/ggufsafe
+gen=$build/cli/gs_bench_model
 cmake --build "$build" --target ggufsafe_cli gs_bench_model >/dev/null
 if [ ! -s "$model" ]; then
     "$gen" "$model"

@@ -4,7 +4,7 @@
  * Is this file sound, and exactly what is wrong with it: the reader's structural verdicts (in
  * diagnostic mode, so that every layout violation is reported, not only the first), byte
  * coverage, where the spec and llama.cpp disagree, metadata semantics, with --deep every block
- * of every tensor, and split-set consistency. The checks live in conformance/certify/. */
+ * of every tensor, and split-set consistency. The checks live in cli/certify/. */
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +13,7 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "progress.h"
-#include "scan_pool.h"
+#include "work_pool.h"
 
 static const char usage[] =
     "usage: ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep]\n"
@@ -49,7 +49,7 @@ static int parse_args(int argc, char **argv, certify_args *a)
     cli_common_init(&a->common);
     a->path = NULL;
     a->sarif = a->deep = a->part_only = a->fail_on_warning = false;
-    a->jobs = scan_pool_cpus();
+    a->jobs = work_pool_cpus();
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];

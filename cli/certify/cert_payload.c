@@ -12,7 +12,7 @@
 #include "cert.h"
 #include "cert_scales.h"
 #include "cert_stats_kernel.h"
-#include "scan_pool.h"
+#include "work_pool.h"
 
 #define CHUNK_BYTES (2u << 20) /* read per item: large enough to amortise a pread */
 #define SUB_ELEMS 16384u       /* decoded at a time: 64 KiB of f32 that stays in cache */
@@ -292,7 +292,7 @@ void cert_check_payload(cert_run *r)
         sc.raw[w] = cert_xrealloc(NULL, CHUNK_BYTES);
         sc.vals[w] = cert_xrealloc(NULL, SUB_ELEMS * sizeof(float));
     }
-    scan_pool_run(jobs, n_items, scan_item, &sc);
+    work_pool_run(jobs, n_items, scan_item, &sc);
     for (size_t j = 0; j < n_items; j++) {
         merge(&r->stats[sc.items[j].stat], &sc.res[j]);
     }

@@ -1,5 +1,5 @@
 #define _DEFAULT_SOURCE
-#include "scan_pool.h"
+#include "work_pool.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 typedef struct pool {
-    scan_fn fn;
+    work_pool_fn fn;
     void *ctx;
     size_t n_items;
     atomic_size_t next;
@@ -39,7 +39,7 @@ static void *thread_main(void *arg)
 /* More threads than this buys nothing on a scan that is bound by memory bandwidth. */
 #define MAX_JOBS 256u
 
-void scan_pool_run(unsigned jobs, size_t n_items, scan_fn fn, void *ctx)
+void work_pool_run(unsigned jobs, size_t n_items, work_pool_fn fn, void *ctx)
 {
     pool p = {fn, ctx, n_items, 0};
     if (jobs > MAX_JOBS) {
@@ -64,7 +64,7 @@ void scan_pool_run(unsigned jobs, size_t n_items, scan_fn fn, void *ctx)
     }
 }
 
-unsigned scan_pool_cpus(void)
+unsigned work_pool_cpus(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     if (n < 1) {

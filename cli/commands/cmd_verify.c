@@ -10,7 +10,7 @@
 #include "commands.h"
 #include "manifest.h"
 #include "manifest_diff.h"
-#include "scan_pool.h"
+#include "work_pool.h"
 #include "text_out.h"
 
 static const char usage[] =
@@ -31,7 +31,7 @@ static const char usage[] =
 static int run(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL};
-    uint64_t jobs = scan_pool_cpus();
+    uint64_t jobs = work_pool_cpus();
     bool part_only = false, options_done = false;
     int n_paths = 0;
     for (int i = 1; i < argc; i++) {
