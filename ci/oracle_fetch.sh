@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fetches ggml's reference library for the differential oracle (conformance/oracle/): the npm
 # package @node-llama-cpp/linux-x64, pinned to 3.22.1 and to its integrity hash, the build that
-# produced shared/kat and shared/samples (x86-64 Linux). It is unpacked into the cache
+# produced conformance/kat and conformance/samples (x86-64 Linux). It is unpacked into the cache
 #   ${GGUFSAFE_ORACLE_CACHE:-$HOME/.cache/ggufsafe/oracle}/node-llama-cpp-linux-x64-3.22.1/
 # where gs_oracle looks for package/bins/linux-x64/libggml-base.so (GGUFSAFE_ORACLE_LIB names
 # another file instead). Idempotent, and offline once cached: a verified tree is reused as it

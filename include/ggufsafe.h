@@ -34,7 +34,8 @@ extern "C" {
 GS_API const char *gs_version(void);
 
 /* ------------------------------------------------------------------------------------------------
- * Status codes. Numbers are stable: never renumbered, never reused. README has the full table.
+ * Status codes. Numbers are stable: never renumbered, never reused. docs/status-codes.md has
+ * the full table.
  * ---------------------------------------------------------------------------------------------- */
 typedef enum gs_status {
     GS_OK = 0,
@@ -368,7 +369,8 @@ GS_API gs_status gs_tensor_find_n(const gs_file *file, const char *name, size_t 
                                   size_t *index);
 
 /* ------------------------------------------------------------------------------------------------
- * Decoding to f32, bit-exact with ggml's reference dequantizers (NaN payloads aside: see README).
+ * Decoding to f32, bit-exact with ggml's reference dequantizers (NaN payloads aside: see
+ * docs/decoders.md, "The NaN rule").
  * ---------------------------------------------------------------------------------------------- */
 
 /* Decodes n_elems elements of `type` from src into dst. n_elems must be a whole number of blocks

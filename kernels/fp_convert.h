@@ -1,6 +1,6 @@
-/* Scalar conversions of the scale and element formats to f32, each giving the same bits as
- * ggml's reference routine (ggml-impl.h at d99724f2; see quant-types.md section 7). They are
- * total: every input bit pattern has a defined result, and none depends on FTZ/DAZ. */
+/* Scalar conversions of the scale and element formats to f32, each giving the same bits as ggml's
+ * reference routine (ggml-impl.h at d99724f2; see docs/quant-types.md, "Scale conversions"). They
+ * are total: every input bit pattern has a defined result, and none depends on FTZ/DAZ. */
 #ifndef GGUFSAFE_FP_CONVERT_H
 #define GGUFSAFE_FP_CONVERT_H
 

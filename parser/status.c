@@ -1,5 +1,5 @@
-/* Names and messages of gs_status. The README's status table is generated from the same list by
- * a test that compares them (parser/tests/test_status.c). */
+/* Names and messages of gs_status. The status table of docs/status-codes.md is checked against
+ * this list, row by row, by parser/tests/test_status.c. */
 #include "ggufsafe.h"
 
 #define STATUS_LIST(X)                                                                            \

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The hash and certify --deep benchmark (README: "hash and certify --deep"). Not a test: it
+# The hash and certify --deep benchmark (docs/performance.md). Not a test: it
 # prints figures. Generates a llama-shaped model of more than 1 GiB (gs_bench_model), warms the
 # page cache, then times in the same run, best of N: openssl dgst -sha256 (the single-stream
 # limit of SHA-256 here), sha256sum, ggufsafe hash and ggufsafe certify --deep, and prints each

@@ -1,6 +1,6 @@
 /* The finding codes: one table of every code certification can report, with its severity, the
- * profiles a finding of it breaks, and one line saying what it means. README.md's table is
- * checked against it (test_certify_codes). Codes are stable strings in namespaces: reader.*
+ * profiles a finding of it breaks, and one line saying what it means. The table of docs/certify.md
+ * is checked against it (test_certify_units). Codes are stable strings in namespaces: reader.*
  * (the reader's own status names), layout.*, compat.*, meta.*, payload.*, split.*. */
 #ifndef GGUFSAFE_CERT_CODES_H
 #define GGUFSAFE_CERT_CODES_H

@@ -1,7 +1,8 @@
-/* Where the GGUF spec (docs/gguf.md) and llama.cpp's reader disagree about a file
- * (gguf-format.md sections 10-11): a finding is an error when llama.cpp rejects a file the spec
- * allows, a warning when llama.cpp accepts what the spec forbids, a note for history. Checked per
- * part, on what the lenient reader could open (and, for nested arrays, on why it could not). */
+/* Where the GGUF spec (ggml's docs/gguf.md) and llama.cpp's reader disagree about a file
+ * (docs/gguf-format.md, "Where the spec and ggml differ"): a finding is an error when llama.cpp
+ * rejects a file the spec allows, a warning when llama.cpp accepts what the spec forbids, a note
+ * for history. Checked per part, on what the lenient reader could open (and, for nested arrays, on
+ * why it could not). */
 #include <string.h>
 
 #include "cert.h"

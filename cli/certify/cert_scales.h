@@ -1,10 +1,10 @@
-/* The scale fields of quantized blocks, checked the way ggml's ggml_validate_row_data checks
- * them (quant-types.md sections 5 and 7): an f16 d (and dmin or m where the type has one) that
- * is Inf or NaN, the IQ1_M scale reassembled from its four nibbles, Q8_K's f32 d, and an MXFP4
- * E8M0 exponent of 0xFF. NVFP4 is separate: ggml accepts all 256 UE4M3 bytes (0x7F decodes to 0,
- * bit 7 is ignored so 0xFF decodes to 240), but a UE4M3 scale has no sign bit and 0x7F is the
- * E4M3 NaN code, so the legal encodings are 0x00..0x7E: anything else decodes differently
- * elsewhere and is reported as "odd", not as invalid. */
+/* The scale fields of quantized blocks, checked the way ggml's ggml_validate_row_data checks them
+ * (docs/quant-types.md, "Scales ggml calls invalid" and "Scale conversions"): an f16 d (and dmin
+ * or m where the type has one) that is Inf or NaN, the IQ1_M scale reassembled from its four
+ * nibbles, Q8_K's f32 d, and an MXFP4 E8M0 exponent of 0xFF. NVFP4 is separate: ggml accepts all
+ * 256 UE4M3 bytes (0x7F decodes to 0, bit 7 is ignored so 0xFF decodes to 240), but a UE4M3 scale
+ * has no sign bit and 0x7F is the E4M3 NaN code, so the legal encodings are 0x00..0x7E: anything
+ * else decodes differently elsewhere and is reported as "odd", not as invalid. */
 #ifndef GGUFSAFE_CERT_SCALES_H
 #define GGUFSAFE_CERT_SCALES_H
 

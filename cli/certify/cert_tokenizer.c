@@ -1,4 +1,4 @@
-/* The tokenizer arrays, where loaders have read out of bounds (gguf-format.md 9.2): tokens,
+/* The tokenizer arrays, where loaders have read out of bounds (docs/certify.md, meta.*): tokens,
  * scores and token_type of equal length and of element types string, f32 and i32; token types
  * within 1..6; BYTE tokens spelled <0xHH>; special token ids below the vocabulary size; no
  * token twice; merges of two non-empty tokens. Each problem is one finding with its count and

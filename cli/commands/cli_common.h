@@ -11,7 +11,7 @@
 #include "ggufsafe.h"
 #include "json_writer.h"
 
-/* Exit codes (architecture.md, CLI conventions). */
+/* Exit codes (docs/cli.md, "Exit status"). */
 enum {
     CLI_EXIT_OK = 0,      /* success, valid, certified */
     CLI_EXIT_INVALID = 1, /* the file is invalid */

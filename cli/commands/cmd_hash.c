@@ -1,8 +1,8 @@
 /* ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient] [--part-only]
  *
  * A SHA-256 manifest of a GGUF file or split set (format in cli/manifest/manifest.h and
- * README.md): the whole file's digest, one per key-value (its wire bytes) and one per tensor
- * (its data), in one streaming pass over the file. */
+ * docs/manifests.md): the whole file's digest, one per key-value (its wire bytes) and one per
+ * tensor (its data), in one streaming pass over the file. */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,7 +46,8 @@ static int run(int argc, char **argv)
             continue;
         }
         if (strcmp(arg, "--json") == 0) {
-            return cli_usage_error("hash", "--json: the manifest is a text format (README)");
+            return cli_usage_error("hash",
+                                   "--json: the manifest is a text format (docs/manifests.md)");
         }
         cli_match m = cli_match_common(&common, "hash", argc, argv, &i);
         if (m == CLI_MATCH_NO) {

@@ -2,7 +2,7 @@
  * tensor is ever held whole: A is the reference, B the candidate. Every sum is a double added in
  * element order, so the result does not depend on how the stream is cut into chunks.
  *
- * Definitions (README, "Comparing two files"; conformance/schema/diff.schema.json):
+ * Definitions (docs/diff.md, "Metrics"; conformance/schema/diff.schema.json):
  * - A pair is "finite" when both values are finite; only finite pairs enter the sums
  *   SSE = sum (a-b)^2, EA = sum a^2, EB = sum b^2, DOT = sum a*b.
  * - A pair is "equal" when a == b as IEEE values (+0 equals -0), or both are NaN (the NaN rule),

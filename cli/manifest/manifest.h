@@ -1,7 +1,7 @@
 /* SHA-256 manifests of GGUF files (ggufsafe hash, ggufsafe verify): per part, the whole file's
  * digest (what sha256sum prints), one digest per key-value (its exact wire bytes: key, type and
  * value) and one per tensor (its raw data bytes, with its type and shape). Nothing depends on the
- * file's path or name. README.md ("Manifests") documents the text form:
+ * file's path or name. docs/manifests.md documents the text form:
  *
  *   ggufsafe-manifest 1
  *   part 1 of 1

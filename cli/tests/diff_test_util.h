@@ -39,7 +39,7 @@ bool dt_json_number(const char *json, const char *name, const char *key, double 
 size_t dt_count(const char *s, const char *needle);
 
 /* The metrics of two finite vectors computed in one pass over the whole arrays, in element
- * order, by the definitions in the README (no NaN or Inf handling: the callers' data is
+ * order, by the definitions of docs/diff.md (no NaN or Inf handling: the callers' data is
  * finite). Blocks of block_elems elements; worst = first block of largest SSE. */
 typedef struct dt_metrics {
     double max_abs, rmse, nmse, cosine;

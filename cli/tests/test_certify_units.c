@@ -1,8 +1,8 @@
-/* The certification module on its own: README.md's finding-code table equals the code table
- * (code, severity, profiles, meaning); and a file that shrinks while it is scanned, truncated to
- * nothing after the first chunk, is reported by hash (GS_E_TRUNCATED at the chunk that could not
- * be read) and by certify --deep (a reader.GS_E_TRUNCATED finding), never a SIGBUS or a crash,
- * with one and with several threads. */
+/* The certification module on its own: docs/certify.md's finding-code table equals the code
+ * table (code, severity, profiles, meaning); and a file that shrinks while it is scanned,
+ * truncated to nothing after the first chunk, is reported by hash (GS_E_TRUNCATED at the chunk
+ * that could not be read) and by certify --deep (a reader.GS_E_TRUNCATED finding), never a
+ * SIGBUS or a crash, with one and with several threads. */
 #define _DEFAULT_SOURCE
 #include <criterion/criterion.h>
 #include <math.h>
@@ -19,13 +19,13 @@
 #include "gsw_write.h"
 #include "manifest.h"
 
-/* ---- README --------------------------------------------------------------------------- */
+/* ---- docs/certify.md ------------------------------------------------------------------ */
 
-static char *readme(void)
+static char *certify_page(void)
 {
     const char *root = getenv("GS_SOURCE_DIR");
     cr_assert_not_null(root, "GS_SOURCE_DIR is not set: run through ctest");
-    char *path = path_join(root, "README.md");
+    char *path = path_join(root, "docs/certify.md");
     size_t len;
     char *text = read_file(path, &len);
     cr_assert_not_null(text, "%s", path);
@@ -38,11 +38,11 @@ static const char *profiles_cell(unsigned profiles)
     return profiles == CERT_PROFILES_PER_FINDING ? "per finding" : cert_profiles_text(profiles);
 }
 
-Test(certify_units, readme_code_table_equals_the_code_table)
+Test(certify_units, docs_code_table_equals_the_code_table)
 {
-    char *text = readme();
+    char *text = certify_page();
     const char *table = strstr(text, "\n| code | severity | breaks | meaning |\n|---|---|---|---|\n");
-    cr_assert_not_null(table, "README.md has no finding-code table");
+    cr_assert_not_null(table, "docs/certify.md has no finding-code table");
     table = strchr(table + 1, '\n') + 1;
     table = strchr(table, '\n') + 1;
     size_t rows = 0;
@@ -56,10 +56,10 @@ Test(certify_units, readme_code_table_equals_the_code_table)
         snprintf(want, sizeof want, "| `%s` | %s | %s | %s |", c->code,
                  cert_severity_name(c->severity), profiles_cell(c->profiles), c->summary);
         cr_expect(strlen(want) == (size_t)(end - line) && memcmp(want, line, strlen(want)) == 0,
-                  "README row %zu:\n  %.*s\nthe table says:\n  %s", rows + 1, (int)(end - line),
-                  line, want);
+                  "docs/certify.md row %zu:\n  %.*s\nthe table says:\n  %s", rows + 1,
+                  (int)(end - line), line, want);
     }
-    cr_expect_eq(rows, cert_code_count, "README lists %zu codes, the table %zu", rows,
+    cr_expect_eq(rows, cert_code_count, "docs/certify.md lists %zu codes, the table %zu", rows,
                  cert_code_count);
     free(text);
 }

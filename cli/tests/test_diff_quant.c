@@ -3,7 +3,7 @@
  * with NMSE ordered as expected and below documented bounds; with ggml's oracle available, also
  * against Q4_K and IQ4_XS copies quantized by ggml itself.
  *
- * The bounds (README, "Adding or changing a quant format"). For Gaussian data quantized in
+ * The bounds (docs/diff.md, "Expected error on Gaussian weights"). For Gaussian data quantized in
  * blocks of 32 with a scale set by the block's largest magnitude (about 2.1 sigma for 32
  * samples), the rounding error is uniform over one step, so NMSE ~ step^2 / 12 / sigma^2:
  *   Q8_0, step amax/127: ~2.3e-5 (measured 2.85e-5), asserted below 1e-4;

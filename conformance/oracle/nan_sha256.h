@@ -1,4 +1,4 @@
-/* SHA-256 of decoded f32 output under the NaN rule (architecture.md): every NaN hashes as
+/* SHA-256 of decoded f32 output under the NaN rule (docs/decoders.md): every NaN hashes as
  * 0x7FC00000, every other bit pattern as it is, little-endian. Shared by the oracle runner
  * (ggml's side) and the tests (our side), so both hash the same way. OpenSSL libcrypto. */
 #ifndef GGUFSAFE_NAN_SHA256_H

@@ -37,7 +37,7 @@ static inline uint64_t gsa_u64(const uint8_t *p)
 }
 
 /* An f16 field converted by F16C (exact; same bits as gsi_f16_to_f32, sNaN quieting included:
- * quant-types.md section 7), in all 8 lanes. */
+ * docs/quant-types.md, "Scale conversions"), in all 8 lanes. */
 static inline __m256 gsa_f16_splat(const uint8_t *p)
 {
     return _mm256_broadcastss_ps(_mm_cvtph_ps(_mm_cvtsi32_si128(gsa_u16(p))));
@@ -81,7 +81,7 @@ static inline void gsa_store_s8x32_mul(float *y, __m256i q, __m256 d)
 
 /* y[0..15] = (float)q[k] * d - m, rounded once: the product of a small integer and an f16
  * (or f16 times a 6-bit scale) is exact in f32, so the fused form gives the bits of the
- * reference's separate multiply and subtract (quant-types.md section 8, "the rule"). */
+ * reference's separate multiply and subtract (docs/quant-types.md, "Bit-exact arithmetic"). */
 static inline void gsa_store_s8x16_fmsub(float *y, __m128i q, __m256 d, __m256 m)
 {
     _mm256_storeu_ps(y, _mm256_fmsub_ps(gsa_s8x8_ps(q), d, m));

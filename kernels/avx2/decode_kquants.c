@@ -3,7 +3,7 @@
  * are then unpacked 32 bytes at a time. Factors meet in the reference order, (d * sc) first and
  * then * q, so zero results keep their sign. Q2_K, Q4_K and Q5_K use fmsub(q, d*sc, dmin*m):
  * d*sc*q is exact in f32 (at most 22 significant bits), so the one fused rounding equals the
- * reference's rounding of the final subtraction (quant-types.md section 8). */
+ * reference's rounding of the final subtraction (docs/quant-types.md, "Bit-exact arithmetic"). */
 #include "avx2_util.h"
 #include "decode_avx2.h"
 

@@ -1,11 +1,11 @@
 /* Building blocks shared by the NEON decoders: byte lanes widened to f32, the one multiply (or
  * one fused multiply-add) per element, and bit masks spread over byte lanes.
  *
- * Bit-identity with kernels/scalar/ rests on quant-types.md section 8: every integer converts to
- * f32 exactly, so an element is bit-identical when the same float operations meet in the same
- * order ((d * sub_scale) first, then * q). AArch64 Advanced SIMD is IEEE with FPCR.FZ = 0 on
- * Linux (never AArch32 NEON, which flushes subnormals). vfmaq_f32 appears only where the
- * reference rounds once after exact products (Q4_1, Q5_1, Q2_K, Q4_K, Q5_K).
+ * Bit-identity with kernels/scalar/ rests on docs/quant-types.md ("Bit-exact arithmetic"): every
+ * integer converts to f32 exactly, so an element is bit-identical when the same float operations
+ * meet in the same order ((d * sub_scale) first, then * q). AArch64 Advanced SIMD is IEEE with
+ * FPCR.FZ = 0 on Linux (never AArch32 NEON, which flushes subnormals). vfmaq_f32 appears only
+ * where the reference rounds once after exact products (Q4_1, Q5_1, Q2_K, Q4_K, Q5_K).
  *
  * Everything is guarded by GSI_NEON_ENABLED: AArch64 little-endian only, since multi-byte
  * fields are read as vector lanes. */

@@ -1,9 +1,9 @@
-/* K-quants on NEON: Q2_K..Q6_K and Q8_K. Per block, the packed sub-block scales are unpacked
- * with table lookups and turned into f32 (d * sub_scale, and dmin * min) in vectors; then every
- * 16 quants become 16 floats with one multiply, or one fused multiply-add for Q2_K, Q4_K and
- * Q5_K, whose products are exact so that the single rounding is the reference's final
- * `- dmin * min`. The order (d * sub_scale) * q is kept: signed zeros (quant-types.md sec. 8).
- * Every load stays inside its block (byte ranges in the comments). */
+/* K-quants on NEON: Q2_K..Q6_K and Q8_K. Per block, the packed sub-block scales are unpacked with
+ * table lookups and turned into f32 (d * sub_scale, and dmin * min) in vectors; then every 16
+ * quants become 16 floats with one multiply, or one fused multiply-add for Q2_K, Q4_K and Q5_K,
+ * whose products are exact so that the single rounding is the reference's final `- dmin * min`.
+ * The order (d * sub_scale) * q is kept: signed zeros (docs/quant-types.md, "Bit-exact
+ * arithmetic"). Every load stays inside its block (byte ranges in the comments). */
 #include "neon_common.h"
 
 #if GSI_NEON_ENABLED

@@ -1,7 +1,7 @@
 /* K-quants: 256-element super-blocks with packed sub-block scales (Q2_K..Q6_K), and Q8_K.
  * Factors meet in ggml's order, (d * sub_scale) first and then * q, because merging the integer
- * factors first flips the sign of zero results (quant-types.md section 8). Q2_K, Q4_K and Q5_K
- * round once, in the final - (dmin * min). */
+ * factors first flips the sign of zero results (docs/quant-types.md, "Bit-exact arithmetic").
+ * Q2_K, Q4_K and Q5_K round once, in the final - (dmin * min). */
 #include "decode_scalar.h"
 #include "le_load.h"
 

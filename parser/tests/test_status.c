@@ -83,13 +83,13 @@ Test(status, type_registry)
     cr_assert_eq(live, 35);
 }
 
-/* The README's status table lists every status with its number, name and message. */
-Test(status, readme_table_matches)
+/* The status table of docs/status-codes.md lists every status with its number, name and message. */
+Test(status, docs_table_matches)
 {
     const char *root = getenv("GS_SOURCE_DIR");
     cr_assert_not_null(root, "run through ctest");
     char path[4096];
-    snprintf(path, sizeof path, "%s/README.md", root);
+    snprintf(path, sizeof path, "%s/docs/status-codes.md", root);
     FILE *f = fopen(path, "r");
     cr_assert_not_null(f);
     static char text[1 << 20];
@@ -104,7 +104,7 @@ Test(status, readme_table_matches)
         }
         char row[512];
         snprintf(row, sizeof row, "| %d | `%s` | %s |\n", s, name, gs_status_message((gs_status)s));
-        cr_assert(strstr(text, row) != NULL, "README.md lacks the row: %s", row);
+        cr_assert(strstr(text, row) != NULL, "docs/status-codes.md lacks the row: %s", row);
         rows++;
     }
     cr_assert_eq(rows, 55);

@@ -61,7 +61,7 @@ static int resolve(gsx_ggml *g, void *slot, size_t slot_size, const char *name, 
         }                                                                                        \
     } while (0)
 
-/* ggml's live types as gguf-format.md section 13.1 lists them; removed ids have block size 0. */
+/* ggml's live types as docs/quant-types.md lists them; removed ids have block size 0. */
 static const struct {
     const char *name;
     int64_t blck;

@@ -1,6 +1,6 @@
-/* gs_oracle: ggml's reference library (libggml-base.so, opened with dlopen) behind a small
- * command line, so that tests and tools reach ggml only through a child process. ggml's reader
- * has known memory bugs (gguf-format.md section 6): it must never run inside our sanitized
+/* gs_oracle: ggml's reference library (libggml-base.so, opened with dlopen) behind a small command
+ * line, so that tests and tools reach ggml only through a child process. ggml's reader has known
+ * memory bugs (docs/gguf-format.md, "Holes open in ggml"): it must never run inside our sanitized
  * processes, and a crash in it is a verdict, not a test failure. Built without sanitizers.
  *
  *   gs_oracle probe                      library path, ggml version and commit

@@ -290,8 +290,8 @@ gsx_view_diff gsx_view_compare(const gsx_view *g, const gsx_view *o, unsigned fl
     DIFF(g->alignment != o->alignment, "alignment: ggml %llu, ours %llu",
          (unsigned long long)g->alignment, (unsigned long long)o->alignment);
     /* With no tensors ggml puts the (empty) data section right after the KVs, unpadded
-     * (gguf-format.md 4.6 D1), and we pad: nothing is read there, so only files with tensors
-     * have an offset to compare. */
+     * (docs/gguf-format.md, ggml's check D1), and we pad: nothing is read there, so only files
+     * with tensors have an offset to compare. */
     DIFF(g->n_tensors > 0 && g->data_offset != o->data_offset, "data offset: ggml %llu, ours %llu",
          (unsigned long long)g->data_offset, (unsigned long long)o->data_offset);
     for (size_t i = 0; (flags & GSX_VIEW_KV) && i < g->kv_n && i < o->kv_n; i++) {
