@@ -140,7 +140,10 @@ static void cover_part(cert_run *r, uint32_t p)
     bool truncated = truncation(r, p);
 
     size_t n = gs_tensor_count(f), k = 0;
-    span *spans = cert_xrealloc(NULL, (n ? n : 1) * sizeof *spans);
+    span *spans = cert_alloc(r, n, sizeof *spans);
+    if (spans == NULL) {
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         gs_tensor_info t;
         gs_tensor_info_at(f, i, &t);

@@ -88,7 +88,8 @@ static void scan_item(void *ctx, size_t k, unsigned worker)
     pthread_mutex_lock(&sc->mu);
     sc->done += bytes;
     if (sc->r->opt.progress != NULL) {
-        sc->r->opt.progress(sc->r->opt.progress_ctx, sc->done, sc->total);
+        gs_progress p = {sizeof p, 0, 1, sc->done, sc->total};
+        sc->r->opt.progress(sc->r->opt.progress_ctx, &p);
     }
     pthread_mutex_unlock(&sc->mu);
 }
@@ -110,15 +111,19 @@ static int by_start(const void *a, const void *b)
 /* One stats record per tensor of every readable part; a tensor whose bytes another tensor
  * already covers is not scanned again (a crafted file could otherwise make a small file cost
  * terabytes of scanning). */
-static void build_stats(cert_run *r)
+static bool build_stats(cert_run *r)
 {
     size_t total = 0;
     for (size_t p = 0; p < r->n_parts; p++) {
         total += gs_tensor_count(r->parts[p].file);
     }
-    r->stats = cert_xrealloc(NULL, (total ? total : 1) * sizeof *r->stats);
     r->n_stats = 0;
-    span *spans = cert_xrealloc(NULL, (total ? total : 1) * sizeof *spans);
+    r->stats = cert_alloc(r, total, sizeof *r->stats);
+    span *spans = cert_alloc(r, total, sizeof *spans);
+    if (r->stats == NULL || spans == NULL) {
+        free(spans);
+        return false;
+    }
     size_t n_spans = 0;
     for (uint32_t p = 0; p < r->n_parts; p++) {
         const gs_file *f = r->parts[p].file;
@@ -132,8 +137,12 @@ static void build_stats(cert_run *r)
             memset(s, 0, sizeof *s);
             s->part = p;
             s->tensor = i;
+            s->name = cert_alloc(r, t.name.len, 1);
+            if (s->name == NULL) {
+                free(spans);
+                return false;
+            }
             s->name_len = t.name.len;
-            s->name = cert_xrealloc(NULL, t.name.len ? t.name.len : 1);
             memcpy(s->name, t.name.ptr, t.name.len);
             s->type = t.type;
             s->data_offset = t.data_offset;
@@ -164,6 +173,7 @@ static void build_stats(cert_run *r)
         }
     }
     free(spans);
+    return true;
 }
 
 static void merge(cert_stats *s, const result *res)
@@ -254,9 +264,45 @@ static void report(cert_run *r, const cert_stats *s)
     }
 }
 
+/* The scan's buffers: per item, and per worker. */
+static void free_scan(scan *sc, unsigned jobs)
+{
+    for (unsigned w = 0; w < jobs; w++) {
+        free(sc->raw != NULL ? sc->raw[w] : NULL);
+        free(sc->vals != NULL ? sc->vals[w] : NULL);
+    }
+    free(sc->raw);
+    free(sc->vals);
+    free(sc->items);
+    free(sc->res);
+}
+
+static bool alloc_scan(cert_run *r, scan *sc, size_t n_items, unsigned jobs)
+{
+    sc->items = cert_alloc(r, n_items, sizeof *sc->items);
+    sc->res = cert_alloc(r, n_items, sizeof *sc->res);
+    sc->raw = cert_alloc(r, jobs, sizeof *sc->raw);
+    sc->vals = cert_alloc(r, jobs, sizeof *sc->vals);
+    if (sc->items == NULL || sc->res == NULL || sc->raw == NULL || sc->vals == NULL) {
+        return false;
+    }
+    memset(sc->raw, 0, jobs * sizeof *sc->raw);
+    memset(sc->vals, 0, jobs * sizeof *sc->vals);
+    for (unsigned w = 0; w < jobs; w++) {
+        sc->raw[w] = cert_alloc(r, CHUNK_BYTES, 1);
+        sc->vals[w] = cert_alloc(r, SUB_ELEMS, sizeof(float));
+        if (sc->raw[w] == NULL || sc->vals[w] == NULL) {
+            return false;
+        }
+    }
+    return true;
+}
+
 void cert_check_payload(cert_run *r)
 {
-    build_stats(r);
+    if (!build_stats(r)) {
+        return;
+    }
     size_t n_items = 0;
     uint64_t total = 0;
     for (size_t i = 0; i < r->n_stats; i++) {
@@ -267,10 +313,16 @@ void cert_check_payload(cert_run *r)
             total += s->blocks * s->block_bytes;
         }
     }
+    unsigned jobs = r->opt.jobs;
+    if (jobs > n_items) {
+        jobs = n_items > 0 ? (unsigned)n_items : 1u; /* no idle buffers */
+    }
     scan sc = {.r = r, .total = total, .done = 0};
+    if (!alloc_scan(r, &sc, n_items, jobs)) {
+        free_scan(&sc, jobs);
+        return;
+    }
     pthread_mutex_init(&sc.mu, NULL);
-    sc.items = cert_xrealloc(NULL, (n_items ? n_items : 1) * sizeof *sc.items);
-    sc.res = cert_xrealloc(NULL, (n_items ? n_items : 1) * sizeof *sc.res);
     size_t k = 0;
     for (size_t i = 0; i < r->n_stats; i++) {
         const cert_stats *s = &r->stats[i];
@@ -282,16 +334,6 @@ void cert_check_payload(cert_run *r)
             sc.items[k++] = (item){i, b, s->blocks - b < per ? s->blocks - b : per};
         }
     }
-    unsigned jobs = r->opt.jobs;
-    if (jobs > n_items) {
-        jobs = n_items > 0 ? (unsigned)n_items : 1u; /* no idle buffers */
-    }
-    sc.raw = cert_xrealloc(NULL, jobs * sizeof *sc.raw);
-    sc.vals = cert_xrealloc(NULL, jobs * sizeof *sc.vals);
-    for (unsigned w = 0; w < jobs; w++) {
-        sc.raw[w] = cert_xrealloc(NULL, CHUNK_BYTES);
-        sc.vals[w] = cert_xrealloc(NULL, SUB_ELEMS * sizeof(float));
-    }
     work_pool_run(jobs, n_items, scan_item, &sc);
     for (size_t j = 0; j < n_items; j++) {
         merge(&r->stats[sc.items[j].stat], &sc.res[j]);
@@ -299,13 +341,6 @@ void cert_check_payload(cert_run *r)
     for (size_t i = 0; i < r->n_stats; i++) {
         report(r, &r->stats[i]);
     }
-    for (unsigned w = 0; w < jobs; w++) {
-        free(sc.raw[w]);
-        free(sc.vals[w]);
-    }
-    free(sc.raw);
-    free(sc.vals);
-    free(sc.items);
-    free(sc.res);
+    free_scan(&sc, jobs);
     pthread_mutex_destroy(&sc.mu);
 }

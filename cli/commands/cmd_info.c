@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_source.h"
 #include "commands.h"
 #include "info_model.h"
 
@@ -77,6 +78,17 @@ static int parse_args(int argc, char **argv, info_args *a)
     return -1;
 }
 
+/* The report is on its way to stdout: a write failure is cli_finish_output's to report, a
+ * renderer out of memory is ours. */
+static int finish(cli_out *out)
+{
+    gs_error err;
+    if (cli_out_finish(out, &err) == GS_E_NO_MEMORY) {
+        return cli_print_failure(&err);
+    }
+    return cli_finish_output(CLI_EXIT_OK);
+}
+
 static int report_split(const info_args *a, const gs_options *opts)
 {
     gs_split *split;
@@ -86,13 +98,15 @@ static int report_split(const info_args *a, const gs_options *opts)
         cli_print_error(&err);
         return cli_exit_for_status(st);
     }
+    cli_out out;
+    cli_stdout_out(&out);
     if (a->common.json) {
-        info_json_split(stdout, split, a->path, opts);
+        info_json_split(&out, split, a->path, opts);
     } else {
-        info_text_split(stdout, split, a->path, a->rows);
+        info_text_split(&out, split, a->path, a->rows);
     }
     gs_split_close(split);
-    return cli_finish_output(CLI_EXIT_OK);
+    return finish(&out);
 }
 
 static int report_file(const info_args *a, const gs_options *opts)
@@ -104,13 +118,15 @@ static int report_file(const info_args *a, const gs_options *opts)
         cli_print_error(&err);
         return cli_exit_for_status(st);
     }
+    cli_out out;
+    cli_stdout_out(&out);
     if (a->common.json) {
-        info_json_file(stdout, file, a->path, opts);
+        info_json_file(&out, file, a->path, opts);
     } else {
-        info_text_file(stdout, file, a->path, a->rows);
+        info_text_file(&out, file, a->path, a->rows);
     }
     gs_close(file);
-    return cli_finish_output(CLI_EXIT_OK);
+    return finish(&out);
 }
 
 static int run_info(int argc, char **argv)
@@ -122,7 +138,7 @@ static int run_info(int argc, char **argv)
     }
     gs_options opts;
     cli_options(&a.common, &opts);
-    if (!a.part_only && cli_is_first_split_part(a.path)) {
+    if (!a.part_only && cli_first_of_set(a.path, NULL)) {
         return report_split(&a, &opts);
     }
     return report_file(&a, &opts);
