@@ -74,11 +74,12 @@ typedef struct gs_certify gs_certify; /* a finished certification: the report */
 /* Certifies the file at path: the whole split set when path names its part 1 (unless
  * opts->part_only). opts may be NULL (defaults). On GS_OK *out is the report, whatever the
  * verdict: a file full of errors is a successful run with findings. Otherwise *out is NULL and
- * the status says why there is nothing to certify: GS_E_IO (the file cannot be opened), GS_E_BAD_MAGIC
- * (it is not a GGUF file at all), GS_E_INVALID_ARGUMENT, GS_E_NO_MEMORY, GS_E_KERNEL_UNAVAILABLE
- * (deep scan while GGUFSAFE_KERNEL names a decoder this CPU lacks), with err filled (the reader's
- * own error for a file that cannot be opened; otherwise context_kind GS_CONTEXT_PART with the
- * path). Thread-safe; runs opts->jobs threads of its own during the deep scan. */
+ * the status says why there is nothing to certify: GS_E_IO (the file cannot be opened),
+ * GS_E_BAD_MAGIC (it is not a GGUF file at all), GS_E_INVALID_ARGUMENT, GS_E_NO_MEMORY,
+ * GS_E_KERNEL_UNAVAILABLE (deep scan while GGUFSAFE_KERNEL names a decoder this CPU lacks), with
+ * err filled (the reader's own error for a file that cannot be opened; otherwise context_kind
+ * GS_CONTEXT_PART with the path). Thread-safe; runs opts->jobs threads of its own during the
+ * deep scan. */
 GS_API gs_status gs_certify_path(const char *path, const gs_certify_options *opts,
                                  gs_certify **out, gs_error *err);
 

@@ -44,29 +44,17 @@ typedef struct cert_part {
     gs_error strict_err, lenient_err;
 } cert_part;
 
-/* Per-tensor statistics of the deep scan. min, max and mean are over the finite decoded values
- * (f32 for every decodable type, f64 for F64 tensors); integer tensors have none. */
+/* Per-tensor statistics of the deep scan: what gs_certify_stats_at hands out (min, max and sum
+ * over the finite decoded values: f32 for every decodable type, f64 for F64 tensors; integer
+ * tensors have none), and what the scan and its findings need besides. */
 typedef struct cert_stats {
-    uint32_t part;
-    size_t tensor;
+    gs_certify_stats pub;     /* pub.name points at name */
     uint8_t *name;            /* copied raw bytes */
-    size_t name_len;
-    int32_t type;
     uint64_t data_offset;
     uint32_t block_bytes;
-    uint64_t elements;
-    uint64_t blocks;
-    bool scanned;             /* false: data not in the file, or aliasing another tensor's */
-    bool has_values;          /* decodable to f32, or F64 */
-    bool is_f64;
-    uint64_t zero_blocks;     /* blocks whose bytes are all zero (elements, for plain types) */
-    uint64_t bad_scale_blocks;/* ggml_validate_row_data would reject them */
     uint64_t first_bad_block;
-    uint64_t odd_scale_blocks;/* NVFP4 scale bytes outside 0x00..0x7E */
     uint64_t first_odd_block;
-    uint64_t nan, inf, finite;
     uint64_t first_nonfinite; /* element index, UINT64_MAX when none */
-    double min, max, sum;
     gs_status read_status;    /* GS_OK, or why the scan stopped (the file shrank: truncated) */
     uint64_t read_offset;     /* where it stopped */
 } cert_stats;

@@ -11,40 +11,25 @@
 
 void gs_certify_options_init(gs_certify_options *opts)
 {
-    if (opts == NULL) {
-        return;
+    if (opts != NULL) {
+        *opts = (gs_certify_options){.struct_size = sizeof *opts, .profile = GS_PROFILE_STRICT,
+                                     .fail_on = GS_CERTIFY_ERROR, .jobs = 1};
     }
-    memset(opts, 0, sizeof *opts);
-    opts->struct_size = sizeof *opts;
-    opts->profile = GS_PROFILE_STRICT;
-    opts->fail_on = GS_CERTIFY_ERROR;
-    opts->jobs = 1;
 }
 
 /* The caller's options over the defaults, checked. */
 static gs_status resolve(const gs_certify_options *given, gs_certify_options *o, gs_error *err)
 {
     gs_certify_options_init(o);
-    if (given != NULL &&
-        !cli_copy_in(o, sizeof *o, given, CLI_MIN_SIZE(gs_certify_options, progress_ctx))) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "gs_certify_options: struct_size %zu", given->struct_size);
+    gs_status st = cli_take_options(o, sizeof *o, given,
+                                    CLI_MIN_SIZE(gs_certify_options, progress_ctx),
+                                    "gs_certify_options", err);
+    if (st == GS_OK && ((o->profile != GS_PROFILE_STRICT && o->profile != GS_PROFILE_LENIENT) ||
+                        (o->fail_on != GS_CERTIFY_ERROR && o->fail_on != GS_CERTIFY_WARNING))) {
+        st = gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+                      "gs_certify_options: profile or fail_on outside its enum");
     }
-    if ((o->profile != GS_PROFILE_STRICT && o->profile != GS_PROFILE_LENIENT) ||
-        (o->fail_on != GS_CERTIFY_ERROR && o->fail_on != GS_CERTIFY_WARNING)) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "gs_certify_options: profile or fail_on outside its enum");
-    }
-    if (o->deep) {
-        bool usable;
-        gs_kernel k = gs_active_kernel(&usable);
-        if (!usable) {
-            return cli_fail(err, GS_E_KERNEL_UNAVAILABLE, 0, GS_CONTEXT_NONE, NULL, 0,
-                            "decoder path '%s' (GGUFSAFE_KERNEL) is not available on this CPU "
-                            "or build", gs_kernel_name(k));
-        }
-    }
-    return GS_OK;
+    return st == GS_OK && o->deep ? cli_kernel_usable(err) : st;
 }
 
 /* Opens (path, or data when path is NULL) and runs every check. */
@@ -52,7 +37,7 @@ static gs_status run(const char *path, const void *data, size_t size, const char
                      const gs_certify_options *opts, gs_certify **out, gs_error *err)
 {
     if (out == NULL) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "out is NULL");
+        return cli_null_argument(err);
     }
     *out = NULL;
     gs_certify_options o;
@@ -63,7 +48,8 @@ static gs_status run(const char *path, const void *data, size_t size, const char
     cert_run *r = malloc(sizeof *r);
     if (r == NULL) {
         const char *what = path != NULL ? path : label;
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, what, strlen(what),
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                        (const uint8_t *)what, strlen(what),
                         "certification");
     }
     st = path != NULL ? cert_open(r, path, &o, err)
@@ -71,10 +57,10 @@ static gs_status run(const char *path, const void *data, size_t size, const char
     if (st == GS_OK) {
         st = cert_check(r);
         if (st == GS_E_NO_MEMORY) {
-            cli_fail(err, st, 0, GS_CONTEXT_PART, r->path, strlen(r->path),
+            gsi_fail(err, st, 0, GS_CONTEXT_PART, (const uint8_t *)r->path, strlen(r->path),
                      "certification ran out of memory");
         } else if (st != GS_OK) {
-            cli_fail(err, st, 0, GS_CONTEXT_PART, r->path, strlen(r->path),
+            gsi_fail(err, st, 0, GS_CONTEXT_PART, (const uint8_t *)r->path, strlen(r->path),
                      "finding code %s is not in the table", r->findings.bad_code);
         }
     }
@@ -94,7 +80,7 @@ gs_status gs_certify_path(const char *path, const gs_certify_options *opts, gs_c
         if (out != NULL) {
             *out = NULL;
         }
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "path is NULL");
+        return cli_null_argument(err);
     }
     return run(path, NULL, 0, NULL, opts, out, err);
 }
@@ -106,7 +92,7 @@ gs_status gs_certify_memory(const void *data, size_t size, const char *label,
         if (out != NULL) {
             *out = NULL;
         }
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "data is NULL");
+        return cli_null_argument(err);
     }
     return run(NULL, data != NULL ? data : "", size, label != NULL ? label : "-", opts, out,
                err);
@@ -177,11 +163,9 @@ gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *o
 
 gs_status gs_certify_part_at(const gs_certify *report, size_t i, gs_certify_part *out)
 {
-    if (report == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (i >= report->n_parts) {
-        return GS_E_OUT_OF_RANGE;
+    gs_status st = cli_index(report, i, report != NULL ? report->n_parts : 0);
+    if (st != GS_OK) {
+        return st;
     }
     const cert_part *p = &report->parts[i];
     gs_certify_part v;
@@ -205,11 +189,9 @@ gs_status gs_certify_part_at(const gs_certify *report, size_t i, gs_certify_part
 
 gs_status gs_certify_finding_at(const gs_certify *report, size_t i, gs_certify_finding *out)
 {
-    if (report == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (i >= report->findings.n) {
-        return GS_E_OUT_OF_RANGE;
+    gs_status st = cli_index(report, i, report != NULL ? report->findings.n : 0);
+    if (st != GS_OK) {
+        return st;
     }
     const cert_finding *f = &report->findings.items[i];
     gs_certify_finding v;
@@ -232,11 +214,9 @@ gs_status gs_certify_finding_at(const gs_certify *report, size_t i, gs_certify_f
 
 gs_status gs_certify_tally_at(const gs_certify *report, size_t i, gs_certify_tally *out)
 {
-    if (report == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (i >= report->findings.n_codes) {
-        return GS_E_OUT_OF_RANGE;
+    gs_status st = cli_index(report, i, report != NULL ? report->findings.n_codes : 0);
+    if (st != GS_OK) {
+        return st;
     }
     const cert_omitted *c = &report->findings.codes[i];
     gs_certify_tally v = {sizeof v, c->code, c->severity, c->profiles, c->kept, c->omitted};
@@ -245,35 +225,12 @@ gs_status gs_certify_tally_at(const gs_certify *report, size_t i, gs_certify_tal
 
 gs_status gs_certify_stats_at(const gs_certify *report, size_t i, gs_certify_stats *out)
 {
-    if (report == NULL) {
-        return GS_E_INVALID_ARGUMENT;
+    gs_status st = cli_index(report, i, report != NULL ? report->n_stats : 0);
+    if (st != GS_OK) {
+        return st;
     }
-    if (i >= report->n_stats) {
-        return GS_E_OUT_OF_RANGE;
-    }
-    const cert_stats *s = &report->stats[i];
-    gs_certify_stats v;
-    memset(&v, 0, sizeof v);
+    gs_certify_stats v = report->stats[i].pub;
     v.struct_size = sizeof v;
-    v.part = s->part;
-    v.tensor = s->tensor;
-    v.name = s->name;
-    v.name_len = s->name_len;
-    v.type = s->type;
-    v.elements = s->elements;
-    v.blocks = s->blocks;
-    v.scanned = s->scanned;
-    v.has_values = s->has_values;
-    v.is_f64 = s->is_f64;
-    v.zero_blocks = s->zero_blocks;
-    v.bad_scale_blocks = s->bad_scale_blocks;
-    v.odd_scale_blocks = s->odd_scale_blocks;
-    v.nan = s->nan;
-    v.inf = s->inf;
-    v.finite = s->finite;
-    v.min = s->min;
-    v.max = s->max;
-    v.sum = s->sum;
     return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_certify_stats, sum));
 }
 
@@ -292,11 +249,9 @@ static gs_status code_out(const cert_code *c, const char *summary, gs_certify_co
 
 gs_status gs_certify_code_at(size_t i, gs_certify_code *out)
 {
-    if (out == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (i >= cert_code_count) {
-        return GS_E_OUT_OF_RANGE;
+    gs_status st = cli_index(out, i, out != NULL ? cert_code_count : 0);
+    if (st != GS_OK) {
+        return st;
     }
     return code_out(&cert_codes[i], cert_codes[i].summary, out);
 }
@@ -332,7 +287,7 @@ static gs_status write_with(render_fn fn, const gs_certify *report, const gs_sin
                             gs_error *err)
 {
     if (report == NULL) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
                         "report is NULL");
     }
     cli_out *out = cli_out_new(sink, err);

@@ -74,7 +74,8 @@ static void json_finding(cli_json *j, const cert_run *r, const cert_finding *f)
     cli_json_end_object(j);
 }
 
-static void float_or_null(cli_json *j, const char *key, bool have, const cert_stats *s, double v)
+static void float_or_null(cli_json *j, const char *key, bool have, const gs_certify_stats *s,
+                          double v)
 {
     cli_json_key(j, key);
     if (!have) {
@@ -91,7 +92,7 @@ static void json_stats(cli_json *j, const cert_run *r)
     cli_json_key(j, "statistics");
     cli_json_begin_array(j);
     for (size_t i = 0; i < r->n_stats; i++) {
-        const cert_stats *s = &r->stats[i];
+        const gs_certify_stats *s = &r->stats[i].pub;
         cli_json_begin_object(j);
         cli_json_key_u64(j, "part", s->part + 1);
         cli_json_key(j, "tensor");

@@ -68,9 +68,9 @@ static void header(cli_out *out, const cert_run *r)
     cert_escape(path, sizeof path, r->path, strlen(r->path), 1024);
     cli_out_printf(out, "certify:  %s\n", path);
     cli_out_printf(out, "profile:  %s%s, deep scan %s, ggufsafe %s\n",
-            r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict",
-            r->opt.fail_on == CERT_WARNING ? " (warnings fail)" : "", r->opt.deep ? "yes" : "no",
-            gs_version());
+                   r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict",
+                   r->opt.fail_on == CERT_WARNING ? " (warnings fail)" : "",
+                   r->opt.deep ? "yes" : "no", gs_version());
     for (size_t p = 0; p < r->n_parts; p++) {
         const cert_part *part = &r->parts[p];
         char label[4 * 256 + 8];
@@ -81,12 +81,13 @@ static void header(cli_out *out, const cert_run *r)
             cli_out_printf(out, "file:     ");
         }
         if (part->file == NULL) {
-            cli_out_printf(out, "%s\n", part->missing ? "cannot be opened" : "rejected by the reader");
+            cli_out_printf(out, "%s\n",
+                           part->missing ? "cannot be opened" : "rejected by the reader");
             continue;
         }
         cli_out_printf(out, "GGUF v%u, %zu key-values, %zu tensors, %" PRIu64 " bytes\n",
-                gs_file_version(part->file), gs_kv_count(part->file),
-                gs_tensor_count(part->file), part->layout.file_size);
+                       gs_file_version(part->file), gs_kv_count(part->file),
+                       gs_tensor_count(part->file), part->layout.file_size);
     }
     if (cert_meta_file(r) != NULL) {
         char arch[4 * 64 + 8] = "no architecture";
@@ -105,7 +106,7 @@ static void payload_summary(cli_out *out, const cert_run *r)
     }
     uint64_t scanned = 0, values = 0, nan = 0, inf = 0, bad = 0, zero = 0;
     for (size_t i = 0; i < r->n_stats; i++) {
-        const cert_stats *s = &r->stats[i];
+        const gs_certify_stats *s = &r->stats[i].pub;
         if (!s->scanned) {
             continue;
         }
@@ -137,22 +138,23 @@ void cert_render_text(cli_out *out, const cert_run *r)
         cert_severity sev = cert_effective(f->severity, f->profiles, r->opt.profile);
         char where[4 * CERT_NAME_MAX + 128];
         cert_render_location(r, f, where, sizeof where);
-        cli_out_printf(out, "%-7s %s%s%s [breaks: %s]\n        %s\n", cert_severity_name(sev), f->code,
-                where[0] ? " at " : "", where, cert_profiles_text(f->profiles), f->message);
+        cli_out_printf(out, "%-7s %s%s%s [breaks: %s]\n        %s\n", cert_severity_name(sev),
+                       f->code,
+                       where[0] ? " at " : "", where, cert_profiles_text(f->profiles), f->message);
     }
     for (size_t i = 0; i < fs->n_codes; i++) {
         if (fs->codes[i].omitted > 0) {
             cli_out_printf(out, "(%" PRIu64 " more %s findings not shown)\n", fs->codes[i].omitted,
-                    fs->codes[i].code);
+                           fs->codes[i].code);
         }
     }
     uint64_t counts[3];
     cert_count(fs, r->opt.profile, counts);
     bool ok = cert_exit_code(r) == 0;
     cli_out_printf(out, "\n%s (%s): %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s\n",
-            ok ? "CERTIFIED" : "NOT CERTIFIED",
-            r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict", counts[CERT_ERROR],
-            noun(CERT_ERROR, counts[CERT_ERROR]), counts[CERT_WARNING],
-            noun(CERT_WARNING, counts[CERT_WARNING]), counts[CERT_INFO],
-            noun(CERT_INFO, counts[CERT_INFO]));
+                   ok ? "CERTIFIED" : "NOT CERTIFIED",
+                   r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict", counts[CERT_ERROR],
+                   noun(CERT_ERROR, counts[CERT_ERROR]), counts[CERT_WARNING],
+                   noun(CERT_WARNING, counts[CERT_WARNING]), counts[CERT_INFO],
+                   noun(CERT_INFO, counts[CERT_INFO]));
 }

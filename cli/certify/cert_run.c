@@ -83,7 +83,8 @@ static gs_status start(cert_run *r, const char *path, const gs_certify_options *
     r->path = cli_strndup(path, strlen(path));
     r->parts = cert_alloc(r, n_parts, sizeof *r->parts);
     if (r->path == NULL || r->parts == NULL) {
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, path, strlen(path),
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                        (const uint8_t *)path, strlen(path),
                         "certification: %zu parts", n_parts);
     }
     r->n_parts = n_parts;
@@ -114,7 +115,8 @@ gs_status cert_open(cert_run *r, const char *path, const gs_certify_options *opt
         size_t cap = set ? name.prefix_len + GS_SPLIT_NAME_SUFFIX_LEN + 1 : strlen(path) + 1;
         p->path = malloc(cap);
         if (p->path == NULL) {
-            return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, path, strlen(path),
+            return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                            (const uint8_t *)path, strlen(path),
                             "certification: part path");
         }
         if (set) {
@@ -140,7 +142,8 @@ gs_status cert_open_memory(cert_run *r, const void *data, size_t size, const cha
     }
     r->parts[0].path = cli_strndup(label, strlen(label));
     if (r->parts[0].path == NULL) {
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, label, strlen(label),
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                        (const uint8_t *)label, strlen(label),
                         "certification: label");
     }
     r->parts[0].label = r->parts[0].path;
@@ -252,17 +255,9 @@ bool cert_get_integer(const gs_file *f, size_t index, uint64_t *value, bool *neg
 
 bool cert_type_is_quantized(int32_t type)
 {
-    switch (type) {
-    case GS_TYPE_F32:
-    case GS_TYPE_F16:
-    case GS_TYPE_BF16:
-    case GS_TYPE_F64:
-    case GS_TYPE_I8:
-    case GS_TYPE_I16:
-    case GS_TYPE_I32:
-    case GS_TYPE_I64:
-        return false;
-    default:
-        return true;
-    }
+    /* Plain types (f32, f16, bf16, f64, the integers) have blocks of one element; every
+     * quantized layout has more, and ids without a layout have none. */
+    gs_type_info ti;
+    (void)gs_type_get_info(type, &ti);
+    return ti.block_elems != 1;
 }

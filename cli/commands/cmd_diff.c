@@ -179,8 +179,9 @@ static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_i
         gs_sink out;
         cli_stdout_sink(&out);
         st = a->common.json ? gs_diff_write_json(d, &out, &err) : gs_diff_write_text(d, &out, &err);
-        code = st == GS_E_NO_MEMORY ? cli_print_failure(&err)
-                                    : cli_finish_output(sum.passed ? CLI_EXIT_OK : CLI_EXIT_INVALID);
+        code = st == GS_E_NO_MEMORY
+                   ? cli_print_failure(&err)
+                   : cli_finish_output(sum.passed ? CLI_EXIT_OK : CLI_EXIT_INVALID);
     }
     gs_diff_free(d);
     return code;

@@ -78,55 +78,33 @@ static int parse_args(int argc, char **argv, info_args *a)
     return -1;
 }
 
-/* The report is on its way to stdout: a write failure is cli_finish_output's to report, a
- * renderer out of memory is ours. */
-static int finish(cli_out *out)
+/* Opens the file, or the whole set from its first part (cli_source), and prints the report.
+ * The report goes to stdout: a write failure is cli_finish_output's to report, a renderer out of
+ * memory is ours. */
+static int report(const info_args *a, const gs_options *opts)
 {
+    cli_source src;
     gs_error err;
-    if (cli_out_finish(out, &err) == GS_E_NO_MEMORY) {
+    if (cli_source_open(&src, a->path, a->part_only, opts, NULL, &err) != GS_OK) {
+        cli_print_error(&err);
+        return cli_exit_for_status(err.status);
+    }
+    cli_out out;
+    cli_stdout_out(&out);
+    if (src.split != NULL && a->common.json) {
+        info_json_split(&out, src.split, a->path, opts);
+    } else if (src.split != NULL) {
+        info_text_split(&out, src.split, a->path, a->rows);
+    } else if (a->common.json) {
+        info_json_file(&out, src.file, a->path, opts);
+    } else {
+        info_text_file(&out, src.file, a->path, a->rows);
+    }
+    cli_source_close(&src);
+    if (cli_out_finish(&out, &err) == GS_E_NO_MEMORY) {
         return cli_print_failure(&err);
     }
     return cli_finish_output(CLI_EXIT_OK);
-}
-
-static int report_split(const info_args *a, const gs_options *opts)
-{
-    gs_split *split;
-    gs_error err;
-    gs_status st = gs_open_split(a->path, opts, &split, &err);
-    if (st != GS_OK) {
-        cli_print_error(&err);
-        return cli_exit_for_status(st);
-    }
-    cli_out out;
-    cli_stdout_out(&out);
-    if (a->common.json) {
-        info_json_split(&out, split, a->path, opts);
-    } else {
-        info_text_split(&out, split, a->path, a->rows);
-    }
-    gs_split_close(split);
-    return finish(&out);
-}
-
-static int report_file(const info_args *a, const gs_options *opts)
-{
-    gs_file *file;
-    gs_error err;
-    gs_status st = gs_open_file(a->path, opts, &file, &err);
-    if (st != GS_OK) {
-        cli_print_error(&err);
-        return cli_exit_for_status(st);
-    }
-    cli_out out;
-    cli_stdout_out(&out);
-    if (a->common.json) {
-        info_json_file(&out, file, a->path, opts);
-    } else {
-        info_text_file(&out, file, a->path, a->rows);
-    }
-    gs_close(file);
-    return finish(&out);
 }
 
 static int run_info(int argc, char **argv)
@@ -138,10 +116,7 @@ static int run_info(int argc, char **argv)
     }
     gs_options opts;
     cli_options(&a.common, &opts);
-    if (!a.part_only && cli_first_of_set(a.path, NULL)) {
-        return report_split(&a, &opts);
-    }
-    return report_file(&a, &opts);
+    return report(&a, &opts);
 }
 
 const cli_command cmd_info = {

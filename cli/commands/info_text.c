@@ -145,7 +145,7 @@ static void print_rows(cli_out *out, const gs_file *f, size_t from, size_t to, c
         cli_out_puts(out, "  ");
         cli_text_print_padded(out, &shape, w->shape);
         cli_out_printf(out, "  %-*s  offset %*" PRIu64 "\n", (int)w->type, type, (int)w->offset,
-                t.offset);
+                       t.offset);
     }
 }
 
@@ -156,7 +156,7 @@ static void print_tensors(cli_out *out, const gs_file *f, uint64_t rows)
     gs_file_layout(f, &l);
     size_t n = gs_tensor_count(f);
     cli_out_printf(out, "\ntensor directory (%zu tensors, ends at byte %" PRIu64 "):\n", n,
-            l.tensor_info_end);
+                   l.tensor_info_end);
     size_t head = rows < n ? (size_t)rows : n;     /* rows [0, head) */
     size_t tail = n - head > head ? n - head : head; /* rows [tail, n) */
     row_widths w = {0, 0, 0, 0};
@@ -215,8 +215,8 @@ static void print_totals(cli_out *out, const info_summary *s)
         uint64_t bytes = s->type_bytes[type];
         double share = info_share_percent(s, type);
         human_bytes(h, bytes);
-        cli_out_printf(out, "  %-8s %6" PRIu64 " tensor%s %14" PRIu64 " bytes %11s %6.1f%%\n", label,
-                count, count == 1 ? " " : "s", bytes, h, share);
+        cli_out_printf(out, "  %-8s %6" PRIu64 " tensor%s %14" PRIu64 " bytes %11s %6.1f%%\n",
+                       label, count, count == 1 ? " " : "s", bytes, h, share);
     }
 }
 
@@ -228,10 +228,10 @@ static void print_size_check(cli_out *out, const info_summary *s)
         cli_out_printf(out, "EXACT\n");
     } else if (s->trailing_bytes > 0) {
         cli_out_printf(out, "MISMATCH (%" PRIu64 " trailing bytes after the predicted end)\n",
-                s->trailing_bytes);
+                       s->trailing_bytes);
     } else {
         cli_out_printf(out, "MISMATCH (%" PRIu64 " bytes of the final padding missing)\n",
-                s->missing_tail_padding);
+                       s->missing_tail_padding);
     }
 }
 
@@ -239,14 +239,14 @@ static void print_size_check(cli_out *out, const info_summary *s)
 static void print_file_body(cli_out *out, const gs_file *f, const info_summary *s, uint64_t rows)
 {
     cli_out_printf(out, "header:      GGUF v%" PRIu32 ", %zu tensors, %zu metadata pairs\n",
-            gs_file_version(f), gs_tensor_count(f), gs_kv_count(f));
+                   gs_file_version(f), gs_tensor_count(f), gs_kv_count(f));
     print_metadata(out, f, s);
     print_tensors(out, f, rows);
     print_totals(out, s);
     gs_layout l;
     gs_file_layout(f, &l);
     cli_out_printf(out, "\nalignment:   %" PRIu32 " (data begins at byte %" PRIu64, l.alignment,
-            l.data_offset);
+                   l.data_offset);
     cli_out_printf(out, ", ends at byte %" PRIu64 ")\n", l.data_end);
     print_size_check(out, s);
 }
@@ -273,9 +273,11 @@ void info_text_split(cli_out *out, const gs_split *split, const char *path, uint
 {
     size_t n = gs_split_part_count(split);
     print_path_line(out, "split set:   ", path);
-    cli_out_printf(out, "parts:       %zu, %" PRIu64 " tensors in all\n", n, gs_split_tensor_count(split));
+    cli_out_printf(out, "parts:       %zu, %" PRIu64 " tensors in all\n", n,
+                   gs_split_tensor_count(split));
     if (n > 0) {
-        cli_out_printf(out, "profile:     %s\n", cli_profile_name(gs_file_profile(gs_split_part(split, 0))));
+        cli_out_printf(out, "profile:     %s\n",
+                       cli_profile_name(gs_file_profile(gs_split_part(split, 0))));
     }
     size_t cap = strlen(path) + 1;
     char *part_path = cli_xmalloc(cap);
@@ -298,7 +300,7 @@ void info_text_split(cli_out *out, const gs_split *split, const char *path, uint
     cli_out_printf(out, "\n== set total: %zu parts ==\n", n);
     cli_out_printf(out, "tensors:     %" PRIu64 "\n", total.n_tensors);
     cli_out_printf(out, "metadata:    %" PRIu64 " scalars, %" PRIu64 " arrays\n", total.n_scalars,
-            total.n_arrays);
+                   total.n_arrays);
     print_totals(out, &total);
     cli_out_putc(out, '\n');
     print_size_check(out, &total);

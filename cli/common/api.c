@@ -1,59 +1,59 @@
 #include "api.h"
 
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "checked_math.h"
-#include "text_escape.h"
 
-gs_status cli_fail(gs_error *err, gs_status status, uint64_t offset, gs_context_kind kind,
-                   const void *name, size_t name_len, const char *fmt, ...)
+/* Copies min(size, full_size) bytes from src to dst, where size is the caller's struct_size
+ * (the first member of the caller's struct: of dst when handing out, of src when taking in),
+ * and leaves dst's struct_size as `keep`. False when size is below min_size. */
+static bool copy_sized(void *dst, const void *src, size_t size, size_t full_size,
+                       size_t min_size, size_t keep)
 {
-    if (err == NULL) {
-        return status;
+    if (size < min_size) {
+        return false;
     }
-    memset(err, 0, sizeof *err);
-    err->status = status;
-    err->offset = offset;
-    err->context_kind = kind;
-    if (name != NULL) {
-        size_t n = name_len > 4096 ? 4096 : name_len; /* only the head is shown */
-        gsi_escape_text(err->context, sizeof err->context, name, n);
-    }
-    va_list ap;
-    va_start(ap, fmt);
-    (void)vsnprintf(err->detail, sizeof err->detail, fmt, ap);
-    va_end(ap);
-    return status;
+    memcpy(dst, src, size < full_size ? size : full_size);
+    memcpy(dst, &keep, sizeof keep);
+    return true;
 }
 
 gs_status cli_copy_out(void *out, const void *full, size_t full_size, size_t min_size)
 {
-    if (out == NULL) {
-        return GS_E_INVALID_ARGUMENT;
+    size_t size = 0;
+    if (out != NULL) {
+        memcpy(&size, out, sizeof size);
     }
+    return out != NULL && copy_sized(out, full, size, full_size, min_size, size)
+               ? GS_OK
+               : GS_E_INVALID_ARGUMENT;
+}
+
+gs_status cli_take_options(void *full, size_t full_size, const void *given, size_t min_size,
+                           const char *what, gs_error *err)
+{
     size_t size;
-    memcpy(&size, out, sizeof size);
-    if (size < min_size) {
-        return GS_E_INVALID_ARGUMENT;
+    if (given == NULL) {
+        return GS_OK; /* the defaults */
     }
-    memcpy(out, full, size < full_size ? size : full_size);
-    memcpy(out, &size, sizeof size);
+    memcpy(&size, given, sizeof size);
+    if (!copy_sized(full, given, size, full_size, min_size, full_size)) {
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+                        "%s: struct_size %zu", what, size);
+    }
     return GS_OK;
 }
 
-bool cli_copy_in(void *full, size_t full_size, const void *given, size_t min_size)
+gs_status cli_null_argument(gs_error *err)
 {
-    size_t size;
-    memcpy(&size, given, sizeof size);
-    if (size < min_size) {
-        return false;
-    }
-    memcpy(full, given, size < full_size ? size : full_size);
-    memcpy(full, &full_size, sizeof full_size);
-    return true;
+    return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+                    "a required argument is NULL");
+}
+
+gs_status cli_index(const void *handle, size_t i, size_t n)
+{
+    return handle == NULL ? GS_E_INVALID_ARGUMENT : i >= n ? GS_E_OUT_OF_RANGE : GS_OK;
 }
 
 bool cli_reserve(void **items, size_t *cap, size_t need, size_t elem)
@@ -101,4 +101,16 @@ char *cli_strndup(const void *bytes, size_t n)
         p[n] = '\0';
     }
     return p;
+}
+
+gs_status cli_kernel_usable(gs_error *err)
+{
+    bool usable;
+    gs_kernel k = gs_active_kernel(&usable);
+    if (usable) {
+        return GS_OK;
+    }
+    return gsi_fail(err, GS_E_KERNEL_UNAVAILABLE, 0, GS_CONTEXT_NONE, NULL, 0,
+                    "decoder path '%s' (GGUFSAFE_KERNEL) is not available on this CPU or build",
+                    gs_kernel_name(k));
 }

@@ -1,5 +1,6 @@
 /* What the public functions of the tool libraries (ggufsafe_certify.h, ggufsafe_manifest.h,
- * ggufsafe_diff.h) share: filling a gs_error, handing out a struct the caller sized
+ * ggufsafe_diff.h) share: filling a gs_error (the reader's gsi_fail), handing out a struct the
+ * caller sized
  * (struct_size first), and the allocations of the engines, which return NULL or false on failure
  * so that the run can record GS_E_NO_MEMORY and stop, never exit. */
 #ifndef GGUFSAFE_CLI_API_H
@@ -9,13 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "error.h" /* gsi_fail: errors filled as the reader fills them */
 #include "ggufsafe.h"
-
-/* Fills err (when not NULL) as the reader does: status, offset, context (name escaped, cut to
- * fit) and the formatted detail. Returns status. */
-gs_status cli_fail(gs_error *err, gs_status status, uint64_t offset, gs_context_kind kind,
-                   const void *name, size_t name_len, const char *fmt, ...)
-    __attribute__((format(printf, 7, 8)));
 
 /* The size of a public struct's first published version (through its member `last`): callers
  * built against it keep working. */
@@ -27,11 +23,24 @@ gs_status cli_fail(gs_error *err, gs_status status, uint64_t offset, gs_context_
  * struct's first published version). */
 gs_status cli_copy_out(void *out, const void *full, size_t full_size, size_t min_size);
 
-/* The options a caller passed: full, which holds the defaults already, gets the first
- * min(struct_size, full_size) bytes of given (an older, shorter struct leaves the newer members
- * at their defaults), and its struct_size becomes full_size. False when given's struct_size is
- * below min_size. */
-bool cli_copy_in(void *full, size_t full_size, const void *given, size_t min_size);
+/* The options a caller passed (given, may be NULL: the defaults): full, which holds the
+ * defaults already, gets the first min(struct_size, full_size) bytes of given (an older, shorter
+ * struct leaves the newer members at their defaults), and its struct_size becomes full_size.
+ * GS_E_INVALID_ARGUMENT, with "<what>: struct_size N" in err, when given's struct_size is below
+ * min_size. */
+gs_status cli_take_options(void *full, size_t full_size, const void *given, size_t min_size,
+                           const char *what, gs_error *err);
+
+/* GS_E_INVALID_ARGUMENT with "a required argument is NULL" in err. */
+gs_status cli_null_argument(gs_error *err);
+
+/* An accessor's index check: GS_E_INVALID_ARGUMENT for a NULL handle, GS_E_OUT_OF_RANGE for
+ * i >= n, else GS_OK. */
+gs_status cli_index(const void *handle, size_t i, size_t n);
+
+/* GS_OK when the decoder path decodes would take is usable, else GS_E_KERNEL_UNAVAILABLE (with
+ * the path GGUFSAFE_KERNEL asks for in err): runs that decode refuse before any work. */
+gs_status cli_kernel_usable(gs_error *err);
 
 /* Room for `need` elements of `elem` bytes in *items (capacity *cap, doubling from 16): true, or
  * false when the size overflows or realloc fails (*items is then untouched). */

@@ -147,14 +147,14 @@ gs_status cli_out_finish(cli_out *o, gs_error *err)
 {
     flush(o);
     if (o->status == GS_E_IO) {
-        return cli_fail(err, GS_E_IO, 0, GS_CONTEXT_NONE, NULL, 0, "writing the report: %s",
+        return gsi_fail(err, GS_E_IO, 0, GS_CONTEXT_NONE, NULL, 0, "writing the report: %s",
                         strerror(o->errnum));
     }
     if (o->status == GS_E_INVALID_ARGUMENT) {
-        return cli_fail(err, o->status, 0, GS_CONTEXT_NONE, NULL, 0, "no usable gs_sink");
+        return gsi_fail(err, o->status, 0, GS_CONTEXT_NONE, NULL, 0, "no usable gs_sink");
     }
     if (o->status != GS_OK) {
-        return cli_fail(err, o->status, 0, GS_CONTEXT_NONE, NULL, 0, "writing the report");
+        return gsi_fail(err, o->status, 0, GS_CONTEXT_NONE, NULL, 0, "writing the report");
     }
     return GS_OK;
 }
@@ -163,7 +163,7 @@ cli_out *cli_out_new(const gs_sink *sink, gs_error *err)
 {
     cli_out *o = malloc(sizeof *o);
     if (o == NULL) {
-        cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "writing the report");
+        gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "writing the report");
         return NULL;
     }
     (void)cli_out_init(o, sink);

@@ -11,29 +11,27 @@
 
 void gs_diff_options_init(gs_diff_options *opts)
 {
-    if (opts == NULL) {
-        return;
+    if (opts != NULL) {
+        *opts = (gs_diff_options){.struct_size = sizeof *opts, .profile = GS_PROFILE_STRICT,
+                                  .jobs = 1};
     }
-    memset(opts, 0, sizeof *opts);
-    opts->struct_size = sizeof *opts;
-    opts->profile = GS_PROFILE_STRICT;
-    opts->jobs = 1;
 }
 
 static gs_status resolve(const gs_diff_options *given, gs_diff_options *o, gs_error *err)
 {
     gs_diff_options_init(o);
-    if (given != NULL &&
-        !cli_copy_in(o, sizeof *o, given, CLI_MIN_SIZE(gs_diff_options, progress_ctx))) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "gs_diff_options: struct_size %zu", given->struct_size);
+    gs_status st = cli_take_options(o, sizeof *o, given,
+                                    CLI_MIN_SIZE(gs_diff_options, progress_ctx),
+                                    "gs_diff_options", err);
+    if (st != GS_OK) {
+        return st;
     }
     bool ok = o->profile == GS_PROFILE_STRICT || o->profile == GS_PROFILE_LENIENT;
     ok = ok && (!o->has_max_nmse || (isfinite(o->max_nmse) && o->max_nmse >= 0));
     ok = ok && (!o->has_max_abs || (isfinite(o->max_abs) && o->max_abs >= 0));
     ok = ok && (!o->has_min_cos || (isfinite(o->min_cos) && o->min_cos >= -1 && o->min_cos <= 1));
     if (!ok) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
                         "gs_diff_options: profile or a threshold out of range");
     }
     return GS_OK;
@@ -42,27 +40,23 @@ static gs_status resolve(const gs_diff_options *given, gs_diff_options *o, gs_er
 gs_status gs_diff_open(const char *path, const char *label, const gs_diff_options *opts,
                        gs_diff_input **out, gs_error *err)
 {
-    if (out == NULL || path == NULL) {
-        if (out != NULL) {
-            *out = NULL;
-        }
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "path or out is NULL");
+    if (out != NULL) {
+        *out = NULL;
     }
-    *out = NULL;
+    if (out == NULL || path == NULL) {
+        return cli_null_argument(err);
+    }
     gs_diff_options o;
     gs_status st = resolve(opts, &o, err);
     if (st != GS_OK) {
         return st;
     }
     gs_diff_input *in = calloc(1, sizeof *in);
-    char *copy = cli_strndup(path, strlen(path));
-    if (in == NULL || copy == NULL) {
+    if (in == NULL || (in->path = cli_strndup(path, strlen(path))) == NULL) {
         free(in);
-        free(copy);
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, path, strlen(path), "open");
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, (const uint8_t *)path,
+                        strlen(path), "diff: opening");
     }
-    in->path = copy;
     gs_options_init(&in->opts);
     in->opts.profile = o.profile;
     /* Files from elsewhere can change under us: no getter may fault on a truncated mapping. */
@@ -104,7 +98,8 @@ static gs_status decode_failure(const diff_report *r, const diff_pair *p, gs_err
     const diff_side *s = p->failed_side == 'A' ? &p->a : &p->b;
     gs_tensor_info t;
     diff_side_info(s, &t);
-    return cli_fail(err, p->status, t.data_offset, GS_CONTEXT_TENSOR, t.name.ptr, t.name.len,
+    return gsi_fail(err, p->status, t.data_offset, GS_CONTEXT_TENSOR, (const uint8_t *)t.name.ptr,
+                    t.name.len,
                     "%c: %s", p->failed_side, p->failed_side == 'A' ? r->path_a : r->path_b);
 }
 
@@ -115,10 +110,10 @@ static gs_status compare(diff_report *r, const gs_diff_options *o, gs_error *err
     gs_status st = diff_metadata(cli_source_part(sa, 0), sa->split != NULL,
                                  cli_source_part(sb, 0), sb->split != NULL, &r->kvs);
     if (st != GS_OK) {
-        return cli_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "reading the metadata");
+        return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "reading the metadata");
     }
     if (diff_match(sa, sb, o->tensor_glob, &r->pairs) != GS_OK) {
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "pairing tensors");
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "pairing tensors");
     }
     progress_adapter pa = {o->progress, o->progress_ctx};
     size_t failed = diff_compare_pairs(&r->pairs, o->jobs, DIFF_CHUNK_ELEMS,
@@ -133,29 +128,24 @@ static gs_status compare(diff_report *r, const gs_diff_options *o, gs_error *err
 gs_status gs_diff_compare(const gs_diff_input *a, const gs_diff_input *b,
                           const gs_diff_options *opts, gs_diff **out, gs_error *err)
 {
-    if (out == NULL || a == NULL || b == NULL) {
-        if (out != NULL) {
-            *out = NULL;
-        }
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "an input or out is NULL");
+    if (out != NULL) {
+        *out = NULL;
     }
-    *out = NULL;
+    if (out == NULL || a == NULL || b == NULL) {
+        return cli_null_argument(err);
+    }
     gs_diff_options o;
     gs_status st = resolve(opts, &o, err);
     if (st != GS_OK) {
         return st;
     }
-    bool usable;
-    gs_kernel k = gs_active_kernel(&usable);
-    if (!usable) {
-        return cli_fail(err, GS_E_KERNEL_UNAVAILABLE, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "decoder path '%s' (GGUFSAFE_KERNEL) is not available on this CPU or "
-                        "build", gs_kernel_name(k));
+    st = cli_kernel_usable(err);
+    if (st != GS_OK) {
+        return st;
     }
     gs_diff *d = calloc(1, sizeof *d);
     if (d == NULL) {
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "comparison");
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "comparison");
     }
     diff_report *r = &d->r;
     r->path_a = a->path;
@@ -231,11 +221,9 @@ static void side_shape(const diff_side *s, int32_t *type, uint32_t *n_dims, uint
 
 gs_status gs_diff_tensor_at(const gs_diff *d, size_t i, gs_diff_tensor *out)
 {
-    if (d == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (i >= d->r.pairs.n) {
-        return GS_E_OUT_OF_RANGE;
+    gs_status st = cli_index(d, i, d != NULL ? d->r.pairs.n : 0);
+    if (st != GS_OK) {
+        return st;
     }
     const diff_pair *p = &d->r.pairs.items[i];
     gs_diff_tensor v;
@@ -282,11 +270,9 @@ gs_status gs_diff_tensor_at(const gs_diff *d, size_t i, gs_diff_tensor *out)
 
 gs_status gs_diff_kv_at(const gs_diff *d, size_t i, gs_diff_kv *out)
 {
-    if (d == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (i >= d->r.kvs.n) {
-        return GS_E_OUT_OF_RANGE;
+    gs_status st = cli_index(d, i, d != NULL ? d->r.kvs.n : 0);
+    if (st != GS_OK) {
+        return st;
     }
     const diff_kv *k = &d->r.kvs.items[i];
     const gs_file *fa = cli_source_part(d->r.a, 0), *fb = cli_source_part(d->r.b, 0);
@@ -314,7 +300,7 @@ static gs_status write_with(void (*fn)(cli_out *, const diff_report *), const gs
                             const gs_sink *sink, gs_error *err)
 {
     if (d == NULL) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "diff is NULL");
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "diff is NULL");
     }
     cli_out *out = cli_out_new(sink, err);
     if (out == NULL) {

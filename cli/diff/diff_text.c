@@ -62,7 +62,7 @@ static void print_source(cli_out *out, const char *label, const char *path, cons
         cli_out_printf(out, "split set of %zu parts, ", cli_source_parts(s));
     }
     cli_out_printf(out, "%zu tensors, %zu metadata pairs)\n", tensors,
-            gs_kv_count(cli_source_part(s, 0)));
+                   gs_kv_count(cli_source_part(s, 0)));
 }
 
 /* A scalar in full (strings quoted and cut), an array as [type; count]. */
@@ -119,8 +119,8 @@ static void print_metadata(cli_out *out, const diff_report *r)
 {
     const gs_file *fa = cli_source_part(r->a, 0), *fb = cli_source_part(r->b, 0);
     const diff_kv_list *l = &r->kvs;
-    cli_out_printf(out, "\nmetadata: %zu only in A, %zu only in B, %zu changed\n", l->only_a, l->only_b,
-            l->changed);
+    cli_out_printf(out, "\nmetadata: %zu only in A, %zu only in B, %zu changed\n", l->only_a,
+                   l->only_b, l->changed);
     for (size_t k = 0; k < l->n; k++) {
         const diff_kv *d = &l->items[k];
         cli_text va, vb;
@@ -142,8 +142,8 @@ static void print_metadata(cli_out *out, const diff_report *r)
         if (d->has_first_diff) {
             element_text(fa, d->ia, d->first_diff, &va);
             element_text(fb, d->ib, d->first_diff, &vb);
-            cli_out_printf(out, ", first difference at [%" PRIu64 "]: %s -> %s", d->first_diff, va.s,
-                    vb.s);
+            cli_out_printf(out, ", first difference at [%" PRIu64 "]: %s -> %s", d->first_diff,
+                           va.s, vb.s);
         }
         cli_out_putc(out, '\n');
     }
@@ -190,7 +190,8 @@ static void print_unmatched(cli_out *out, const diff_report *r)
             const diff_side *s = q->kind == DIFF_PAIR_ONLY_A ? &q->a : &q->b;
             diff_side_info(s, &ta);
             shape_text(&ta, &sa);
-            cli_out_puts(out, q->kind == DIFF_PAIR_ONLY_A ? "  only in A      " : "  only in B      ");
+            cli_out_puts(out, q->kind == DIFF_PAIR_ONLY_A ? "  only in A      "
+                                                          : "  only in B      ");
             print_name(out, &ta, 0);
             cli_out_printf(out, "  %s %s\n", gs_type_name(ta.type), sa.s);
             break;
@@ -205,12 +206,12 @@ static void print_unmatched(cli_out *out, const diff_report *r)
                 cli_out_puts(out, "  shape mismatch  ");
                 print_name(out, &ta, 0);
                 cli_out_printf(out, "  A %s %s, B %s %s\n", gs_type_name(ta.type), sa.s,
-                        gs_type_name(tb.type), sb.s);
+                               gs_type_name(tb.type), sb.s);
             } else {
                 cli_out_puts(out, "  not compared    ");
                 print_name(out, &ta, 0);
                 cli_out_printf(out, "  A %s, B %s: no f32 form\n", gs_type_name(ta.type),
-                        gs_type_name(tb.type));
+                               gs_type_name(tb.type));
             }
             break;
         }
@@ -262,12 +263,12 @@ static void print_row(cli_out *out, const diff_report *r, const diff_pair *q, si
     print_name(out, &ta, name_col);
     char pc[16];
     cli_out_printf(out, "  %-7s %-7s %12" PRIu64 " %12s %12s %12s %12s %8s %15s",
-            gs_type_name(ta.type), gs_type_name(tb.type), m->n_elements, num(b1, m->max_abs),
-            num(b2, m->rmse), num(b3, m->nmse), num(b4, m->cosine),
-            percent(pc, m->equal, m->n_elements), blocks);
+                   gs_type_name(ta.type), gs_type_name(tb.type), m->n_elements, num(b1, m->max_abs),
+                   num(b2, m->rmse), num(b3, m->nmse), num(b4, m->cosine),
+                   percent(pc, m->equal, m->n_elements), blocks);
     if (m->has_worst) {
-        cli_out_printf(out, " %" PRIu64 " (rmse %s, max_abs %s)", m->worst_block, num(b5, m->worst_rmse),
-                num(b6, m->worst_max_abs));
+        cli_out_printf(out, " %" PRIu64 " (rmse %s, max_abs %s)", m->worst_block,
+                       num(b5, m->worst_rmse), num(b6, m->worst_max_abs));
     } else {
         cli_out_puts(out, " -");
     }
@@ -329,7 +330,7 @@ static void print_compared(cli_out *out, const diff_report *r)
     cli_text_printf(&head, "tensor");
     cli_text_print_padded(out, &head, name_col);
     cli_out_printf(out, "  %-7s %-7s %12s %12s %12s %12s %12s %8s %15s %s\n", "A", "B", "elements",
-            "max_abs", "rmse", "nmse", "cosine", "equal%", "changed/blocks", "worst block");
+                   "max_abs", "rmse", "nmse", "cosine", "equal%", "changed/blocks", "worst block");
     for (k = 0; k < n; k++) {
         print_row(out, r, order[k], name_col);
     }

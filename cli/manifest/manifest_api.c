@@ -24,27 +24,24 @@ struct gs_manifest_input {
 
 void gs_manifest_options_init(gs_manifest_options *opts)
 {
-    if (opts == NULL) {
-        return;
+    if (opts != NULL) {
+        *opts = (gs_manifest_options){.struct_size = sizeof *opts, .mode = GS_MANIFEST_HASH,
+                                      .profile = GS_PROFILE_STRICT, .jobs = 1};
     }
-    memset(opts, 0, sizeof *opts);
-    opts->struct_size = sizeof *opts;
-    opts->mode = GS_MANIFEST_HASH;
-    opts->profile = GS_PROFILE_STRICT;
-    opts->jobs = 1;
 }
 
 static gs_status resolve(const gs_manifest_options *given, gs_manifest_options *o, gs_error *err)
 {
     gs_manifest_options_init(o);
-    if (given != NULL &&
-        !cli_copy_in(o, sizeof *o, given, CLI_MIN_SIZE(gs_manifest_options, progress_ctx))) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "gs_manifest_options: struct_size %zu", given->struct_size);
+    gs_status st = cli_take_options(o, sizeof *o, given,
+                                    CLI_MIN_SIZE(gs_manifest_options, progress_ctx),
+                                    "gs_manifest_options", err);
+    if (st != GS_OK) {
+        return st;
     }
     if ((o->mode != GS_MANIFEST_HASH && o->mode != GS_MANIFEST_VERIFY) ||
         (o->profile != GS_PROFILE_STRICT && o->profile != GS_PROFILE_LENIENT)) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
                         "gs_manifest_options: mode or profile outside its enum");
     }
     return GS_OK;
@@ -78,7 +75,8 @@ static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_o
     in->paths = cli_alloc_array(n, sizeof *in->paths);
     in->errors = cli_alloc_array(n, sizeof *in->errors);
     if (in->parts == NULL || in->paths == NULL || in->errors == NULL) {
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, path, strlen(path),
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                        (const uint8_t *)path, strlen(path),
                         "verify: %zu parts", n);
     }
     memset(in->parts, 0, n * sizeof *in->parts);
@@ -93,7 +91,8 @@ static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_o
         size_t cap = set ? name.prefix_len + GS_SPLIT_NAME_SUFFIX_LEN + 1 : strlen(path) + 1;
         in->paths[p] = malloc(cap);
         if (in->paths[p] == NULL) {
-            return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, path, strlen(path),
+            return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                            (const uint8_t *)path, strlen(path),
                             "verify: part path");
         }
         if (set) {
@@ -121,27 +120,23 @@ static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_o
 gs_status gs_manifest_open(const char *path, const gs_manifest_options *opts,
                            gs_manifest_input **out, gs_error *err)
 {
-    if (out == NULL || path == NULL) {
-        if (out != NULL) {
-            *out = NULL;
-        }
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "path or out is NULL");
+    if (out != NULL) {
+        *out = NULL;
     }
-    *out = NULL;
+    if (out == NULL || path == NULL) {
+        return cli_null_argument(err);
+    }
     gs_manifest_options o;
     gs_status st = resolve(opts, &o, err);
     if (st != GS_OK) {
         return st;
     }
     gs_manifest_input *in = calloc(1, sizeof *in);
-    char *copy = cli_strndup(path, strlen(path));
-    if (in == NULL || copy == NULL) {
+    if (in == NULL || (in->path = cli_strndup(path, strlen(path))) == NULL) {
         free(in);
-        free(copy);
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, path, strlen(path), "open");
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, (const uint8_t *)path,
+                        strlen(path), "manifest: opening");
     }
-    in->path = copy;
     if (o.mode == GS_MANIFEST_VERIFY) {
         st = open_parts(in, path, o.part_only, err);
     } else {
@@ -180,14 +175,12 @@ static const gs_file *input_part(const gs_manifest_input *in, size_t p)
 gs_status gs_manifest_hash(const gs_manifest_input *in, const gs_manifest_options *opts,
                            gs_manifest **out, gs_error *err)
 {
-    if (out == NULL || in == NULL) {
-        if (out != NULL) {
-            *out = NULL;
-        }
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "input or out is NULL");
+    if (out != NULL) {
+        *out = NULL;
     }
-    *out = NULL;
+    if (out == NULL || in == NULL) {
+        return cli_null_argument(err);
+    }
     gs_manifest_options o;
     gs_status st = resolve(opts, &o, err);
     if (st != GS_OK) {
@@ -196,7 +189,8 @@ gs_status gs_manifest_hash(const gs_manifest_input *in, const gs_manifest_option
     gs_manifest *m = calloc(1, sizeof *m);
     if (m == NULL || mf_doc_init(&m->doc, in->n_parts) != GS_OK) {
         free(m);
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, in->path, strlen(in->path),
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                        (const uint8_t *)in->path, strlen(in->path),
                         "manifest of %zu parts", in->n_parts);
     }
     progress_adapter pa = {&o, 0, in->n_parts};
@@ -214,7 +208,7 @@ gs_status gs_manifest_hash(const gs_manifest_input *in, const gs_manifest_option
         st = mf_hash_part(f, &ho, part, &where);
         if (st != GS_OK) {
             const char *path = in->paths != NULL ? in->paths[p] : in->path;
-            cli_fail(err, st, where, GS_CONTEXT_PART, path, strlen(path), "%s",
+            gsi_fail(err, st, where, GS_CONTEXT_PART, (const uint8_t *)path, strlen(path), "%s",
                      st == GS_E_TRUNCATED   ? "the file shrank while it was being hashed"
                      : st == GS_E_NO_MEMORY ? "hashing: out of memory"
                                             : "reading the file for hashing");
@@ -257,7 +251,7 @@ void gs_manifest_free(gs_manifest *m)
 gs_status gs_manifest_write(const gs_manifest *m, const gs_sink *sink, gs_error *err)
 {
     if (m == NULL) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
                         "manifest is NULL");
     }
     cli_out *out = cli_out_new(sink, err);
@@ -271,12 +265,12 @@ gs_status gs_manifest_write(const gs_manifest *m, const gs_sink *sink, gs_error 
 static gs_status parse(mf_input *in, gs_manifest **out, gs_error *err)
 {
     if (out == NULL) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "out is NULL");
+        return cli_null_argument(err);
     }
     *out = NULL;
     gs_manifest *m = calloc(1, sizeof *m);
     if (m == NULL) {
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "manifest");
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "manifest");
     }
     gs_status st = mf_parse(in, &m->doc, err);
     if (st != GS_OK) {
@@ -299,7 +293,7 @@ gs_status gs_manifest_read(FILE *file, gs_manifest **out, gs_error *err)
         if (out != NULL) {
             *out = NULL;
         }
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "file is NULL");
+        return cli_null_argument(err);
     }
     mf_input in = {file, NULL, 0, 0};
     return parse(&in, out, err);
@@ -314,11 +308,9 @@ size_t gs_manifest_part_count(const gs_manifest *m)
 
 gs_status gs_manifest_part_at(const gs_manifest *m, size_t part, gs_manifest_part *out)
 {
-    if (m == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (part >= m->doc.n_parts) {
-        return GS_E_OUT_OF_RANGE;
+    gs_status st = cli_index(m, part, m != NULL ? m->doc.n_parts : 0);
+    if (st != GS_OK) {
+        return st;
     }
     const mf_part *p = &m->doc.parts[part];
     gs_manifest_part v;
@@ -337,11 +329,12 @@ gs_status gs_manifest_part_at(const gs_manifest *m, size_t part, gs_manifest_par
 gs_status gs_manifest_entry_at(const gs_manifest *m, size_t part, size_t i,
                                gs_manifest_entry *out)
 {
-    if (m == NULL) {
-        return GS_E_INVALID_ARGUMENT;
+    gs_status st = cli_index(m, part, m != NULL ? m->doc.n_parts : 0);
+    if (st == GS_OK) {
+        st = cli_index(m, i, m->doc.parts[part].n);
     }
-    if (part >= m->doc.n_parts || i >= m->doc.parts[part].n) {
-        return GS_E_OUT_OF_RANGE;
+    if (st != GS_OK) {
+        return st;
     }
     const mf_entry *e = &m->doc.parts[part].entries[i];
     gs_manifest_entry v;
@@ -364,18 +357,16 @@ gs_status gs_manifest_entry_at(const gs_manifest *m, size_t part, size_t i,
 gs_status gs_manifest_compare(const gs_manifest *want, const gs_manifest *got,
                               gs_manifest_diff **out, gs_error *err)
 {
-    if (out == NULL || want == NULL || got == NULL) {
-        if (out != NULL) {
-            *out = NULL;
-        }
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "manifest or out is NULL");
+    if (out != NULL) {
+        *out = NULL;
     }
-    *out = NULL;
+    if (out == NULL || want == NULL || got == NULL) {
+        return cli_null_argument(err);
+    }
     gs_manifest_diff *d = malloc(sizeof *d);
     if (d == NULL || mf_compare(&want->doc, &got->doc, d) != GS_OK) {
         free(d);
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "comparing");
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "comparing");
     }
     *out = d;
     return GS_OK;
@@ -388,11 +379,9 @@ size_t gs_manifest_diff_count(const gs_manifest_diff *d)
 
 gs_status gs_manifest_diff_at(const gs_manifest_diff *d, size_t i, gs_manifest_difference *out)
 {
-    if (d == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (i >= d->n) {
-        return GS_E_OUT_OF_RANGE;
+    gs_status st = cli_index(d, i, d != NULL ? d->n : 0);
+    if (st != GS_OK) {
+        return st;
     }
     const mf_difference *x = &d->items[i];
     gs_manifest_difference v = {sizeof v, x->change, x->item, x->part, x->subject, x->detail};
@@ -402,7 +391,7 @@ gs_status gs_manifest_diff_at(const gs_manifest_diff *d, size_t i, gs_manifest_d
 gs_status gs_manifest_diff_write(const gs_manifest_diff *d, const gs_sink *sink, gs_error *err)
 {
     if (d == NULL) {
-        return cli_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "diff is NULL");
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "diff is NULL");
     }
     cli_out *out = cli_out_new(sink, err);
     if (out == NULL) {

@@ -92,7 +92,8 @@ static bool compare_entries(builder *b, const mf_part *want, const mf_part *got,
         } else if (g->kind == MF_TENSOR && strcmp(g->shape, w->shape) != 0) {
             add(b, GS_MANIFEST_CHANGED, item, g->name, "shape %s -> %s", w->shape, g->shape);
         } else if (g->state == MF_NO_DATA) {
-            add_v(b, GS_MANIFEST_DAMAGED, item, g->name, "its data is not in the file (cut short?)");
+            add_v(b, GS_MANIFEST_DAMAGED, item, g->name,
+                  "its data is not in the file (cut short?)");
         } else if (g->state == MF_ALIASED) {
             add_v(b, GS_MANIFEST_DAMAGED, item, g->name, "its data overlaps another tensor's");
         } else if (memcmp(g->digest, w->digest, 32) != 0) {

@@ -93,7 +93,7 @@ void mf_write(cli_out *out, const mf_doc *d)
         const mf_part *part = &d->parts[p];
         mf_hex(part->digest, hex);
         cli_out_printf(out, "part %zu of %zu\nfile %s %llu\n", p + 1, d->n_parts, hex,
-                (unsigned long long)part->size);
+                       (unsigned long long)part->size);
         for (size_t i = 0; i < part->n; i++) {
             const mf_entry *e = &part->entries[i];
             mf_hex(e->digest, hex);

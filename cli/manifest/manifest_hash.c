@@ -12,14 +12,12 @@
 
 #include "api.h"
 #include "manifest.h"
+#include "spans.h"
 
 #define CHUNK (4u << 20)
 #define RING 4
 
-typedef struct range {
-    uint64_t start, end;
-    size_t entry;
-} range;
+typedef cli_span range; /* index: the entry */
 
 typedef struct slot {
     uint8_t *buf;
@@ -52,19 +50,10 @@ typedef struct hasher {
     bool failed; /* libcrypto failed on the reading thread: a result would be wrong */
 } hasher;
 
-static int by_start(const void *a, const void *b)
-{
-    const range *x = a, *y = b;
-    if (x->start != y->start) {
-        return x->start < y->start ? -1 : 1;
-    }
-    return x->entry < y->entry ? -1 : (x->entry > y->entry);
-}
-
 static void finish(hasher *h, lane *l, size_t r)
 {
     unsigned len = 0;
-    if (EVP_DigestFinal_ex(l->ctx, h->part->entries[h->ranges[r].entry].digest, &len) != 1) {
+    if (EVP_DigestFinal_ex(l->ctx, h->part->entries[h->ranges[r].index].digest, &len) != 1) {
         l->failed = true;
     }
     l->active = false;
@@ -126,6 +115,11 @@ static void *lane_main(void *arg)
         pthread_mutex_unlock(&h->mu);
     }
     return NULL;
+}
+
+static void aliased(void *ctx, size_t entry)
+{
+    ((mf_part *)ctx)->entries[entry].state = MF_ALIASED;
 }
 
 /* Appends the entry of a key or tensor name (raw bytes); NULL when out of memory. */
@@ -190,22 +184,9 @@ static gs_status collect(hasher *h)
             }
         }
     }
-    if (h->n_ranges > 1) {
-        qsort(h->ranges, h->n_ranges, sizeof *h->ranges, by_start);
-    }
     /* A damaged file's tensors may share bytes: keep the first of each, so every range is
      * disjoint and each lane needs one open digest at a time. */
-    size_t k = 0;
-    uint64_t reach = 0;
-    for (size_t i = 0; i < h->n_ranges; i++) {
-        if (h->ranges[i].start < reach) {
-            part->entries[h->ranges[i].entry].state = MF_ALIASED;
-            continue;
-        }
-        reach = h->ranges[i].end;
-        h->ranges[k++] = h->ranges[i];
-    }
-    h->n_ranges = k;
+    h->n_ranges = cli_spans_first_owners(h->ranges, h->n_ranges, aliased, part);
     return GS_OK;
 }
 

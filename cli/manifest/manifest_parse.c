@@ -57,7 +57,7 @@ __attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt
     if (p->status == GS_OK) {
         p->status = GS_E_INVALID_ARGUMENT;
     }
-    cli_fail(p->err, p->status, p->line_start, GS_CONTEXT_NONE, NULL, 0, "line %zu: %s",
+    gsi_fail(p->err, p->status, p->line_start, GS_CONTEXT_NONE, NULL, 0, "line %zu: %s",
              p->number, msg);
     return -1;
 }
@@ -395,7 +395,7 @@ gs_status mf_parse(mf_input *in, mf_doc *d, gs_error *err)
     d->n_parts = 0;
     parser p = {in, malloc(MAX_LINE + 1), 0, 0, 0, 0, err, GS_OK};
     if (p.line == NULL) {
-        return cli_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "manifest line");
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "manifest line");
     }
     int rc = parse_body(&p, d);
     free(p.line);

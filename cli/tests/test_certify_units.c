@@ -138,6 +138,16 @@ static char *text_report(const gs_certify *r)
     return text;
 }
 
+/* Strict, the deep scan, on jobs threads. */
+static gs_certify_options deep_options(unsigned jobs)
+{
+    gs_certify_options opt;
+    gs_certify_options_init(&opt);
+    opt.deep = true;
+    opt.jobs = jobs;
+    return opt;
+}
+
 static bool certified(const gs_certify *r)
 {
     gs_certify_summary s = {.struct_size = sizeof s};
@@ -174,11 +184,7 @@ Test(certify_units, deep_certify_reports_a_file_that_shrinks)
     for (unsigned jobs = 1; jobs <= 3; jobs++) {
         char *path = big_file(dir);
         shrink s = {path, 0};
-        gs_certify_options opt;
-        gs_certify_options_init(&opt);
-        opt.profile = GS_PROFILE_STRICT;
-        opt.deep = true;
-        opt.jobs = jobs;
+        gs_certify_options opt = deep_options(jobs);
         opt.progress = truncate_after_first_event;
         opt.progress_ctx = &s;
         gs_certify *r;
@@ -288,11 +294,7 @@ Test(certify_units, certify_from_memory)
     size_t len;
     char *bytes = read_file(path, &len);
     cr_assert_not_null(bytes);
-    gs_certify_options opt;
-    gs_certify_options_init(&opt);
-    opt.profile = GS_PROFILE_STRICT;
-    opt.deep = true;
-    opt.jobs = 2;
+    gs_certify_options opt = deep_options(2);
     gs_certify *r;
     cr_assert_eq(gs_certify_memory(bytes, len, "sample.gguf", &opt, &r, NULL), GS_OK);
     gs_certify_summary sum = {.struct_size = sizeof sum};
