@@ -172,6 +172,7 @@ Test(library_api, manifest_round_trip)
     cr_assert_eq(gs_manifest_compare(back, got, &d, &err), GS_OK);
     cr_expect_eq(gs_manifest_diff_count(d), 0);
     gs_manifest_diff_free(d);
+    gs_manifest_free(back);
 
     /* one tensor's digest changed in the manifest: one difference, named */
     char *at = strstr(text.data, "\ntensor ");
