@@ -1,5 +1,5 @@
-/* fuzz_certify: certification (cli/certify/, what `ggufsafe certify` runs) on the
- * payload, from memory. Oracles:
+/* fuzz_certify: certification (libggufsafe_certify, what `ggufsafe certify` runs) on the
+ * payload, from memory, through the public API only (include/ggufsafe_certify.h). Oracles:
  *   - "not a GGUF at all" (exit 2) exactly when the reader's lenient open fails on the magic or
  *     the environment; otherwise every check runs and the exit code is 0 or 1;
  *   - the verdict agrees with the reader: when a normal open under the certified profile fails
@@ -17,16 +17,15 @@
  *   0: certify for the strict profile (otherwise lenient);
  *   1: the deep scan (every block of every tensor), once with 1 thread and once with 2;
  *   2: fail on warnings. */
-#define _GNU_SOURCE /* open_memstream */
 #include <stdio.h>
 
-#include "cert.h"
-#include "cert_render.h"
 #include "fuzz_common.h"
+#include "ggufsafe_certify.h"
 
 #define BIT_STRICT 0x01u
 #define BIT_DEEP 0x02u
 #define BIT_FAIL_ON_WARNING 0x04u
+#define BOTH (GS_CERTIFY_STRICT | GS_CERTIFY_LENIENT)
 
 /* UTF-8 without raw control bytes other than the newline (JSON and SARIF output). */
 static void check_report_text(const char *s, size_t n, const char *what)
@@ -39,32 +38,61 @@ static void check_report_text(const char *s, size_t n, const char *what)
     FUZZ_ASSERT_MSG(fuzz_utf8_ok((const uint8_t *)s, n), "%s report: not UTF-8", what);
 }
 
-typedef void (*render_fn)(FILE *out, const cert_run *r);
+/* A sink that collects the report in memory, as a binding would. */
+typedef struct buffer {
+    char *data;
+    size_t len, cap;
+} buffer;
 
-/* The report in a heap buffer (the caller frees it). */
-static char *render(render_fn fn, const cert_run *r, size_t *n)
+static int collect(void *ctx, const void *data, size_t n)
 {
-    char *buf = NULL;
-    FILE *out = open_memstream(&buf, n);
-    FUZZ_ASSERT(out != NULL);
-    fn(out, r);
-    FUZZ_ASSERT(fclose(out) == 0);
-    FUZZ_ASSERT(*n > 0);
-    return buf;
+    buffer *b = ctx;
+    if (n > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->len < n) {
+            cap *= 2;
+        }
+        char *p = realloc(b->data, cap);
+        if (p == NULL) {
+            return 12; /* ENOMEM */
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    return 0;
 }
 
-static void check_finding(const cert_finding *f, size_t size)
+typedef gs_status (*render_fn)(const gs_certify *r, const gs_sink *sink, gs_error *err);
+
+/* The report in a heap buffer (the caller frees it). */
+static char *render(render_fn fn, const gs_certify *r, size_t *n)
 {
-    FUZZ_ASSERT_MSG(cert_code_find(f->code) != NULL, "unknown code %s", f->code);
-    FUZZ_ASSERT_MSG((f->profiles & ~CERT_BOTH) == 0, "%s: profiles %#x", f->code, f->profiles);
-    FUZZ_ASSERT_MSG(f->part == 0 || f->part == CERT_NO_PART, "%s: part %u", f->code,
+    buffer b = {NULL, 0, 0};
+    gs_sink sink;
+    gs_sink_init(&sink, collect, &b);
+    gs_error err;
+    gs_status st = fn(r, &sink, &err);
+    FUZZ_ASSERT_MSG(st == GS_OK, "rendering: %s: %s", gs_status_name(st), err.detail);
+    FUZZ_ASSERT(b.len > 0);
+    *n = b.len;
+    return b.data;
+}
+
+static void check_finding(const gs_certify_finding *f, size_t size)
+{
+    gs_certify_code row = {.struct_size = sizeof row};
+    FUZZ_ASSERT_MSG(gs_certify_code_find(f->code, &row) == GS_OK, "unknown code %s", f->code);
+    FUZZ_ASSERT_MSG((f->profiles & ~BOTH) == 0, "%s: profiles %#x", f->code, f->profiles);
+    FUZZ_ASSERT_MSG(f->part == 0 || f->part == GS_CERTIFY_NO_PART, "%s: part %u", f->code,
                     (unsigned)f->part);
-    FUZZ_ASSERT_MSG(f->offset == CERT_NO_OFFSET || f->offset <= size,
+    FUZZ_ASSERT_MSG(f->offset == GS_CERTIFY_NO_OFFSET || f->offset <= size,
                     "%s: offset %llu past the %zu-byte input", f->code,
                     (unsigned long long)f->offset, size);
-    FUZZ_ASSERT_MSG(f->name_len <= CERT_NAME_MAX, "%s: name of %zu bytes kept", f->code,
+    FUZZ_ASSERT_MSG(f->name_len <= GS_CERTIFY_NAME_MAX, "%s: name of %zu bytes kept", f->code,
                     f->name_len);
-    FUZZ_ASSERT_MSG(f->subject == CERT_SUBJECT_NONE || f->name != NULL || f->name_len == 0,
+    FUZZ_ASSERT_MSG(f->subject == GS_CERTIFY_SUBJECT_NONE || f->name != NULL || f->name_len == 0,
                     "%s: subject without a name", f->code);
     FUZZ_ASSERT(f->message != NULL);
     for (const char *c = f->message; *c != '\0'; c++) {
@@ -86,20 +114,23 @@ static gs_status reader_verdict(const fuzz_input *in, gs_profile profile)
     return st;
 }
 
-static bool has_reader_error(const cert_run *r, gs_status st, unsigned profile_bit)
+static bool has_reader_error(const gs_certify *r, const gs_certify_summary *sum, gs_status st,
+                             unsigned profile_bit)
 {
-    char code[CERT_CODE_MAX];
-    snprintf(code, sizeof code, "%s%s", CERT_READER_PREFIX, gs_status_name(st));
-    for (size_t i = 0; i < r->findings.n; i++) {
-        const cert_finding *f = &r->findings.items[i];
-        if (strcmp(f->code, code) == 0 && (f->profiles & profile_bit) != 0) {
+    char code[64];
+    snprintf(code, sizeof code, "reader.%s", gs_status_name(st));
+    for (size_t i = 0; i < sum->finding_count; i++) {
+        gs_certify_finding f = {.struct_size = sizeof f};
+        FUZZ_ASSERT(gs_certify_finding_at(r, i, &f) == GS_OK);
+        if (strcmp(f.code, code) == 0 && (f.profiles & profile_bit) != 0) {
             return true;
         }
     }
     /* kept findings are capped per code: an omitted one counts too */
-    for (size_t i = 0; i < r->findings.n_codes; i++) {
-        const cert_omitted *o = &r->findings.codes[i];
-        if (strcmp(o->code, code) == 0 && (o->profiles & profile_bit) != 0) {
+    for (size_t i = 0; i < sum->tally_count; i++) {
+        gs_certify_tally t = {.struct_size = sizeof t};
+        FUZZ_ASSERT(gs_certify_tally_at(r, i, &t) == GS_OK);
+        if (strcmp(t.code, code) == 0 && (t.profiles & profile_bit) != 0) {
             return true;
         }
     }
@@ -109,52 +140,55 @@ static bool has_reader_error(const cert_run *r, gs_status st, unsigned profile_b
 /* One certification run, held to the reader's verdicts on the payload (lenient, and under the
  * certified profile); returns its JSON report, or NULL when the payload is not a GGUF at all. */
 static char *certify(const fuzz_input *in, gs_status lenient, gs_status reader,
-                     const cert_options *opt, size_t *json_len)
+                     const gs_certify_options *opt, size_t *json_len)
 {
-    cert_run r;
-    const int rc = cert_open_memory(&r, in->data, in->size, "fuzz.gguf", opt);
+    gs_certify *r;
+    gs_error err;
+    const gs_status st = gs_certify_memory(in->data, in->size, "fuzz.gguf", opt, &r, &err);
     const bool not_gguf = lenient != GS_OK && (lenient == GS_E_BAD_MAGIC || (int)lenient < 20);
-    FUZZ_ASSERT_MSG(rc == (not_gguf ? 2 : -1), "cert_open_memory %d, reader says %s", rc,
+    FUZZ_ASSERT_MSG(not_gguf ? st == lenient && r == NULL : st == GS_OK && r != NULL,
+                    "gs_certify_memory %s, reader says %s", gs_status_name(st),
                     gs_status_name(lenient));
-    if (rc != -1) {
-        cert_close(&r);
+    if (st != GS_OK) {
         return NULL;
     }
-    cert_check(&r);
-    const int exit_code = cert_exit_code(&r);
-    FUZZ_ASSERT(exit_code == 0 || exit_code == 1);
+    gs_certify_summary sum = {.struct_size = sizeof sum};
+    FUZZ_ASSERT(gs_certify_get_summary(r, &sum) == GS_OK);
+    const bool certified = sum.verdict.certified;
 
-    const unsigned bit = opt->profile == GS_PROFILE_STRICT ? CERT_STRICT : CERT_LENIENT;
+    const unsigned bit = opt->profile == GS_PROFILE_STRICT ? GS_CERTIFY_STRICT : GS_CERTIFY_LENIENT;
     if (reader != GS_OK) {
-        FUZZ_ASSERT_MSG(exit_code == 1, "certified a file the reader rejects with %s",
+        FUZZ_ASSERT_MSG(!certified, "certified a file the reader rejects with %s",
                         gs_status_name(reader));
-        FUZZ_ASSERT_MSG(has_reader_error(&r, reader, bit), "no reader.%s finding",
+        FUZZ_ASSERT_MSG(has_reader_error(r, &sum, reader, bit), "no reader.%s finding",
                         gs_status_name(reader));
     }
-    for (size_t i = 0; i < r.findings.n; i++) {
-        check_finding(&r.findings.items[i], in->size);
+    for (size_t i = 0; i < sum.finding_count; i++) {
+        gs_certify_finding f = {.struct_size = sizeof f};
+        FUZZ_ASSERT(gs_certify_finding_at(r, i, &f) == GS_OK);
+        check_finding(&f, in->size);
     }
 
     size_t n;
-    char *text = render(cert_render_text, &r, &n);
+    char *text = render(gs_certify_write_text, r, &n);
     free(text);
-    char *sarif = render(cert_render_sarif, &r, &n);
+    char *sarif = render(gs_certify_write_sarif, r, &n);
     check_report_text(sarif, n, "SARIF");
     free(sarif);
-    char *json = render(cert_render_json, &r, json_len);
+    char *json = render(gs_certify_write_json, r, json_len);
     check_report_text(json, *json_len, "JSON");
-    cert_close(&r);
+    gs_certify_free(r);
     return json;
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const fuzz_input in = fuzz_split(data, size);
-    cert_options opt;
-    memset(&opt, 0, sizeof opt);
+    gs_certify_options opt;
+    gs_certify_options_init(&opt);
     opt.profile = (in.tail[0] & BIT_STRICT) != 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT;
     opt.deep = (in.tail[0] & BIT_DEEP) != 0;
-    opt.fail_on_warning = (in.tail[0] & BIT_FAIL_ON_WARNING) != 0;
+    opt.fail_on = (in.tail[0] & BIT_FAIL_ON_WARNING) != 0 ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     opt.jobs = 1;
 
     size_t n1 = 0;

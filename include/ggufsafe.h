@@ -436,6 +436,34 @@ GS_API uint64_t gs_split_tensor_count(const gs_split *split);
 GS_API gs_status gs_split_find_tensor(const gs_split *split, const char *name, size_t *part,
                                       size_t *index);
 
+/* Part names: <prefix>-NNNNN-of-MMMMM.gguf, NNNNN the part's number from 1 and MMMMM the number
+ * of parts, both exactly five decimal digits. The one parser of these names: gs_open_split, the
+ * certification and manifest libraries and the ggufsafe command all use it. No I/O is done and
+ * nothing before the suffix is looked at, so a directory part of the path is simply prefix. */
+#define GS_SPLIT_NAME_SUFFIX_LEN 20 /* strlen("-NNNNN-of-MMMMM.gguf") */
+#define GS_SPLIT_MAX_PARTS 99999u
+
+typedef struct gs_split_name {
+    size_t prefix_len; /* bytes of the path before the suffix */
+    uint32_t part;     /* NNNNN, 1..GS_SPLIT_MAX_PARTS, as written: a wrong name can make it
+                          exceed count, which callers may want to report */
+    uint32_t count;    /* MMMMM, 1..GS_SPLIT_MAX_PARTS */
+} gs_split_name;
+
+/* True, with *out filled, when path[0..len) ends in a part suffix whose numbers are both at least
+ * 1; false (and *out untouched) otherwise, or when path or out is NULL. A set is opened from the
+ * path of its part 1: out->part == 1. Thread-safe. */
+GS_API bool gs_split_name_parse(const char *path, size_t len, gs_split_name *out);
+
+/* The path of part `part` of the set that `path` belongs to (name: gs_split_name_parse's result
+ * for path): the first name->prefix_len bytes of path, then "-%05u-of-%05u.gguf" with part and
+ * name->count, NUL-terminated, in buf. It is always name->prefix_len + GS_SPLIT_NAME_SUFFIX_LEN
+ * bytes long, so cap must be at least one more. GS_E_INVALID_ARGUMENT for a NULL pointer or a
+ * part or count outside 1..GS_SPLIT_MAX_PARTS; GS_E_OUT_OF_RANGE when cap is too small (buf then
+ * holds "" if cap > 0). Thread-safe. */
+GS_API gs_status gs_split_name_format(const char *path, const gs_split_name *name, uint32_t part,
+                                      char *buf, size_t cap);
+
 #ifdef __cplusplus
 }
 #endif

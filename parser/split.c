@@ -8,7 +8,7 @@
 #include "file_internal.h"
 #include "options.h"
 
-#define MAX_PARTS 99999u
+#define MAX_PARTS GS_SPLIT_MAX_PARTS
 
 typedef struct tensor_ref {
     uint32_t part;
@@ -260,34 +260,49 @@ gs_status gs_open_split_memory(const void *const *data, const size_t *sizes, siz
     return GS_OK;
 }
 
-/* Splits "<prefix>-00001-of-00003.gguf" into prefix length and part count. */
-static bool parse_first_part_name(const char *path, size_t *prefix_len, unsigned *count)
+bool gs_split_name_parse(const char *path, size_t len, gs_split_name *out)
 {
-    static const char tail[] = ".gguf";
-    size_t n = strlen(path);
-    /* -NNNNN-of-NNNNN.gguf is 20 bytes */
-    if (n < 20 || strcmp(path + n - 5, tail) != 0) {
+    if (path == NULL || out == NULL || len < GS_SPLIT_NAME_SUFFIX_LEN) {
         return false;
     }
-    const char *s = path + n - 20;
-    if (s[0] != '-' || memcmp(s + 6, "-of-", 4) != 0) {
+    const char *s = path + len - GS_SPLIT_NAME_SUFFIX_LEN;
+    if (s[0] != '-' || memcmp(s + 6, "-of-", 4) != 0 || memcmp(s + 15, ".gguf", 5) != 0) {
         return false;
     }
-    unsigned no = 0, total = 0;
+    uint32_t no = 0, total = 0;
     for (int i = 0; i < 5; i++) {
         char a = s[1 + i], b = s[10 + i];
         if (a < '0' || a > '9' || b < '0' || b > '9') {
             return false;
         }
-        no = no * 10 + (unsigned)(a - '0');
-        total = total * 10 + (unsigned)(b - '0');
+        no = no * 10 + (uint32_t)(a - '0');
+        total = total * 10 + (uint32_t)(b - '0');
     }
-    if (no != 1 || total == 0) {
+    if (no == 0 || total == 0) {
         return false;
     }
-    *prefix_len = n - 20;
-    *count = total;
+    *out = (gs_split_name){len - GS_SPLIT_NAME_SUFFIX_LEN, no, total};
     return true;
+}
+
+gs_status gs_split_name_format(const char *path, const gs_split_name *name, uint32_t part,
+                               char *buf, size_t cap)
+{
+    if (path == NULL || name == NULL || buf == NULL || part == 0 || part > GS_SPLIT_MAX_PARTS ||
+        name->count == 0 || name->count > GS_SPLIT_MAX_PARTS) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    if (name->prefix_len >= cap || cap - name->prefix_len <= GS_SPLIT_NAME_SUFFIX_LEN) {
+        if (cap > 0) {
+            buf[0] = '\0';
+        }
+        return GS_E_OUT_OF_RANGE;
+    }
+    memcpy(buf, path, name->prefix_len);
+    /* both numbers have five digits: exactly the suffix and its NUL */
+    snprintf(buf + name->prefix_len, GS_SPLIT_NAME_SUFFIX_LEN + 1, "-%05u-of-%05u.gguf",
+             (unsigned)part, (unsigned)name->count);
+    return GS_OK;
 }
 
 gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_split **out,
@@ -303,19 +318,20 @@ gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_
     if (gsi_options_resolve(opts, &o) != GS_OK) {
         return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "options");
     }
-    size_t prefix_len;
-    unsigned count;
-    if (!parse_first_part_name(first_part_path, &prefix_len, &count)) {
+    gs_split_name name;
+    if (!gs_split_name_parse(first_part_path, strlen(first_part_path), &name) ||
+        name.part != 1) {
         return gsi_fail(err, GS_E_SPLIT_BAD_NAME, 0, GS_CONTEXT_PART,
                         (const uint8_t *)first_part_path, strlen(first_part_path),
                         "expected <prefix>-00001-of-NNNNN.gguf");
     }
+    const unsigned count = name.count;
     gs_split *s;
     gs_status st = new_split(&o, count, &s, err);
     if (st != GS_OK) {
         return st;
     }
-    size_t path_cap = prefix_len + 21;
+    size_t path_cap = name.prefix_len + GS_SPLIT_NAME_SUFFIX_LEN + 1;
     char *path;
     st = gsi_mem_alloc(&s->mem, path_cap, (void **)&path);
     if (st != GS_OK) {
@@ -323,8 +339,7 @@ gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_
         return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "part path");
     }
     for (unsigned i = 0; i < count && st == GS_OK; i++) {
-        snprintf(path, path_cap, "%.*s-%05u-of-%05u.gguf", (int)prefix_len, first_part_path,
-                 i + 1, count);
+        (void)gs_split_name_format(first_part_path, &name, i + 1, path, path_cap);
         st = gs_open_file(path, &o, &s->parts[i], err);
         if (st == GS_E_IO) {
             char why[GS_ERROR_TEXT_MAX] = "cannot open";

@@ -18,6 +18,7 @@
 
 #include "cert_findings.h"
 #include "ggufsafe.h"
+#include "ggufsafe_certify.h"
 
 /* What the file is, from general.type (and, without it, from its contents). Rules meant for
  * full models (block_count) are applied to models only. */
@@ -32,19 +33,6 @@ typedef enum cert_kind {
 
 const char *cert_kind_name(cert_kind kind);
 
-typedef struct cert_options {
-    gs_profile profile;
-    bool deep;            /* scan every block of every tensor */
-    unsigned jobs;        /* threads for the deep scan (>= 1) */
-    bool part_only;       /* certify the first part of a set on its own */
-    bool fail_on_warning; /* exit 1 on warnings too */
-    /* Called after each chunk of the deep scan (by the thread that scanned it, one call at a
-     * time, before that thread takes another chunk) with the bytes done and the total; may be
-     * NULL. */
-    void (*progress)(void *ctx, uint64_t done, uint64_t total);
-    void *progress_ctx;
-} cert_options;
-
 typedef struct cert_part {
     char *path;          /* as opened */
     const char *label;   /* the file name within path: what reports show */
@@ -56,36 +44,27 @@ typedef struct cert_part {
     gs_error strict_err, lenient_err;
 } cert_part;
 
-/* Per-tensor statistics of the deep scan. min, max and mean are over the finite decoded values
- * (f32 for every decodable type, f64 for F64 tensors); integer tensors have none. */
+/* Per-tensor statistics of the deep scan: what gs_certify_stats_at hands out (min, max and sum
+ * over the finite decoded values: f32 for every decodable type, f64 for F64 tensors; integer
+ * tensors have none), and what the scan and its findings need besides. */
 typedef struct cert_stats {
-    uint32_t part;
-    size_t tensor;
+    gs_certify_stats pub;     /* pub.name points at name */
     uint8_t *name;            /* copied raw bytes */
-    size_t name_len;
-    int32_t type;
     uint64_t data_offset;
     uint32_t block_bytes;
-    uint64_t elements;
-    uint64_t blocks;
-    bool scanned;             /* false: data not in the file, or aliasing another tensor's */
-    bool has_values;          /* decodable to f32, or F64 */
-    bool is_f64;
-    uint64_t zero_blocks;     /* blocks whose bytes are all zero (elements, for plain types) */
-    uint64_t bad_scale_blocks;/* ggml_validate_row_data would reject them */
     uint64_t first_bad_block;
-    uint64_t odd_scale_blocks;/* NVFP4 scale bytes outside 0x00..0x7E */
     uint64_t first_odd_block;
-    uint64_t nan, inf, finite;
     uint64_t first_nonfinite; /* element index, UINT64_MAX when none */
-    double min, max, sum;
     gs_status read_status;    /* GS_OK, or why the scan stopped (the file shrank: truncated) */
     uint64_t read_offset;     /* where it stopped */
 } cert_stats;
 
-typedef struct cert_run {
-    cert_options opt;
-    const char *path;     /* as given on the command line */
+/* The run is the public report (ggufsafe_certify.h): gs_certify is this struct. */
+typedef struct gs_certify cert_run;
+
+struct gs_certify {
+    gs_certify_options opt; /* jobs at least 1 */
+    char *path;           /* as given (a copy): the path, or the label of a buffer */
     cert_part *parts;
     size_t n_parts;
     bool is_set;          /* opened as a split set from its first part */
@@ -97,23 +76,29 @@ typedef struct cert_run {
     size_t general_type_len;
     cert_stats *stats;    /* --deep: one per tensor of every readable part, in file order */
     size_t n_stats;
-} cert_run;
+};
 
-/* Opens path (the whole set when it is the first part of a split set, unless part_only).
- * Returns -1 when there is something to certify; otherwise prints the error line and returns
- * the exit code 2 (I/O error, or not a GGUF file at all). */
-int cert_open(cert_run *r, const char *path, const cert_options *opt);
-/* The same for a GGUF in memory (one file; label names it in reports), for fuzzing and tests.
- * Returns -1, or 2 without printing anything when it is not a GGUF at all. The buffer must
- * outlive the run. */
-int cert_open_memory(cert_run *r, const void *data, size_t size, const char *label,
-                     const cert_options *opt);
-/* Runs every check, the deep scan when asked. */
-void cert_check(cert_run *r);
+/* Opens path (the whole set when it is the first part of a split set, unless part_only) and
+ * readies the run. GS_OK when there is something to certify; otherwise the status, with err,
+ * that says there is not: the lenient open's failure for a file that cannot be opened or is not
+ * a GGUF file at all (the environment, status < 20, or GS_E_BAD_MAGIC), GS_E_NO_MEMORY. The run
+ * is to be closed either way. */
+gs_status cert_open(cert_run *r, const char *path, const gs_certify_options *opt, gs_error *err);
+/* The same for a GGUF in memory (one file; label names it in reports). The buffer must outlive
+ * the run. */
+gs_status cert_open_memory(cert_run *r, const void *data, size_t size, const char *label,
+                           const gs_certify_options *opt, gs_error *err);
+/* Runs every check, the deep scan when asked. Returns the run's sticky status (GS_OK, or
+ * GS_E_NO_MEMORY / GS_E_INTERNAL: the report is then incomplete and must not be shown). */
+gs_status cert_check(cert_run *r);
 void cert_close(cert_run *r);
 
-/* 0 certified, 1 not (an error finding, or a warning with fail_on_warning). */
+/* 0 certified, 1 not (an error finding, or a warning when failing on warnings). */
 int cert_exit_code(const cert_run *r);
+
+/* An allocation of a check: count * elem bytes (at least one), or NULL with GS_E_NO_MEMORY
+ * recorded in the run (the check then stops; the run's status says the report is incomplete). */
+void *cert_alloc(cert_run *r, size_t count, size_t elem);
 
 /* Sets kind, arch and general_type from the metadata (no findings); runs first. */
 void cert_describe(cert_run *r);

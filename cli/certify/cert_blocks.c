@@ -40,13 +40,17 @@ static int cmp_u64(const void *a, const void *b)
 }
 
 /* The distinct layer numbers, sorted; *n set to how many. */
-static uint64_t *layers(const cert_run *r, size_t *n)
+static uint64_t *layers(cert_run *r, size_t *n)
 {
     size_t total = 0;
     for (size_t p = 0; p < r->n_parts; p++) {
         total += gs_tensor_count(r->parts[p].file);
     }
-    uint64_t *v = cert_xrealloc(NULL, (total ? total : 1) * sizeof *v);
+    uint64_t *v = cert_alloc(r, total, sizeof *v);
+    *n = 0;
+    if (v == NULL) {
+        return NULL;
+    }
     size_t k = 0;
     for (size_t p = 0; p < r->n_parts; p++) {
         const gs_file *f = r->parts[p].file;
@@ -137,6 +141,9 @@ void cert_check_blocks(cert_run *r)
     }
     size_t n;
     uint64_t *v = layers(r, &n);
+    if (v == NULL) {
+        return;
+    }
     if (!present && n > 0) {
         cert_add(&r->findings, "meta.block_count_missing", 0, CERT_NO_OFFSET, CERT_SUBJECT_KEY, key,
                  key_len, "tensors name layers (blk.N, %zu of them) but there is no %s.block_count",

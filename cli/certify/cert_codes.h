@@ -7,23 +7,25 @@
 
 #include <stddef.h>
 
-typedef enum cert_severity {
-    CERT_INFO = 0,
-    CERT_WARNING = 1,
-    CERT_ERROR = 2
-} cert_severity;
+#include "ggufsafe_certify.h"
+
+/* The public names (ggufsafe_certify.h), as the checks spell them. */
+typedef gs_certify_severity cert_severity;
+#define CERT_INFO GS_CERTIFY_INFO
+#define CERT_WARNING GS_CERTIFY_WARNING
+#define CERT_ERROR GS_CERTIFY_ERROR
 
 /* Profiles a finding breaks (a bit set). Strict is the GGUF spec plus what llama.cpp requires;
  * lenient is what memory-safe use of the file needs. A finding that breaks neither is a note. */
-#define CERT_STRICT 1u
-#define CERT_LENIENT 2u
+#define CERT_STRICT GS_CERTIFY_STRICT
+#define CERT_LENIENT GS_CERTIFY_LENIENT
 #define CERT_BOTH (CERT_STRICT | CERT_LENIENT)
 
 /* The table row of the reader's codes, "reader.<STATUS>": the profiles come from the reader's
  * two opens, per finding. */
 #define CERT_READER_PREFIX "reader."
 #define CERT_READER_ROW "reader.<STATUS>"
-#define CERT_PROFILES_PER_FINDING 0x100u
+#define CERT_PROFILES_PER_FINDING GS_CERTIFY_PROFILES_PER_FINDING
 
 typedef struct cert_code {
     const char *code;

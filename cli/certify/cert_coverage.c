@@ -8,20 +8,7 @@
 
 #include "cert.h"
 #include "checked_math.h"
-
-typedef struct span {
-    uint64_t start, end;
-    size_t index;
-} span;
-
-static int by_start(const void *a, const void *b)
-{
-    const span *x = a, *y = b;
-    if (x->start != y->start) {
-        return x->start < y->start ? -1 : 1;
-    }
-    return x->index < y->index ? -1 : (x->index > y->index);
-}
+#include "spans.h"
 
 /* Non-zero padding bytes of one part, and where the first one is. */
 typedef struct pad_scan {
@@ -140,17 +127,18 @@ static void cover_part(cert_run *r, uint32_t p)
     bool truncated = truncation(r, p);
 
     size_t n = gs_tensor_count(f), k = 0;
-    span *spans = cert_xrealloc(NULL, (n ? n : 1) * sizeof *spans);
+    cli_span *spans = cert_alloc(r, n, sizeof *spans);
+    if (spans == NULL) {
+        return;
+    }
     for (size_t i = 0; i < n; i++) {
         gs_tensor_info t;
         gs_tensor_info_at(f, i, &t);
         if (t.data_in_file && t.size > 0) {
-            spans[k++] = (span){t.data_offset, t.data_offset + t.size, i};
+            spans[k++] = (cli_span){t.data_offset, t.data_offset + t.size, i};
         }
     }
-    if (k > 1) {
-        qsort(spans, k, sizeof *spans, by_start);
-    }
+    cli_spans_sort(spans, k);
     uint64_t cursor = l->data_offset < size ? l->data_offset : size;
     size_t prev = SIZE_MAX;
     for (size_t s = 0; s < k && ps.read_status == GS_OK; s++) {

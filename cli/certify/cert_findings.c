@@ -5,20 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "text_escape.h"
-
-/* The findings list is the CLI's own bookkeeping: out of memory ends the program (exit 2) as
- * cli_xmalloc does, since a report with findings silently missing would be a lie. */
-void *cert_xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n > 0 ? n : 1);
-    if (q == NULL) {
-        fflush(stdout);
-        fprintf(stderr, "error: out of memory\n");
-        exit(2);
-    }
-    return q;
-}
 
 void cert_findings_init(cert_findings *fs)
 {
@@ -46,9 +34,9 @@ static cert_omitted *counter(cert_findings *fs, const char *code, cert_severity 
             return &fs->codes[i];
         }
     }
-    if (fs->n_codes == fs->cap_codes) {
-        fs->cap_codes = fs->cap_codes ? 2 * fs->cap_codes : 16;
-        fs->codes = cert_xrealloc(fs->codes, fs->cap_codes * sizeof *fs->codes);
+    if (!cli_reserve((void **)&fs->codes, &fs->cap_codes, fs->n_codes + 1, sizeof *fs->codes)) {
+        cert_findings_fail(fs, GS_E_NO_MEMORY);
+        return NULL;
     }
     cert_omitted *c = &fs->codes[fs->n_codes++];
     memset(c, 0, sizeof *c);
@@ -62,16 +50,32 @@ static cert_finding *add(cert_findings *fs, const char *code, cert_severity sev,
                          unsigned profiles, uint32_t part, uint64_t offset, cert_subject subject,
                          const void *name, size_t name_len, const char *message)
 {
+    if (fs->status != GS_OK) {
+        return NULL;
+    }
     cert_omitted *c = counter(fs, code, sev, profiles);
+    if (c == NULL) {
+        return NULL;
+    }
     if (c->kept >= CERT_MAX_PER_CODE) {
         c->omitted++;
         return NULL;
     }
-    c->kept++;
-    if (fs->n == fs->cap) {
-        fs->cap = fs->cap ? 2 * fs->cap : 32;
-        fs->items = cert_xrealloc(fs->items, fs->cap * sizeof *fs->items);
+    size_t m = strlen(message) + 1;
+    char *text = malloc(m);
+    uint8_t *copy = NULL;
+    size_t copy_len = name_len > CERT_NAME_MAX ? CERT_NAME_MAX : name_len;
+    if (name != NULL) {
+        copy = malloc(copy_len > 0 ? copy_len : 1);
     }
+    if (text == NULL || (name != NULL && copy == NULL) ||
+        !cli_reserve((void **)&fs->items, &fs->cap, fs->n + 1, sizeof *fs->items)) {
+        free(text);
+        free(copy);
+        cert_findings_fail(fs, GS_E_NO_MEMORY);
+        return NULL;
+    }
+    c->kept++;
     cert_finding *f = &fs->items[fs->n++];
     memset(f, 0, sizeof *f);
     snprintf(f->code, sizeof f->code, "%s", code);
@@ -82,13 +86,12 @@ static cert_finding *add(cert_findings *fs, const char *code, cert_severity sev,
     f->subject = name != NULL ? subject : CERT_SUBJECT_NONE;
     if (name != NULL) {
         f->name_cut = name_len > CERT_NAME_MAX;
-        f->name_len = f->name_cut ? CERT_NAME_MAX : name_len;
-        f->name = cert_xrealloc(NULL, f->name_len);
-        memcpy(f->name, name, f->name_len);
+        f->name_len = copy_len;
+        f->name = copy;
+        memcpy(f->name, name, copy_len);
     }
-    size_t m = strlen(message) + 1;
-    f->message = cert_xrealloc(NULL, m);
-    memcpy(f->message, message, m);
+    memcpy(text, message, m);
+    f->message = text;
     return f;
 }
 
@@ -97,8 +100,11 @@ void cert_add(cert_findings *fs, const char *code, uint32_t part, uint64_t offse
 {
     const cert_code *row = cert_code_find(code);
     if (row == NULL || row->profiles == CERT_PROFILES_PER_FINDING) {
-        fprintf(stderr, "internal error: finding code %s is not in the table\n", code);
-        abort();
+        if (fs->status == GS_OK) {
+            fs->status = GS_E_INTERNAL;
+            snprintf(fs->bad_code, sizeof fs->bad_code, "%s", code);
+        }
+        return;
     }
     char message[1024];
     va_list ap;
@@ -131,6 +137,13 @@ void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsign
                           name != NULL ? strlen(name) : 0, message);
     if (f != NULL) {
         f->name_is_text = true;
+    }
+}
+
+void cert_findings_fail(cert_findings *fs, gs_status status)
+{
+    if (fs->status == GS_OK) {
+        fs->status = status;
     }
 }
 

@@ -13,18 +13,17 @@
 #include "cert_codes.h"
 #include "ggufsafe.h"
 
-#define CERT_MAX_PER_CODE 100
+#define CERT_MAX_PER_CODE GS_CERTIFY_MAX_PER_CODE
 #define CERT_CODE_MAX 48      /* longest code plus NUL: "reader.GS_E_SPLIT_TENSOR_COUNT_MISMATCH" */
-#define CERT_NAME_MAX 256     /* key and tensor names kept in findings (longer ones are cut) */
+#define CERT_NAME_MAX GS_CERTIFY_NAME_MAX
 
-typedef enum cert_subject {
-    CERT_SUBJECT_NONE = 0,
-    CERT_SUBJECT_KEY,
-    CERT_SUBJECT_TENSOR
-} cert_subject;
+typedef gs_certify_subject cert_subject;
+#define CERT_SUBJECT_NONE GS_CERTIFY_SUBJECT_NONE
+#define CERT_SUBJECT_KEY GS_CERTIFY_SUBJECT_KEY
+#define CERT_SUBJECT_TENSOR GS_CERTIFY_SUBJECT_TENSOR
 
-#define CERT_NO_PART UINT32_MAX   /* a finding about the set, not one part */
-#define CERT_NO_OFFSET UINT64_MAX /* a finding without a byte offset */
+#define CERT_NO_PART GS_CERTIFY_NO_PART
+#define CERT_NO_OFFSET GS_CERTIFY_NO_OFFSET
 
 typedef struct cert_finding {
     char code[CERT_CODE_MAX];
@@ -54,12 +53,19 @@ typedef struct cert_findings {
     size_t n, cap;
     cert_omitted *codes; /* one per (code, profiles) seen, in first-seen order */
     size_t n_codes, cap_codes;
+    /* Sticky: GS_OK, GS_E_NO_MEMORY (a finding, or a check's own buffer, could not be
+     * allocated), or GS_E_INTERNAL (a check used a code that is not in the table: a bug). Once
+     * set, nothing more is added and the run's public call returns it: a report with findings
+     * silently missing would be a lie. */
+    gs_status status;
+    char bad_code[CERT_CODE_MAX]; /* GS_E_INTERNAL: the code */
 } cert_findings;
 
 void cert_findings_init(cert_findings *fs);
 void cert_findings_free(cert_findings *fs);
 
-/* Adds a finding of a code from the table (a bug aborts: unknown code). name may be NULL. */
+/* Adds a finding of a code from the table. name may be NULL. An unknown code is a bug: it sets
+ * the status to GS_E_INTERNAL. */
 void cert_add(cert_findings *fs, const char *code, uint32_t part, uint64_t offset,
               cert_subject subject, const void *name, size_t name_len, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
@@ -78,7 +84,7 @@ void cert_count(const cert_findings *fs, gs_profile profile, uint64_t counts[3])
  * max_src source bytes with an ellipsis when cut. out holds 4 * max_src + 8 bytes. */
 void cert_escape(char *out, size_t cap, const void *src, size_t n, size_t max_src);
 
-/* realloc that ends the program with "error: out of memory" (exit 2) instead of failing. */
-void *cert_xrealloc(void *p, size_t n);
+/* Records a failure of a check (GS_E_NO_MEMORY); the first one stays. */
+void cert_findings_fail(cert_findings *fs, gs_status status);
 
 #endif

@@ -5,14 +5,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "cert.h"
 #include "cert_keys.h"
 
-static char *copy_bytes(const char *s, size_t n)
+static char *copy_bytes(cert_run *r, const char *s, size_t n)
 {
-    char *p = cert_xrealloc(NULL, n + 1);
-    memcpy(p, s, n);
-    p[n] = '\0';
+    char *p = cli_strndup(s, n);
+    if (p == NULL) {
+        cert_findings_fail(&r->findings, GS_E_NO_MEMORY);
+    }
     return p;
 }
 
@@ -40,11 +42,11 @@ void cert_describe(cert_run *r)
     size_t i;
     gs_str s;
     if (cert_find_key(f, "general.architecture", &i) && gs_kv_get_string(f, i, &s) == GS_OK) {
-        r->arch = copy_bytes(s.ptr, s.len);
+        r->arch = copy_bytes(r, s.ptr, s.len);
         r->arch_len = s.len;
     }
     if (cert_find_key(f, "general.type", &i) && gs_kv_get_string(f, i, &s) == GS_OK) {
-        r->general_type = copy_bytes(s.ptr, s.len);
+        r->general_type = copy_bytes(r, s.ptr, s.len);
         r->general_type_len = s.len;
         static const struct {
             const char *name;

@@ -1,14 +1,12 @@
 #include "cert_nameset.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 void cert_nameset_init(cert_nameset *s, gsi_name_source src)
 {
     gsi_index_init(&s->ix);
     /* Bounded by the file's own tables, which the reader already bounded. */
     gsi_mem_init(&s->mem, NULL, UINT64_MAX);
     s->src = src;
+    s->failed = false;
 }
 
 void cert_nameset_free(cert_nameset *s)
@@ -22,9 +20,8 @@ bool cert_nameset_insert(cert_nameset *s, const void *name, uint64_t len, uint32
     bool dup = false;
     gs_status st = gsi_index_insert(&s->ix, &s->mem, &s->src, name, len, record, &dup, earlier);
     if (st != GS_OK) {
-        fflush(stdout);
-        fprintf(stderr, "error: out of memory\n");
-        exit(2);
+        s->failed = true;
+        return false;
     }
     return dup;
 }

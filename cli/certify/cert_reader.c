@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "cert.h"
 
 typedef struct entry {
@@ -17,6 +18,7 @@ typedef struct entry {
 typedef struct entries {
     entry *v;
     size_t n, cap;
+    bool failed; /* out of memory */
 } entries;
 
 static void push(entries *es, const gs_error *e, unsigned profiles)
@@ -27,9 +29,9 @@ static void push(entries *es, const gs_error *e, unsigned profiles)
             return;
         }
     }
-    if (es->n == es->cap) {
-        es->cap = es->cap ? 2 * es->cap : 16;
-        es->v = cert_xrealloc(es->v, es->cap * sizeof *es->v);
+    if (!cli_reserve((void **)&es->v, &es->cap, es->n + 1, sizeof *es->v)) {
+        es->failed = true;
+        return;
     }
     es->v[es->n] = (entry){*e, profiles, es->n};
     es->n++;
@@ -101,6 +103,9 @@ void cert_check_reader(cert_run *r)
         gather(&es, part->strict, &part->strict_err, CERT_STRICT, true);
         if (es.n > 1) {
             qsort(es.v, es.n, sizeof *es.v, by_offset);
+        }
+        if (es.failed) {
+            cert_findings_fail(&r->findings, GS_E_NO_MEMORY);
         }
         for (size_t i = 0; i < es.n; i++) {
             cert_add_reader(&r->findings, &es.v[i].e, p, es.v[i].profiles);

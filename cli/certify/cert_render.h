@@ -5,19 +5,22 @@
 #ifndef GGUFSAFE_CERT_RENDER_H
 #define GGUFSAFE_CERT_RENDER_H
 
-#include <stdio.h>
-
 #include "cert.h"
+#include "json_writer.h"
+#include "out.h"
 
-void cert_render_text(FILE *out, const cert_run *r);
-void cert_render_json(FILE *out, const cert_run *r);
-void cert_render_sarif(FILE *out, const cert_run *r);
+/* Each writes through out (ggufsafe_certify.h's gs_certify_write_* finish it). */
+void cert_render_text(cli_out *out, const cert_run *r);
+void cert_render_json(cli_out *out, const cert_run *r);
+void cert_render_sarif(cli_out *out, const cert_run *r);
 
 /* Shared by the renderers. */
 /* "part 2, byte 123, tensor 'x'" (the parts a finding has), escaped, into buf. */
 void cert_render_location(const cert_run *r, const cert_finding *f, char *buf, size_t cap);
 /* The one-line summary of a code: the table's, or the reader's message for reader.* codes. */
 const char *cert_render_summary(const char *code);
+/* The profiles a finding breaks as an inline JSON array: ["strict", "lenient"]. */
+void cert_json_profiles(cli_json *j, unsigned profiles);
 /* "error", "warning", "note" (SARIF levels). */
 const char *cert_sarif_level(cert_severity s);
 

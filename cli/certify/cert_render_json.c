@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "cert_render.h"
-#include "cli_common.h"
+#include "report_header.h"
 
-static void profiles_array(cli_json *j, unsigned profiles)
+void cert_json_profiles(cli_json *j, unsigned profiles)
 {
     cli_json_begin_inline_array(j);
     if (profiles & CERT_STRICT) {
@@ -50,7 +50,7 @@ static void json_finding(cli_json *j, const cert_run *r, const cert_finding *f)
                          cert_severity_name(cert_effective(f->severity, f->profiles,
                                                            r->opt.profile)));
     cli_json_key(j, "profiles");
-    profiles_array(j, f->profiles);
+    cert_json_profiles(j, f->profiles);
     cli_json_key(j, "part");
     if (f->part == CERT_NO_PART) {
         cli_json_null(j); /* the set as a whole */
@@ -74,7 +74,8 @@ static void json_finding(cli_json *j, const cert_run *r, const cert_finding *f)
     cli_json_end_object(j);
 }
 
-static void float_or_null(cli_json *j, const char *key, bool have, const cert_stats *s, double v)
+static void float_or_null(cli_json *j, const char *key, bool have, const gs_certify_stats *s,
+                          double v)
 {
     cli_json_key(j, key);
     if (!have) {
@@ -91,7 +92,7 @@ static void json_stats(cli_json *j, const cert_run *r)
     cli_json_key(j, "statistics");
     cli_json_begin_array(j);
     for (size_t i = 0; i < r->n_stats; i++) {
-        const cert_stats *s = &r->stats[i];
+        const gs_certify_stats *s = &r->stats[i].pub;
         cli_json_begin_object(j);
         cli_json_key_u64(j, "part", s->part + 1);
         cli_json_key(j, "tensor");
@@ -123,7 +124,7 @@ static void json_stats(cli_json *j, const cert_run *r)
     cli_json_end_array(j);
 }
 
-void cert_render_json(FILE *out, const cert_run *r)
+void cert_render_json(cli_out *out, const cert_run *r)
 {
     cli_json j;
     cli_json_init(&j, out);
@@ -136,7 +137,7 @@ void cert_render_json(FILE *out, const cert_run *r)
     cli_json_string(&j, r->path, strlen(r->path));
     cli_json_key_cstring(&j, "kind", r->is_set ? "split" : "file");
     cli_json_key_bool(&j, "deep", r->opt.deep);
-    cli_json_key_cstring(&j, "fail_on", r->opt.fail_on_warning ? "warning" : "error");
+    cli_json_key_cstring(&j, "fail_on", r->opt.fail_on == CERT_WARNING ? "warning" : "error");
     cli_json_key_bool(&j, "certified", cert_exit_code(r) == 0);
     uint64_t counts[3];
     cert_count(&r->findings, r->opt.profile, counts);
@@ -170,7 +171,7 @@ void cert_render_json(FILE *out, const cert_run *r)
             cli_json_begin_object(&j);
             cli_json_key_cstring(&j, "code", c->code);
             cli_json_key(&j, "profiles");
-            profiles_array(&j, c->profiles);
+            cert_json_profiles(&j, c->profiles);
             cli_json_key_u64(&j, "count", c->omitted);
             cli_json_end_object(&j);
         }

@@ -7,15 +7,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "cert_render.h"
-#include "cli_common.h"
+#include "report_header.h"
 
 /* A path as a URI reference: unreserved bytes and '/' as they are, everything else %HH; an
  * absolute path becomes a file:// URI. */
 static void uri(cli_json *j, const char *path)
 {
     size_t n = strlen(path);
-    char *out = cli_xmalloc(3 * n + 8);
+    char *out = cli_alloc_array(n + 3, 3); /* 3 * n + 7: "file://" and %HH per byte */
+    if (out == NULL) {
+        cli_out_fail(j->out, GS_E_NO_MEMORY);
+        return;
+    }
     size_t k = 0;
     if (path[0] == '/') {
         memcpy(out, "file://", 7);
@@ -83,7 +88,11 @@ static void result(cli_json *j, const cert_run *r, const cert_finding *f)
     char where[4 * CERT_NAME_MAX + 128];
     cert_render_location(r, f, where, sizeof where);
     size_t n = strlen(where) + strlen(f->message) + 8;
-    char *text = cli_xmalloc(n);
+    char *text = malloc(n);
+    if (text == NULL) {
+        cli_out_fail(j->out, GS_E_NO_MEMORY);
+        return;
+    }
     snprintf(text, n, "%s%s%s", where, where[0] ? ": " : "", f->message);
     cli_json_key(j, "message");
     cli_json_begin_object(j);
@@ -124,19 +133,12 @@ static void result(cli_json *j, const cert_run *r, const cert_finding *f)
     cli_json_key(j, "properties");
     cli_json_begin_object(j);
     cli_json_key(j, "profiles");
-    cli_json_begin_inline_array(j);
-    if (f->profiles & CERT_STRICT) {
-        cli_json_cstring(j, "strict");
-    }
-    if (f->profiles & CERT_LENIENT) {
-        cli_json_cstring(j, "lenient");
-    }
-    cli_json_end_array(j);
+    cert_json_profiles(j, f->profiles);
     cli_json_end_object(j);
     cli_json_end_object(j);
 }
 
-void cert_render_sarif(FILE *out, const cert_run *r)
+void cert_render_sarif(cli_out *out, const cert_run *r)
 {
     cli_json j;
     cli_json_init(&j, out);

@@ -62,50 +62,51 @@ static const char *noun(cert_severity s, uint64_t n)
     return "";
 }
 
-static void header(FILE *out, const cert_run *r)
+static void header(cli_out *out, const cert_run *r)
 {
     char path[4 * 1024 + 8];
     cert_escape(path, sizeof path, r->path, strlen(r->path), 1024);
-    fprintf(out, "certify:  %s\n", path);
-    fprintf(out, "profile:  %s%s, deep scan %s, ggufsafe %s\n",
-            r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict",
-            r->opt.fail_on_warning ? " (warnings fail)" : "", r->opt.deep ? "yes" : "no",
-            gs_version());
+    cli_out_printf(out, "certify:  %s\n", path);
+    cli_out_printf(out, "profile:  %s%s, deep scan %s, ggufsafe %s\n",
+                   r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict",
+                   r->opt.fail_on == CERT_WARNING ? " (warnings fail)" : "",
+                   r->opt.deep ? "yes" : "no", gs_version());
     for (size_t p = 0; p < r->n_parts; p++) {
         const cert_part *part = &r->parts[p];
         char label[4 * 256 + 8];
         cert_escape(label, sizeof label, part->label, strlen(part->label), 256);
         if (r->is_set) {
-            fprintf(out, "part %zu:   %s: ", p + 1, label);
+            cli_out_printf(out, "part %zu:   %s: ", p + 1, label);
         } else {
-            fprintf(out, "file:     ");
+            cli_out_printf(out, "file:     ");
         }
         if (part->file == NULL) {
-            fprintf(out, "%s\n", part->missing ? "cannot be opened" : "rejected by the reader");
+            cli_out_printf(out, "%s\n",
+                           part->missing ? "cannot be opened" : "rejected by the reader");
             continue;
         }
-        fprintf(out, "GGUF v%u, %zu key-values, %zu tensors, %" PRIu64 " bytes\n",
-                gs_file_version(part->file), gs_kv_count(part->file),
-                gs_tensor_count(part->file), part->layout.file_size);
+        cli_out_printf(out, "GGUF v%u, %zu key-values, %zu tensors, %" PRIu64 " bytes\n",
+                       gs_file_version(part->file), gs_kv_count(part->file),
+                       gs_tensor_count(part->file), part->layout.file_size);
     }
     if (cert_meta_file(r) != NULL) {
         char arch[4 * 64 + 8] = "no architecture";
         if (r->arch != NULL) {
             cert_escape(arch, sizeof arch, r->arch, r->arch_len, 64);
         }
-        fprintf(out, "what:     %s (%s)\n", cert_kind_name(r->kind), arch);
+        cli_out_printf(out, "what:     %s (%s)\n", cert_kind_name(r->kind), arch);
     }
 }
 
-static void payload_summary(FILE *out, const cert_run *r)
+static void payload_summary(cli_out *out, const cert_run *r)
 {
     if (!r->opt.deep) {
-        fprintf(out, "payload:  not scanned (--deep reads and checks every block)\n");
+        cli_out_printf(out, "payload:  not scanned (--deep reads and checks every block)\n");
         return;
     }
     uint64_t scanned = 0, values = 0, nan = 0, inf = 0, bad = 0, zero = 0;
     for (size_t i = 0; i < r->n_stats; i++) {
-        const cert_stats *s = &r->stats[i];
+        const gs_certify_stats *s = &r->stats[i].pub;
         if (!s->scanned) {
             continue;
         }
@@ -116,43 +117,44 @@ static void payload_summary(FILE *out, const cert_run *r)
         bad += s->bad_scale_blocks;
         zero += s->blocks > 0 && s->zero_blocks == s->blocks;
     }
-    fprintf(out,
+    cli_out_printf(out,
             "payload:  %" PRIu64 " of %zu tensors scanned, %" PRIu64 " values decoded: %" PRIu64
             " NaN, %" PRIu64 " Inf; %" PRIu64 " blocks with invalid scales; %" PRIu64
             " all-zero tensors\n",
             scanned, r->n_stats, values, nan, inf, bad, zero);
 }
 
-void cert_render_text(FILE *out, const cert_run *r)
+void cert_render_text(cli_out *out, const cert_run *r)
 {
     header(out, r);
     payload_summary(out, r);
     const cert_findings *fs = &r->findings;
-    fprintf(out, "\n");
+    cli_out_printf(out, "\n");
     if (fs->n == 0) {
-        fprintf(out, "no findings\n");
+        cli_out_printf(out, "no findings\n");
     }
     for (size_t i = 0; i < fs->n; i++) {
         const cert_finding *f = &fs->items[i];
         cert_severity sev = cert_effective(f->severity, f->profiles, r->opt.profile);
         char where[4 * CERT_NAME_MAX + 128];
         cert_render_location(r, f, where, sizeof where);
-        fprintf(out, "%-7s %s%s%s [breaks: %s]\n        %s\n", cert_severity_name(sev), f->code,
-                where[0] ? " at " : "", where, cert_profiles_text(f->profiles), f->message);
+        cli_out_printf(out, "%-7s %s%s%s [breaks: %s]\n        %s\n", cert_severity_name(sev),
+                       f->code,
+                       where[0] ? " at " : "", where, cert_profiles_text(f->profiles), f->message);
     }
     for (size_t i = 0; i < fs->n_codes; i++) {
         if (fs->codes[i].omitted > 0) {
-            fprintf(out, "(%" PRIu64 " more %s findings not shown)\n", fs->codes[i].omitted,
-                    fs->codes[i].code);
+            cli_out_printf(out, "(%" PRIu64 " more %s findings not shown)\n", fs->codes[i].omitted,
+                           fs->codes[i].code);
         }
     }
     uint64_t counts[3];
     cert_count(fs, r->opt.profile, counts);
     bool ok = cert_exit_code(r) == 0;
-    fprintf(out, "\n%s (%s): %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s\n",
-            ok ? "CERTIFIED" : "NOT CERTIFIED",
-            r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict", counts[CERT_ERROR],
-            noun(CERT_ERROR, counts[CERT_ERROR]), counts[CERT_WARNING],
-            noun(CERT_WARNING, counts[CERT_WARNING]), counts[CERT_INFO],
-            noun(CERT_INFO, counts[CERT_INFO]));
+    cli_out_printf(out, "\n%s (%s): %" PRIu64 " %s, %" PRIu64 " %s, %" PRIu64 " %s\n",
+                   ok ? "CERTIFIED" : "NOT CERTIFIED",
+                   r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict", counts[CERT_ERROR],
+                   noun(CERT_ERROR, counts[CERT_ERROR]), counts[CERT_WARNING],
+                   noun(CERT_WARNING, counts[CERT_WARNING]), counts[CERT_INFO],
+                   noun(CERT_INFO, counts[CERT_INFO]));
 }

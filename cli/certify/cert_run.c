@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "cert.h"
-#include "cert_split.h"
-#include "cli_common.h"
+#include "cli_source.h"
 
 const char *cert_kind_name(cert_kind kind)
 {
@@ -19,14 +19,6 @@ const char *cert_kind_name(cert_kind kind)
     case CERT_KIND_UNKNOWN: return "unknown";
     }
     return "unknown";
-}
-
-static char *dup_str(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = cli_xmalloc(n);
-    memcpy(p, s, n);
-    return p;
 }
 
 static const char *base_name(const char *path)
@@ -70,51 +62,96 @@ static bool not_certifiable(const cert_part *p)
     return st != GS_OK && (st == GS_E_BAD_MAGIC || (int)st < 20);
 }
 
-static void start(cert_run *r, const char *path, const cert_options *opt, size_t n_parts)
+void *cert_alloc(cert_run *r, size_t count, size_t elem)
+{
+    void *p = cli_alloc_array(count, elem);
+    if (p == NULL) {
+        cert_findings_fail(&r->findings, GS_E_NO_MEMORY);
+    }
+    return p;
+}
+
+static gs_status start(cert_run *r, const char *path, const gs_certify_options *opt,
+                       size_t n_parts, gs_error *err)
 {
     memset(r, 0, sizeof *r);
     r->opt = *opt;
     if (r->opt.jobs == 0) {
         r->opt.jobs = 1;
     }
-    r->path = path;
     cert_findings_init(&r->findings);
+    r->path = cli_strndup(path, strlen(path));
+    r->parts = cert_alloc(r, n_parts, sizeof *r->parts);
+    if (r->path == NULL || r->parts == NULL) {
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                        (const uint8_t *)path, strlen(path),
+                        "certification: %zu parts", n_parts);
+    }
     r->n_parts = n_parts;
-    r->parts = cli_xmalloc(n_parts * sizeof *r->parts);
     memset(r->parts, 0, n_parts * sizeof *r->parts);
+    return GS_OK;
 }
 
-int cert_open(cert_run *r, const char *path, const cert_options *opt)
+/* The lenient open's failure when there is nothing to certify, else GS_OK. */
+static gs_status certifiable(const cert_part *p, gs_error *err)
 {
-    cert_split_name name;
-    bool set = !opt->part_only && cert_split_parse_name(path, &name) && name.no == 1 &&
-               name.total > 1;
-    start(r, path, opt, set ? name.total : 1);
+    if (!not_certifiable(p)) {
+        return GS_OK;
+    }
+    if (err != NULL) {
+        *err = p->lenient_err;
+    }
+    return p->lenient_err.status;
+}
+
+gs_status cert_open(cert_run *r, const char *path, const gs_certify_options *opt, gs_error *err)
+{
+    gs_split_name name;
+    bool set = !opt->part_only && cli_first_of_set(path, &name);
+    gs_status st = start(r, path, opt, set ? name.count : 1, err);
     r->is_set = set;
-    for (size_t i = 0; i < r->n_parts; i++) {
+    for (size_t i = 0; i < r->n_parts && st == GS_OK; i++) {
         cert_part *p = &r->parts[i];
-        p->path = set ? cert_split_part_path(path, &name, (unsigned)i + 1) : dup_str(path);
+        size_t cap = set ? name.prefix_len + GS_SPLIT_NAME_SUFFIX_LEN + 1 : strlen(path) + 1;
+        p->path = malloc(cap);
+        if (p->path == NULL) {
+            return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                            (const uint8_t *)path, strlen(path),
+                            "certification: part path");
+        }
+        if (set) {
+            (void)gs_split_name_format(path, &name, (uint32_t)i + 1, p->path, cap);
+        } else {
+            memcpy(p->path, path, cap);
+        }
         p->label = base_name(p->path);
         open_part(p, NULL, 0);
-        if (i == 0 && not_certifiable(p)) {
-            cli_print_error(&p->lenient_err);
-            return CLI_EXIT_USAGE;
+        if (i == 0) {
+            st = certifiable(p, err);
         }
     }
-    return -1;
+    return st;
 }
 
-int cert_open_memory(cert_run *r, const void *data, size_t size, const char *label,
-                     const cert_options *opt)
+gs_status cert_open_memory(cert_run *r, const void *data, size_t size, const char *label,
+                           const gs_certify_options *opt, gs_error *err)
 {
-    start(r, label, opt, 1);
-    r->parts[0].path = dup_str(label);
+    gs_status st = start(r, label, opt, 1, err);
+    if (st != GS_OK) {
+        return st;
+    }
+    r->parts[0].path = cli_strndup(label, strlen(label));
+    if (r->parts[0].path == NULL) {
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
+                        (const uint8_t *)label, strlen(label),
+                        "certification: label");
+    }
     r->parts[0].label = r->parts[0].path;
     open_part(&r->parts[0], data != NULL ? data : "", size);
-    return not_certifiable(&r->parts[0]) ? CLI_EXIT_USAGE : -1;
+    return certifiable(&r->parts[0], err);
 }
 
-void cert_check(cert_run *r)
+gs_status cert_check(cert_run *r)
 {
     cert_describe(r);
     cert_check_reader(r);
@@ -129,6 +166,7 @@ void cert_check(cert_run *r)
     if (r->opt.deep) {
         cert_check_payload(r);
     }
+    return r->findings.status;
 }
 
 void cert_close(cert_run *r)
@@ -139,6 +177,7 @@ void cert_close(cert_run *r)
         free(r->parts[i].path);
     }
     free(r->parts);
+    free(r->path);
     for (size_t i = 0; i < r->n_stats; i++) {
         free(r->stats[i].name);
     }
@@ -153,10 +192,10 @@ int cert_exit_code(const cert_run *r)
 {
     uint64_t counts[3];
     cert_count(&r->findings, r->opt.profile, counts);
-    if (counts[CERT_ERROR] > 0 || (r->opt.fail_on_warning && counts[CERT_WARNING] > 0)) {
-        return CLI_EXIT_INVALID;
+    if (counts[CERT_ERROR] > 0 || (r->opt.fail_on == CERT_WARNING && counts[CERT_WARNING] > 0)) {
+        return 1;
     }
-    return CLI_EXIT_OK;
+    return 0;
 }
 
 const gs_file *cert_meta_file(const cert_run *r)
@@ -167,8 +206,9 @@ const gs_file *cert_meta_file(const cert_run *r)
     /* A later part certified alone holds no metadata of the set (gguf-split writes the
      * key-values into part 1 only). */
     if (!r->is_set) {
-        cert_split_name name;
-        if (cert_split_parse_name(r->path, &name) && name.no > 1 && name.total > 1) {
+        gs_split_name name;
+        if (gs_split_name_parse(r->path, strlen(r->path), &name) && name.part > 1 &&
+            name.count > 1) {
             return NULL;
         }
     }
@@ -215,17 +255,9 @@ bool cert_get_integer(const gs_file *f, size_t index, uint64_t *value, bool *neg
 
 bool cert_type_is_quantized(int32_t type)
 {
-    switch (type) {
-    case GS_TYPE_F32:
-    case GS_TYPE_F16:
-    case GS_TYPE_BF16:
-    case GS_TYPE_F64:
-    case GS_TYPE_I8:
-    case GS_TYPE_I16:
-    case GS_TYPE_I32:
-    case GS_TYPE_I64:
-        return false;
-    default:
-        return true;
-    }
+    /* Plain types (f32, f16, bf16, f64, the integers) have blocks of one element; every
+     * quantized layout has more, and ids without a layout have none. */
+    gs_type_info ti;
+    (void)gs_type_get_info(type, &ti);
+    return ti.block_elems != 1;
 }

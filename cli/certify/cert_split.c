@@ -2,51 +2,11 @@
  * split.no contiguous from 0, the parts' tensor counts summing to split.tensors.count, no tensor
  * in two parts. Unlike gs_open_split, which stops at the first inconsistency, every one becomes a
  * finding. A file certified on its own is checked against its own name and split keys. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cert.h"
 #include "cert_nameset.h"
-#include "cert_split.h"
-#include "cli_common.h"
-
-/* "-NNNNN-of-NNNNN.gguf" */
-#define TAIL_LEN 20
-
-bool cert_split_parse_name(const char *path, cert_split_name *out)
-{
-    size_t n = strlen(path);
-    if (n < TAIL_LEN) {
-        return false;
-    }
-    const char *s = path + n - TAIL_LEN;
-    if (s[0] != '-' || memcmp(s + 6, "-of-", 4) != 0 || strcmp(s + 15, ".gguf") != 0) {
-        return false;
-    }
-    unsigned no = 0, total = 0;
-    for (int i = 0; i < 5; i++) {
-        char a = s[1 + i], b = s[10 + i];
-        if (a < '0' || a > '9' || b < '0' || b > '9') {
-            return false;
-        }
-        no = no * 10 + (unsigned)(a - '0');
-        total = total * 10 + (unsigned)(b - '0');
-    }
-    if (no == 0 || total == 0) {
-        return false;
-    }
-    *out = (cert_split_name){n - TAIL_LEN, no, total};
-    return true;
-}
-
-char *cert_split_part_path(const char *path, const cert_split_name *name, unsigned no)
-{
-    size_t cap = name->prefix_len + TAIL_LEN + 1;
-    char *p = cli_xmalloc(cap);
-    snprintf(p, cap, "%.*s-%05u-of-%05u.gguf", (int)name->prefix_len, path, no, name->total);
-    return p;
-}
 
 /* One split key of a part: true and its value when it is a non-negative integer; otherwise the
  * finding (missing, or wrong type) is added and false returned. */
@@ -101,7 +61,10 @@ static void duplicates(cert_run *r)
     if (total == 0 || total > UINT32_MAX - 1) {
         return; /* each part's tensors are limited by the reader; a set past 2^32 is not real */
     }
-    tensor_ref *refs = cli_xmalloc(total * sizeof *refs);
+    tensor_ref *refs = cert_alloc(r, total, sizeof *refs);
+    if (refs == NULL) {
+        return;
+    }
     dup_ctx ctx = {r, refs};
     cert_nameset set;
     cert_nameset_init(&set, (gsi_name_source){&ctx, ref_name});
@@ -120,6 +83,9 @@ static void duplicates(cert_run *r)
                          "already in part %u", refs[earlier].part + 1);
             }
         }
+    }
+    if (set.failed) {
+        cert_findings_fail(&r->findings, GS_E_NO_MEMORY);
     }
     cert_nameset_free(&set);
     free(refs);
@@ -191,14 +157,14 @@ static void check_single(cert_run *r)
     if (f == NULL) {
         return;
     }
-    cert_split_name name;
-    bool named = cert_split_parse_name(r->path, &name);
+    gs_split_name name;
+    bool named = gs_split_name_parse(r->path, strlen(r->path), &name);
     size_t i;
     bool has_keys = cert_find_key(f, "split.count", &i) || cert_find_key(f, "split.no", &i);
-    if (named && name.total > 1) {
+    if (named && name.count > 1) {
         cert_add(&r->findings, "split.part_alone", 0, CERT_NO_OFFSET, CERT_SUBJECT_NONE, NULL, 0,
-                 "part %u of %u certified on its own%s", name.no, name.total,
-                 name.no > 1 ? ": certify part 1 to check the set and its metadata"
+                 "part %u of %u certified on its own%s", name.part, name.count,
+                 name.part > 1 ? ": certify part 1 to check the set and its metadata"
                              : " (--part-only)");
     }
     if (!has_keys) {
@@ -209,15 +175,15 @@ static void check_single(cert_run *r)
     bool ok_count = split_key(r, 0, "split.count", &count, &at_count);
     bool ok_tensors = split_key(r, 0, "split.tensors.count", &tensors, &at_tensors);
     if (named) {
-        if (ok_no && no + 1 != name.no) {
+        if (ok_no && no + 1 != name.part) {
             cert_add(&r->findings, "split.number_mismatch", 0, at_no, CERT_SUBJECT_KEY,
                      "split.no", 8, "split.no = %llu, but the file name says part %u",
-                     (unsigned long long)no, name.no);
+                     (unsigned long long)no, name.part);
         }
-        if (ok_count && count != name.total) {
+        if (ok_count && count != name.count) {
             cert_add(&r->findings, "split.count_mismatch", 0, at_count, CERT_SUBJECT_KEY,
                      "split.count", 11, "split.count = %llu, but the file name says %u parts",
-                     (unsigned long long)count, name.total);
+                     (unsigned long long)count, name.count);
         }
     } else if (ok_count && count > 1) {
         cert_add(&r->findings, "split.bad_name", 0, CERT_NO_OFFSET, CERT_SUBJECT_NONE, NULL, 0,

@@ -177,6 +177,9 @@ static void duplicates(cert_run *r, const gs_file *f, const arr *tokens)
             first_s = s;
         }
     }
+    if (set.failed) {
+        cert_findings_fail(&r->findings, GS_E_NO_MEMORY);
+    }
     cert_nameset_free(&set);
     if (dups > 0) {
         char shown[4 * 32 + 8];

@@ -38,6 +38,38 @@ void cli_print_error(const gs_error *err)
             detail[0] != '\0' ? ": " : "", detail);
 }
 
+int cli_print_failure(const gs_error *err)
+{
+    if (err->status == GS_E_NO_MEMORY) {
+        fflush(stdout);
+        fprintf(stderr, "error: out of memory\n");
+    } else {
+        cli_print_error(err);
+    }
+    return cli_exit_for_status(err->status);
+}
+
+int cli_kernel_unavailable(void)
+{
+    bool usable;
+    gs_kernel k = gs_active_kernel(&usable);
+    if (usable) {
+        return -1;
+    }
+    if (k == GS_KERNEL_AUTO) {
+        cli_text env;
+        const char *v = getenv("GGUFSAFE_KERNEL");
+        cli_text_escape_cstr(&env, v != NULL ? v : "");
+        fprintf(stderr, "error: %s: GGUFSAFE_KERNEL='%s' names no decoder path (scalar, avx2, "
+                        "neon)\n", gs_status_name(GS_E_KERNEL_UNAVAILABLE), env.s);
+    } else {
+        fprintf(stderr, "error: %s: decoder path '%s' (GGUFSAFE_KERNEL) is not available on this "
+                        "CPU or build\n", gs_status_name(GS_E_KERNEL_UNAVAILABLE),
+                gs_kernel_name(k));
+    }
+    return CLI_EXIT_USAGE;
+}
+
 static void usage_hint(const char *command)
 {
     if (command != NULL) {
@@ -178,51 +210,16 @@ void cli_options(const cli_common *c, gs_options *opts)
     opts->copy_metadata = true;
 }
 
-bool cli_is_first_split_part(const char *path)
+void cli_stdout_sink(gs_sink *sink)
 {
-    /* "-00001-of-NNNNN.gguf" is 20 bytes; the reader's gs_open_split parses the same form. */
-    size_t n = strlen(path);
-    if (n < 20) {
-        return false;
-    }
-    const char *s = path + n - 20;
-    if (memcmp(s, "-00001-of-", 10) != 0 || strcmp(s + 15, ".gguf") != 0) {
-        return false;
-    }
-    unsigned total = 0;
-    for (int k = 10; k < 15; k++) {
-        if (s[k] < '0' || s[k] > '9') {
-            return false;
-        }
-        total = total * 10 + (unsigned)(s[k] - '0');
-    }
-    return total > 1;
+    gs_sink_file(sink, stdout);
 }
 
-const char *cli_profile_name(gs_profile profile)
+void cli_stdout_out(cli_out *out)
 {
-    return profile == GS_PROFILE_LENIENT ? "lenient" : "strict";
-}
-
-void cli_json_report_header(cli_json *j, const char *command, const gs_options *opts)
-{
-    cli_json_key(j, "tool");
-    cli_json_begin_object(j);
-    cli_json_key_cstring(j, "name", CLI_TOOL_NAME);
-    cli_json_key_cstring(j, "version", gs_version());
-    cli_json_end_object(j);
-    cli_json_key_cstring(j, "command", command);
-    cli_json_key_cstring(j, "profile", cli_profile_name(opts->profile));
-    const gs_limits *l = &opts->limits;
-    cli_json_key(j, "limits");
-    cli_json_begin_object(j);
-    cli_json_key_u64(j, "max_kv_count", l->max_kv_count);
-    cli_json_key_u64(j, "max_tensor_count", l->max_tensor_count);
-    cli_json_key_u64(j, "max_string_length", l->max_string_length);
-    cli_json_key_u64(j, "max_array_length", l->max_array_length);
-    cli_json_key_u64(j, "max_alignment", l->max_alignment);
-    cli_json_key_u64(j, "max_metadata_memory", l->max_metadata_memory);
-    cli_json_end_object(j);
+    gs_sink sink;
+    cli_stdout_sink(&sink);
+    (void)cli_out_init(out, &sink);
 }
 
 int cli_finish_output(int code)

@@ -1,6 +1,7 @@
 /* What every ggufsafe command shares: exit codes, the error line, the options every command takes
- * (--json, --profile), option-value parsing, opening with the chosen profile, and the JSON report
- * header (tool, command, profile, limits). */
+ * (--json, --profile), option-value parsing, opening with the chosen profile, and standard
+ * output. The commands are the only code that prints, parses arguments or picks exit codes: the
+ * libraries they call return statuses (docs/library-certify.md). */
 #ifndef GGUFSAFE_CLI_COMMON_H
 #define GGUFSAFE_CLI_COMMON_H
 
@@ -10,6 +11,8 @@
 
 #include "ggufsafe.h"
 #include "json_writer.h"
+#include "out.h"
+#include "report_header.h"
 
 /* Exit codes (docs/cli.md, "Exit status"). */
 enum {
@@ -17,8 +20,6 @@ enum {
     CLI_EXIT_INVALID = 1, /* the file is invalid */
     CLI_EXIT_USAGE = 2    /* usage error, I/O error, or not a GGUF at all */
 };
-
-#define CLI_TOOL_NAME "ggufsafe"
 
 /* The exit code for a failed open: the environment (I/O, memory, arguments) and "not a GGUF at
  * all" are 2, everything the file's contents got wrong is 1. */
@@ -28,6 +29,15 @@ int cli_exit_for_status(gs_status status);
  *   error: <STATUS_NAME> at byte <offset> (<context>): <message>[: <detail>]
  * context is the key, tensor or part name, "header", or "-". */
 void cli_print_error(const gs_error *err);
+
+/* A failure a library call returned: "error: out of memory" for GS_E_NO_MEMORY, the error line
+ * otherwise. Returns the exit code for its status. */
+int cli_print_failure(const gs_error *err);
+
+/* GGUFSAFE_KERNEL naming a decoder path this CPU lacks, or none: -1 when the active path is
+ * usable, else the error line ("names no decoder path" or "is not available") and
+ * CLI_EXIT_USAGE. Decoding commands refuse before any work rather than fall back silently. */
+int cli_kernel_unavailable(void);
 
 /* Prints "error: <message>" and a pointer to the usage to stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...)
@@ -78,14 +88,10 @@ bool cli_is_option(const char *arg);
 /* gs_options with the defaults and the chosen profile. */
 void cli_options(const cli_common *c, gs_options *opts);
 
-/* True when path names the first part of a split set of more than one part:
- * <prefix>-00001-of-NNNNN.gguf with NNNNN > 1. */
-bool cli_is_first_split_part(const char *path);
-
-/* "tool", "command", "profile" and "limits" members of a JSON report (inside its object). */
-void cli_json_report_header(cli_json *j, const char *command, const gs_options *opts);
-
-const char *cli_profile_name(gs_profile profile);
+/* Standard output as the libraries' writers and the commands' own renderers see it: a gs_sink
+ * (unbuffered by us: stdio buffers it), and a cli_out on it that the command finishes. */
+void cli_stdout_sink(gs_sink *sink);
+void cli_stdout_out(cli_out *out);
 
 /* malloc that ends the program with "error: out of memory" (exit 2) instead of returning NULL:
  * for the CLI's own small buffers, where there is nothing sensible to print without them. */

@@ -4,14 +4,15 @@
  * Is this file sound, and exactly what is wrong with it: the reader's structural verdicts (in
  * diagnostic mode, so that every layout violation is reported, not only the first), byte
  * coverage, where the spec and llama.cpp disagree, metadata semantics, with --deep every block
- * of every tensor, and split-set consistency. The checks live in cli/certify/. */
+ * of every tensor, and split-set consistency. The checks live in cli/certify/, behind
+ * include/ggufsafe_certify.h: this file parses the arguments, draws the progress bar, prints the
+ * report the library renders and picks the exit status. */
 #include <stdio.h>
 #include <string.h>
 
-#include "cert.h"
-#include "cert_render.h"
 #include "cli_common.h"
 #include "commands.h"
+#include "ggufsafe_certify.h"
 #include "progress.h"
 #include "work_pool.h"
 
@@ -122,33 +123,34 @@ static int run(int argc, char **argv)
     }
     progress bar;
     progress_init(&bar, "certify --deep");
-    cert_options opt = {
-        .profile = a.common.profile,
-        .deep = a.deep,
-        .jobs = (unsigned)a.jobs,
-        .part_only = a.part_only,
-        .fail_on_warning = a.fail_on_warning,
-        .progress = progress_update,
-        .progress_ctx = &bar,
-    };
-    cert_run r;
-    code = cert_open(&r, a.path, &opt);
-    if (code >= 0) {
-        cert_close(&r);
-        return code;
-    }
-    cert_check(&r);
+    gs_certify_options opt;
+    gs_certify_options_init(&opt);
+    opt.profile = a.common.profile;
+    opt.deep = a.deep;
+    opt.jobs = (unsigned)a.jobs;
+    opt.part_only = a.part_only;
+    opt.fail_on = a.fail_on_warning ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
+    opt.progress = progress_event;
+    opt.progress_ctx = &bar;
+    gs_certify *report;
+    gs_error err;
+    gs_status st = gs_certify_path(a.path, &opt, &report, &err);
     progress_done(&bar);
-    if (a.common.json) {
-        cert_render_json(stdout, &r);
-    } else if (a.sarif) {
-        cert_render_sarif(stdout, &r);
-    } else {
-        cert_render_text(stdout, &r);
+    if (st != GS_OK) {
+        return cli_print_failure(&err);
     }
-    code = cert_exit_code(&r);
-    cert_close(&r);
-    return cli_finish_output(code);
+    gs_sink out;
+    cli_stdout_sink(&out);
+    st = a.common.json ? gs_certify_write_json(report, &out, &err)
+         : a.sarif     ? gs_certify_write_sarif(report, &out, &err)
+                       : gs_certify_write_text(report, &out, &err);
+    gs_certify_summary sum = {.struct_size = sizeof sum};
+    (void)gs_certify_get_summary(report, &sum);
+    gs_certify_free(report);
+    if (st == GS_E_NO_MEMORY) {
+        return cli_print_failure(&err);
+    }
+    return cli_finish_output(sum.verdict.certified ? CLI_EXIT_OK : CLI_EXIT_INVALID);
 }
 
 const cli_command cmd_certify = {

@@ -174,19 +174,7 @@ static int decode_failure(gs_status st, const gs_tensor_info *t)
 {
     cli_text name;
     cli_text_escape(&name, t->name.ptr, t->name.len, 256);
-    if (st == GS_E_KERNEL_UNAVAILABLE) {
-        bool usable;
-        gs_kernel k = gs_active_kernel(&usable);
-        if (k == GS_KERNEL_AUTO) {
-            cli_text env;
-            const char *v = getenv("GGUFSAFE_KERNEL");
-            cli_text_escape_cstr(&env, v != NULL ? v : "");
-            fprintf(stderr, "error: %s: GGUFSAFE_KERNEL='%s' names no decoder path (scalar, avx2, "
-                            "neon)\n", gs_status_name(st), env.s);
-        } else {
-            fprintf(stderr, "error: %s: decoder path '%s' (GGUFSAFE_KERNEL) is not available on "
-                            "this CPU or build\n", gs_status_name(st), gs_kernel_name(k));
-        }
+    if (st == GS_E_KERNEL_UNAVAILABLE && cli_kernel_unavailable() >= 0) {
         return CLI_EXIT_USAGE;
     }
     fprintf(stderr, "error: %s at byte %llu (%s): %s\n", gs_status_name(st),
@@ -292,11 +280,13 @@ static int run(int argc, char **argv)
     gs_options opts;
     cli_options(&a.common, &opts);
     cli_source src;
-    code = cli_source_open(&src, a.path, a.part_only, &opts);
-    if (code >= 0) {
-        return code;
+    gs_error err;
+    if (cli_source_open(&src, a.path, a.part_only, &opts, NULL, &err) != GS_OK) {
+        cli_print_error(&err);
+        return cli_exit_for_status(err.status);
     }
     run_state rs = {.a = &a};
+    cli_out json_out;
     if (a.out_path != NULL) {
         rs.out = fopen(a.out_path, "wb");
         if (rs.out == NULL) {
@@ -305,7 +295,8 @@ static int run(int argc, char **argv)
         }
     }
     if (a.common.json) {
-        cli_json_init(&rs.json, stdout);
+        cli_stdout_out(&json_out);
+        cli_json_init(&rs.json, &json_out);
         cli_json_begin_object(&rs.json);
         cli_json_report_header(&rs.json, "dequant", &opts);
         bool usable;
@@ -332,10 +323,13 @@ static int run(int argc, char **argv)
             code = one_tensor(&rs, f, i);
         }
     }
-    if (a.common.json && code < 0) {
-        cli_json_end_array(&rs.json);
-        cli_json_end_object(&rs.json);
-        cli_json_finish(&rs.json);
+    if (a.common.json) {
+        if (code < 0) {
+            cli_json_end_array(&rs.json);
+            cli_json_end_object(&rs.json);
+            cli_json_finish(&rs.json);
+        }
+        (void)cli_out_finish(&json_out, NULL); /* a failed write: cli_finish_output says so */
     }
     if (rs.out != NULL && fclose(rs.out) != 0 && code < 0) {
         fprintf(stderr, "error: cannot write %s\n", a.out_path);

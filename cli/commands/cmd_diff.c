@@ -2,18 +2,17 @@
  *                   [--jobs N] [--profile strict|lenient] [--part-only]
  *
  * The regression kit for quant formats: how far B (a candidate) is from A (the reference),
- * metadata and tensors, with per-tensor and per-block error and a CI gate. The work is split
- * into diff_meta (metadata), diff_match (pairing tensors), diff_compare (chunked decoding on
- * threads), diff_metrics (the error definitions) and diff_text / diff_json (reports). */
+ * metadata and tensors, with per-tensor and per-block error and a CI gate. The comparison is
+ * the library's (include/ggufsafe_diff.h, cli/diff/): this file parses the arguments, prints
+ * what the library renders and picks the exit status. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_common.h"
-#include "cli_source.h"
 #include "commands.h"
-#include "diff_compare.h"
-#include "diff_report.h"
+#include "ggufsafe_diff.h"
+#include "text_escape.h"
 #include "text_out.h"
 
 static const char usage[] =
@@ -41,6 +40,11 @@ static const char usage[] =
     "\n"
     "exit status: 0 no tensor breaks a threshold, 1 a tensor breaks one, a shape differs, or a\n"
     "file is invalid, 2 usage or I/O error or not a GGUF file\n";
+
+typedef struct diff_thresholds {
+    bool has_max_nmse, has_max_abs, has_min_cos;
+    double max_nmse, max_abs, min_cos;
+} diff_thresholds;
 
 typedef struct diff_args {
     cli_common common;
@@ -135,95 +139,51 @@ static int parse_args(int argc, char **argv, diff_args *a)
     return -1;
 }
 
-/* Prints why decoding a tensor failed and returns the exit code (as `dequant` does). */
-static int decode_failure(const diff_pair *p, const diff_args *a)
+/* Prints why the comparison failed and returns the exit code (the environment 2, the file's
+ * contents 1): a tensor that cannot be decoded (as `dequant` says it, with the side), or
+ * metadata that cannot be read. */
+static int compare_failure(const gs_error *err)
 {
-    const diff_side *s = p->failed_side == 'A' ? &p->a : &p->b;
-    gs_tensor_info t;
-    diff_side_info(s, &t);
-    cli_text name, path;
-    cli_text_escape(&name, t.name.ptr, t.name.len, 256);
-    cli_text_escape_cstr(&path, p->failed_side == 'A' ? a->path_a : a->path_b);
-    gs_status st = p->status;
-    fprintf(stderr, "error: %s at byte %llu (%s): %s (%c: %s)\n", gs_status_name(st),
-            (unsigned long long)t.data_offset, name.s, gs_status_message(st), p->failed_side,
-            path.s);
-    return cli_exit_for_status(st); /* the environment 2, the file's contents 1 */
-}
-
-/* GGUFSAFE_KERNEL naming a path this CPU lacks (or none) is refused before any work, as in
- * `dequant`: never silently replaced. */
-static int kernel_unavailable(void)
-{
-    bool usable;
-    gs_kernel k = gs_active_kernel(&usable);
-    if (usable) {
-        return -1;
+    gs_status st = err->status;
+    if (st == GS_E_NO_MEMORY) {
+        return cli_print_failure(err);
     }
-    if (k == GS_KERNEL_AUTO) {
-        cli_text env;
-        const char *v = getenv("GGUFSAFE_KERNEL");
-        cli_text_escape_cstr(&env, v != NULL ? v : "");
-        fprintf(stderr, "error: %s: GGUFSAFE_KERNEL='%s' names no decoder path (scalar, avx2, "
-                        "neon)\n", gs_status_name(GS_E_KERNEL_UNAVAILABLE), env.s);
+    if (err->context_kind == GS_CONTEXT_TENSOR) {
+        char detail[4 * GS_ERROR_TEXT_MAX + 4]; /* "A: <path>": the path is from the command line */
+        gsi_escape_text(detail, sizeof detail, (const uint8_t *)err->detail, strlen(err->detail));
+        fprintf(stderr, "error: %s at byte %llu (%s): %s (%s)\n", gs_status_name(st),
+                (unsigned long long)err->offset, err->context, gs_status_message(st), detail);
     } else {
-        fprintf(stderr, "error: %s: decoder path '%s' (GGUFSAFE_KERNEL) is not available on this "
-                        "CPU or build\n", gs_status_name(GS_E_KERNEL_UNAVAILABLE),
-                gs_kernel_name(k));
+        fprintf(stderr, "error: %s: %s: %s\n", gs_status_name(st), err->detail,
+                gs_status_message(st));
     }
-    return CLI_EXIT_USAGE;
-}
-
-static int out_of_memory(void)
-{
-    fprintf(stderr, "error: out of memory\n");
-    return CLI_EXIT_USAGE;
+    return cli_exit_for_status(st);
 }
 
 /* Everything after the files are open. */
-static int compare(const diff_args *a, const gs_options *opts, const cli_source *sa,
-                   const cli_source *sb)
+static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_input *sa,
+                   const gs_diff_input *sb)
 {
-    diff_report r;
-    memset(&r, 0, sizeof r);
-    r.path_a = a->path_a;
-    r.path_b = a->path_b;
-    r.a = sa;
-    r.b = sb;
-    r.opts = opts;
-    r.th = a->th;
-    gs_status st = diff_metadata(cli_source_part(sa, 0), sa->split != NULL,
-                                 cli_source_part(sb, 0), sb->split != NULL, &r.kvs);
+    gs_diff *d;
+    gs_error err;
+    gs_status st = gs_diff_compare(sa, sb, o, &d, &err);
     if (st != GS_OK) {
-        fprintf(stderr, "error: %s: reading the metadata: %s\n", gs_status_name(st),
-                gs_status_message(st));
-        return cli_exit_for_status(st);
+        return compare_failure(&err);
     }
-    if (diff_match(sa, sb, a->glob, &r.pairs) != GS_OK) {
-        diff_kv_list_free(&r.kvs);
-        return out_of_memory();
-    }
-    int code = -1;
-    if (a->glob != NULL && r.pairs.n == 0) {
+    gs_diff_summary sum = {.struct_size = sizeof sum};
+    (void)gs_diff_get_summary(d, &sum);
+    int code;
+    if (a->glob != NULL && sum.tensor_count == 0) {
         code = cli_usage_error_arg("diff", "no tensor in either file matches", a->glob);
+    } else {
+        gs_sink out;
+        cli_stdout_sink(&out);
+        st = a->common.json ? gs_diff_write_json(d, &out, &err) : gs_diff_write_text(d, &out, &err);
+        code = st == GS_E_NO_MEMORY
+                   ? cli_print_failure(&err)
+                   : cli_finish_output(sum.passed ? CLI_EXIT_OK : CLI_EXIT_INVALID);
     }
-    if (code < 0) {
-        size_t failed = diff_compare_pairs(&r.pairs, (unsigned)a->jobs, DIFF_CHUNK_ELEMS);
-        if (failed < r.pairs.n) {
-            code = decode_failure(&r.pairs.items[failed], a);
-        }
-    }
-    if (code < 0) {
-        diff_report_summarize(&r);
-        if (a->common.json) {
-            diff_json(stdout, &r);
-        } else {
-            diff_text(stdout, &r);
-        }
-        code = cli_finish_output(diff_report_exit_code(&r));
-    }
-    diff_pairs_free(&r.pairs);
-    diff_kv_list_free(&r.kvs);
+    gs_diff_free(d);
     return code;
 }
 
@@ -234,25 +194,34 @@ static int run_diff(int argc, char **argv)
     if (code >= 0) {
         return code;
     }
-    code = kernel_unavailable();
+    code = cli_kernel_unavailable();
     if (code >= 0) {
         return code;
     }
-    gs_options opts;
-    cli_options(&a.common, &opts);
-    cli_source sa, sb;
-    code = cli_source_open_as(&sa, a.path_a, a.part_only, &opts, "A");
-    if (code >= 0) {
-        return code;
+    gs_diff_options o;
+    gs_diff_options_init(&o);
+    o.profile = a.common.profile;
+    o.part_only = a.part_only;
+    o.tensor_glob = a.glob;
+    o.jobs = (unsigned)a.jobs;
+    o.has_max_nmse = a.th.has_max_nmse;
+    o.has_max_abs = a.th.has_max_abs;
+    o.has_min_cos = a.th.has_min_cos;
+    o.max_nmse = a.th.max_nmse;
+    o.max_abs = a.th.max_abs;
+    o.min_cos = a.th.min_cos;
+    gs_diff_input *sa, *sb;
+    gs_error err;
+    if (gs_diff_open(a.path_a, "A", &o, &sa, &err) != GS_OK) {
+        return cli_print_failure(&err);
     }
-    code = cli_source_open_as(&sb, a.path_b, a.part_only, &opts, "B");
-    if (code >= 0) {
-        cli_source_close(&sa);
-        return code;
+    if (gs_diff_open(a.path_b, "B", &o, &sb, &err) != GS_OK) {
+        gs_diff_input_close(sa);
+        return cli_print_failure(&err);
     }
-    code = compare(&a, &opts, &sa, &sb);
-    cli_source_close(&sa);
-    cli_source_close(&sb);
+    code = compare(&a, &o, sa, sb);
+    gs_diff_input_close(sa);
+    gs_diff_input_close(sb);
     return code;
 }
 

@@ -8,7 +8,8 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "manifest.h"
+#include "ggufsafe_manifest.h"
+#include "manifest_run.h"
 #include "work_pool.h"
 
 static const char usage[] =
@@ -70,30 +71,40 @@ static int run(int argc, char **argv)
     if (path == NULL) {
         return cli_usage_error("hash", "FILE missing");
     }
-    mf_doc doc;
-    int code = mf_hash_path(path, part_only, false, common.profile, (unsigned)jobs, &doc);
+    gs_manifest *doc;
+    int code = cli_hash_path(path, GS_MANIFEST_HASH, part_only, common.profile, (unsigned)jobs,
+                             &doc);
     if (code >= 0) {
-        mf_doc_free(&doc);
         return code;
     }
     /* Written only once every digest is known: a failed run leaves no partial manifest. */
+    gs_sink sink;
+    gs_error err;
     if (out_path != NULL) {
         FILE *out = fopen(out_path, "w");
         if (out == NULL) {
-            mf_doc_free(&doc);
+            gs_manifest_free(doc);
             return cli_usage_error_arg("hash", "cannot create", out_path);
         }
-        mf_write(out, &doc);
-        bool failed = ferror(out) != 0;
+        gs_sink_file(&sink, out);
+        gs_status st = gs_manifest_write(doc, &sink, &err);
+        bool failed = st != GS_OK || ferror(out) != 0;
         failed |= fclose(out) != 0;
-        mf_doc_free(&doc);
+        gs_manifest_free(doc);
+        if (st == GS_E_NO_MEMORY) {
+            return cli_print_failure(&err);
+        }
         if (failed) {
             return cli_usage_error_arg("hash", "cannot write", out_path);
         }
         return CLI_EXIT_OK;
     }
-    mf_write(stdout, &doc);
-    mf_doc_free(&doc);
+    cli_stdout_sink(&sink);
+    gs_status st = gs_manifest_write(doc, &sink, &err);
+    gs_manifest_free(doc);
+    if (st == GS_E_NO_MEMORY) {
+        return cli_print_failure(&err);
+    }
     return cli_finish_output(CLI_EXIT_OK);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_source.h"
 #include "commands.h"
 #include "info_model.h"
 
@@ -77,39 +78,32 @@ static int parse_args(int argc, char **argv, info_args *a)
     return -1;
 }
 
-static int report_split(const info_args *a, const gs_options *opts)
+/* Opens the file, or the whole set from its first part (cli_source), and prints the report.
+ * The report goes to stdout: a write failure is cli_finish_output's to report, a renderer out of
+ * memory is ours. */
+static int report(const info_args *a, const gs_options *opts)
 {
-    gs_split *split;
+    cli_source src;
     gs_error err;
-    gs_status st = gs_open_split(a->path, opts, &split, &err);
-    if (st != GS_OK) {
+    if (cli_source_open(&src, a->path, a->part_only, opts, NULL, &err) != GS_OK) {
         cli_print_error(&err);
-        return cli_exit_for_status(st);
+        return cli_exit_for_status(err.status);
     }
-    if (a->common.json) {
-        info_json_split(stdout, split, a->path, opts);
+    cli_out out;
+    cli_stdout_out(&out);
+    if (src.split != NULL && a->common.json) {
+        info_json_split(&out, src.split, a->path, opts);
+    } else if (src.split != NULL) {
+        info_text_split(&out, src.split, a->path, a->rows);
+    } else if (a->common.json) {
+        info_json_file(&out, src.file, a->path, opts);
     } else {
-        info_text_split(stdout, split, a->path, a->rows);
+        info_text_file(&out, src.file, a->path, a->rows);
     }
-    gs_split_close(split);
-    return cli_finish_output(CLI_EXIT_OK);
-}
-
-static int report_file(const info_args *a, const gs_options *opts)
-{
-    gs_file *file;
-    gs_error err;
-    gs_status st = gs_open_file(a->path, opts, &file, &err);
-    if (st != GS_OK) {
-        cli_print_error(&err);
-        return cli_exit_for_status(st);
+    cli_source_close(&src);
+    if (cli_out_finish(&out, &err) == GS_E_NO_MEMORY) {
+        return cli_print_failure(&err);
     }
-    if (a->common.json) {
-        info_json_file(stdout, file, a->path, opts);
-    } else {
-        info_text_file(stdout, file, a->path, a->rows);
-    }
-    gs_close(file);
     return cli_finish_output(CLI_EXIT_OK);
 }
 
@@ -122,10 +116,7 @@ static int run_info(int argc, char **argv)
     }
     gs_options opts;
     cli_options(&a.common, &opts);
-    if (!a.part_only && cli_is_first_split_part(a.path)) {
-        return report_split(&a, &opts);
-    }
-    return report_file(&a, &opts);
+    return report(&a, &opts);
 }
 
 const cli_command cmd_info = {

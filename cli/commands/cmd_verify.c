@@ -8,10 +8,10 @@
 
 #include "cli_common.h"
 #include "commands.h"
-#include "manifest.h"
-#include "manifest_diff.h"
-#include "work_pool.h"
+#include "ggufsafe_manifest.h"
+#include "manifest_run.h"
 #include "text_out.h"
+#include "work_pool.h"
 
 static const char usage[] =
     "usage: ggufsafe verify FILE MANIFEST [--jobs N] [--part-only]\n"
@@ -64,40 +64,58 @@ static int run(int argc, char **argv)
     if (in == NULL) {
         return cli_usage_error_arg("verify", "cannot open the manifest", paths[1]);
     }
-    mf_doc want;
-    char why[320];
-    int rc = mf_parse(in, &want, why, sizeof why);
+    gs_manifest *want;
+    gs_error err;
+    gs_status st = gs_manifest_read(in, &want, &err);
     fclose(in);
-    if (rc != 0) {
+    if (st == GS_E_NO_MEMORY) {
+        return cli_print_failure(&err);
+    }
+    if (st != GS_OK) {
         cli_text t;
         cli_text_escape_cstr(&t, paths[1]);
-        fprintf(stderr, "error: malformed manifest %s: %s\n", t.s, why);
+        fprintf(stderr, "error: malformed manifest %s: %s\n", t.s, err.detail);
         return CLI_EXIT_USAGE;
     }
-    mf_doc got;
-    int code = mf_hash_path(paths[0], part_only, true, GS_PROFILE_LENIENT, (unsigned)jobs, &got);
+    gs_manifest *got;
+    int code = cli_hash_path(paths[0], GS_MANIFEST_VERIFY, part_only, GS_PROFILE_LENIENT,
+                             (unsigned)jobs, &got);
     if (code >= 0) {
-        mf_doc_free(&want);
-        mf_doc_free(&got);
+        gs_manifest_free(want);
         return code;
     }
-    uint64_t differences = mf_compare(stdout, &want, &got);
-    size_t kvs = 0, tensors = 0;
-    for (size_t p = 0; p < got.n_parts; p++) {
-        for (size_t i = 0; i < got.parts[p].n; i++) {
-            got.parts[p].entries[i].kind == MF_KV ? kvs++ : tensors++;
+    gs_manifest_diff *diff;
+    st = gs_manifest_compare(want, got, &diff, &err);
+    if (st == GS_OK) {
+        gs_sink out;
+        cli_stdout_sink(&out);
+        st = gs_manifest_diff_write(diff, &out, &err);
+    }
+    if (st == GS_E_NO_MEMORY) {
+        gs_manifest_diff_free(diff);
+        gs_manifest_free(want);
+        gs_manifest_free(got);
+        return cli_print_failure(&err);
+    }
+    size_t differences = gs_manifest_diff_count(diff);
+    size_t kvs = 0, tensors = 0, n_parts = gs_manifest_part_count(got);
+    for (size_t p = 0; p < n_parts; p++) {
+        gs_manifest_part part = {.struct_size = sizeof part};
+        if (gs_manifest_part_at(got, p, &part) == GS_OK) {
+            kvs += part.kv_count;
+            tensors += part.tensor_count;
         }
     }
     if (differences == 0) {
         printf("OK: %zu key-value%s, %zu tensor%s and the file%s match the manifest\n", kvs,
-               kvs == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s",
-               got.n_parts > 1 ? "s" : "");
+               kvs == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s", n_parts > 1 ? "s" : "");
     } else {
-        printf("FAILED: %llu difference%s from the manifest\n", (unsigned long long)differences,
+        printf("FAILED: %zu difference%s from the manifest\n", differences,
                differences == 1 ? "" : "s");
     }
-    mf_doc_free(&want);
-    mf_doc_free(&got);
+    gs_manifest_diff_free(diff);
+    gs_manifest_free(want);
+    gs_manifest_free(got);
     return cli_finish_output(differences == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID);
 }
 

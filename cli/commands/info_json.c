@@ -148,7 +148,7 @@ static void json_file_members(cli_json *j, const gs_file *f, const char *path)
     json_totals(j, &s);
 }
 
-void info_json_file(FILE *out, const gs_file *file, const char *path, const gs_options *opts)
+void info_json_file(cli_out *out, const gs_file *file, const char *path, const gs_options *opts)
 {
     cli_json j;
     cli_json_init(&j, out);
@@ -160,7 +160,7 @@ void info_json_file(FILE *out, const gs_file *file, const char *path, const gs_o
     cli_json_finish(&j);
 }
 
-void info_json_split(FILE *out, const gs_split *split, const char *path, const gs_options *opts)
+void info_json_split(cli_out *out, const gs_split *split, const char *path, const gs_options *opts)
 {
     size_t n = gs_split_part_count(split);
     size_t cap = strlen(path) + 1;
@@ -184,7 +184,7 @@ void info_json_split(FILE *out, const gs_split *split, const char *path, const g
         if (f == NULL) {
             continue;
         }
-        info_part_path(part_path, cap, path, i, n);
+        info_part_path(part_path, cap, path, i);
         cli_json_begin_object(&j);
         json_file_members(&j, f, part_path);
         cli_json_end_object(&j);

@@ -82,13 +82,12 @@ void info_summary_add(info_summary *total, const info_summary *part)
     total->exact = total->exact && part->exact;
 }
 
-void info_part_path(char *buf, size_t cap, const char *first_part, size_t i, size_t n_parts)
+void info_part_path(char *buf, size_t cap, const char *first_part, size_t i)
 {
-    size_t n = strlen(first_part);
-    if (n < 20) { /* not a first part's name: callers check, this keeps the arithmetic safe */
+    gs_split_name name;
+    if (!gs_split_name_parse(first_part, strlen(first_part), &name) ||
+        gs_split_name_format(first_part, &name, (uint32_t)i + 1, buf, cap) != GS_OK) {
+        /* not a part's name: callers check first; this keeps the result defined */
         snprintf(buf, cap, "%s", first_part);
-        return;
     }
-    size_t prefix = n - 20; /* "-00001-of-NNNNN.gguf" */
-    snprintf(buf, cap, "%.*s-%05zu-of-%05zu.gguf", (int)prefix, first_part, i + 1, n_parts);
 }

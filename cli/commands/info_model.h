@@ -6,9 +6,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "ggufsafe.h"
+#include "out.h"
 
 typedef struct info_summary {
     uint64_t n_scalars;                   /* metadata pairs that are not arrays */
@@ -35,13 +35,13 @@ void info_summary_add(info_summary *total, const info_summary *part);
 void info_summary_init_total(info_summary *total);
 
 /* Renderers. rows: how many tensors the text report shows at each end of the directory. */
-void info_text_file(FILE *out, const gs_file *file, const char *path, uint64_t rows);
-void info_text_split(FILE *out, const gs_split *split, const char *path, uint64_t rows);
-void info_json_file(FILE *out, const gs_file *file, const char *path, const gs_options *opts);
-void info_json_split(FILE *out, const gs_split *split, const char *path, const gs_options *opts);
+void info_text_file(cli_out *out, const gs_file *file, const char *path, uint64_t rows);
+void info_text_split(cli_out *out, const gs_split *split, const char *path, uint64_t rows);
+void info_json_file(cli_out *out, const gs_file *file, const char *path, const gs_options *opts);
+void info_json_split(cli_out *out, const gs_split *split, const char *path, const gs_options *opts);
 
 /* The path of part i (0-based) of the set named by its first part, into buf: the same length as
  * first_part, so cap = strlen(first_part) + 1 is enough. */
-void info_part_path(char *buf, size_t cap, const char *first_part, size_t i, size_t n_parts);
+void info_part_path(char *buf, size_t cap, const char *first_part, size_t i);
 
 #endif

@@ -34,12 +34,12 @@ static void value_text(const gs_file *f, size_t i, const gs_kv_info *kv, cli_tex
     cli_value_text(&v, t, VALUE_MAX_SRC);
 }
 
-static void print_metadata(FILE *out, const gs_file *f, const info_summary *s)
+static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s)
 {
     gs_layout l;
     gs_file_layout(f, &l);
     size_t n = gs_kv_count(f);
-    fprintf(out,
+    cli_out_printf(out,
             "\nmetadata (%" PRIu64 " scalars, %" PRIu64 " arrays, ends at byte %" PRIu64 "):\n",
             s->n_scalars, s->n_arrays, l.kv_end);
     size_t key_col = 0;
@@ -67,11 +67,11 @@ static void print_metadata(FILE *out, const gs_file *f, const info_summary *s)
             cli_text key, value;
             cli_text_escape(&key, kv.key.ptr, kv.key.len, KEY_MAX_SRC);
             value_text(f, i, &kv, &value);
-            fputs("  ", out);
+            cli_out_puts(out, "  ");
             cli_text_print_padded(out, &key, key_col);
-            fprintf(out, "  %-6s  ", gs_value_type_name(kv.type));
+            cli_out_printf(out, "  %-6s  ", gs_value_type_name(kv.type));
             cli_text_print_padded(out, &value, 0);
-            fputc('\n', out);
+            cli_out_putc(out, '\n');
         }
     }
 }
@@ -128,7 +128,7 @@ static void measure_rows(const gs_file *f, size_t from, size_t to, row_widths *w
     }
 }
 
-static void print_rows(FILE *out, const gs_file *f, size_t from, size_t to, const row_widths *w)
+static void print_rows(cli_out *out, const gs_file *f, size_t from, size_t to, const row_widths *w)
 {
     for (size_t i = from; i < to; i++) {
         gs_tensor_info t;
@@ -140,23 +140,23 @@ static void print_rows(FILE *out, const gs_file *f, size_t from, size_t to, cons
         cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
         shape_text(&t, &shape);
         type_label(type, (int32_t)t.type);
-        fputs("  ", out);
+        cli_out_puts(out, "  ");
         cli_text_print_padded(out, &name, w->name);
-        fputs("  ", out);
+        cli_out_puts(out, "  ");
         cli_text_print_padded(out, &shape, w->shape);
-        fprintf(out, "  %-*s  offset %*" PRIu64 "\n", (int)w->type, type, (int)w->offset,
-                t.offset);
+        cli_out_printf(out, "  %-*s  offset %*" PRIu64 "\n", (int)w->type, type, (int)w->offset,
+                       t.offset);
     }
 }
 
 /* The first and last `rows` tensors, the ones between counted: "… 21 more …". */
-static void print_tensors(FILE *out, const gs_file *f, uint64_t rows)
+static void print_tensors(cli_out *out, const gs_file *f, uint64_t rows)
 {
     gs_layout l;
     gs_file_layout(f, &l);
     size_t n = gs_tensor_count(f);
-    fprintf(out, "\ntensor directory (%zu tensors, ends at byte %" PRIu64 "):\n", n,
-            l.tensor_info_end);
+    cli_out_printf(out, "\ntensor directory (%zu tensors, ends at byte %" PRIu64 "):\n", n,
+                   l.tensor_info_end);
     size_t head = rows < n ? (size_t)rows : n;     /* rows [0, head) */
     size_t tail = n - head > head ? n - head : head; /* rows [tail, n) */
     row_widths w = {0, 0, 0, 0};
@@ -165,7 +165,7 @@ static void print_tensors(FILE *out, const gs_file *f, uint64_t rows)
     w.name = w.name > NAME_COLUMN_MAX ? NAME_COLUMN_MAX : w.name;
     print_rows(out, f, 0, head, &w);
     if (tail > head) {
-        fprintf(out, "  \xe2\x80\xa6 %zu more \xe2\x80\xa6\n", tail - head);
+        cli_out_printf(out, "  \xe2\x80\xa6 %zu more \xe2\x80\xa6\n", tail - head);
     }
     print_rows(out, f, tail, n, &w);
 }
@@ -197,14 +197,14 @@ static void human_count(char buf[32], uint64_t n)
     }
 }
 
-static void print_totals(FILE *out, const info_summary *s)
+static void print_totals(cli_out *out, const info_summary *s)
 {
     char h[32];
     human_count(h, s->parameters);
-    fprintf(out, "\nparameters:  %s (%" PRIu64 ")\n", h, s->parameters);
+    cli_out_printf(out, "\nparameters:  %s (%" PRIu64 ")\n", h, s->parameters);
     human_bytes(h, s->tensor_bytes);
-    fprintf(out, "weights:     %s (%" PRIu64 " bytes)\n", h, s->tensor_bytes);
-    fprintf(out, "quantization mix:\n");
+    cli_out_printf(out, "weights:     %s (%" PRIu64 " bytes)\n", h, s->tensor_bytes);
+    cli_out_printf(out, "quantization mix:\n");
     for (int32_t type = 0; type < GS_TYPE_COUNT; type++) {
         uint64_t count = s->type_tensors[type];
         if (count == 0) {
@@ -215,67 +215,69 @@ static void print_totals(FILE *out, const info_summary *s)
         uint64_t bytes = s->type_bytes[type];
         double share = info_share_percent(s, type);
         human_bytes(h, bytes);
-        fprintf(out, "  %-8s %6" PRIu64 " tensor%s %14" PRIu64 " bytes %11s %6.1f%%\n", label,
-                count, count == 1 ? " " : "s", bytes, h, share);
+        cli_out_printf(out, "  %-8s %6" PRIu64 " tensor%s %14" PRIu64 " bytes %11s %6.1f%%\n",
+                       label, count, count == 1 ? " " : "s", bytes, h, share);
     }
 }
 
-static void print_size_check(FILE *out, const info_summary *s)
+static void print_size_check(cli_out *out, const info_summary *s)
 {
-    fprintf(out, "predicted:   %" PRIu64 " bytes\n", s->predicted_size);
-    fprintf(out, "actual:      %" PRIu64 " bytes (stat)\n", s->actual_size);
+    cli_out_printf(out, "predicted:   %" PRIu64 " bytes\n", s->predicted_size);
+    cli_out_printf(out, "actual:      %" PRIu64 " bytes (stat)\n", s->actual_size);
     if (s->exact) {
-        fprintf(out, "EXACT\n");
+        cli_out_printf(out, "EXACT\n");
     } else if (s->trailing_bytes > 0) {
-        fprintf(out, "MISMATCH (%" PRIu64 " trailing bytes after the predicted end)\n",
-                s->trailing_bytes);
+        cli_out_printf(out, "MISMATCH (%" PRIu64 " trailing bytes after the predicted end)\n",
+                       s->trailing_bytes);
     } else {
-        fprintf(out, "MISMATCH (%" PRIu64 " bytes of the final padding missing)\n",
-                s->missing_tail_padding);
+        cli_out_printf(out, "MISMATCH (%" PRIu64 " bytes of the final padding missing)\n",
+                       s->missing_tail_padding);
     }
 }
 
 /* Everything about one file after its path line. */
-static void print_file_body(FILE *out, const gs_file *f, const info_summary *s, uint64_t rows)
+static void print_file_body(cli_out *out, const gs_file *f, const info_summary *s, uint64_t rows)
 {
-    fprintf(out, "header:      GGUF v%" PRIu32 ", %zu tensors, %zu metadata pairs\n",
-            gs_file_version(f), gs_tensor_count(f), gs_kv_count(f));
+    cli_out_printf(out, "header:      GGUF v%" PRIu32 ", %zu tensors, %zu metadata pairs\n",
+                   gs_file_version(f), gs_tensor_count(f), gs_kv_count(f));
     print_metadata(out, f, s);
     print_tensors(out, f, rows);
     print_totals(out, s);
     gs_layout l;
     gs_file_layout(f, &l);
-    fprintf(out, "\nalignment:   %" PRIu32 " (data begins at byte %" PRIu64, l.alignment,
-            l.data_offset);
-    fprintf(out, ", ends at byte %" PRIu64 ")\n", l.data_end);
+    cli_out_printf(out, "\nalignment:   %" PRIu32 " (data begins at byte %" PRIu64, l.alignment,
+                   l.data_offset);
+    cli_out_printf(out, ", ends at byte %" PRIu64 ")\n", l.data_end);
     print_size_check(out, s);
 }
 
-static void print_path_line(FILE *out, const char *label, const char *path)
+static void print_path_line(cli_out *out, const char *label, const char *path)
 {
     cli_text p;
     cli_text_escape_cstr(&p, path);
-    fprintf(out, "%s", label);
+    cli_out_printf(out, "%s", label);
     cli_text_print_padded(out, &p, 0);
-    fputc('\n', out);
+    cli_out_putc(out, '\n');
 }
 
-void info_text_file(FILE *out, const gs_file *file, const char *path, uint64_t rows)
+void info_text_file(cli_out *out, const gs_file *file, const char *path, uint64_t rows)
 {
     print_path_line(out, "file:        ", path);
-    fprintf(out, "profile:     %s\n", cli_profile_name(gs_file_profile(file)));
+    cli_out_printf(out, "profile:     %s\n", cli_profile_name(gs_file_profile(file)));
     info_summary s;
     info_summarize(file, &s);
     print_file_body(out, file, &s, rows);
 }
 
-void info_text_split(FILE *out, const gs_split *split, const char *path, uint64_t rows)
+void info_text_split(cli_out *out, const gs_split *split, const char *path, uint64_t rows)
 {
     size_t n = gs_split_part_count(split);
     print_path_line(out, "split set:   ", path);
-    fprintf(out, "parts:       %zu, %" PRIu64 " tensors in all\n", n, gs_split_tensor_count(split));
+    cli_out_printf(out, "parts:       %zu, %" PRIu64 " tensors in all\n", n,
+                   gs_split_tensor_count(split));
     if (n > 0) {
-        fprintf(out, "profile:     %s\n", cli_profile_name(gs_file_profile(gs_split_part(split, 0))));
+        cli_out_printf(out, "profile:     %s\n",
+                       cli_profile_name(gs_file_profile(gs_split_part(split, 0))));
     }
     size_t cap = strlen(path) + 1;
     char *part_path = cli_xmalloc(cap);
@@ -286,8 +288,8 @@ void info_text_split(FILE *out, const gs_split *split, const char *path, uint64_
         if (f == NULL) {
             continue;
         }
-        fprintf(out, "\n== part %zu of %zu ==\n", i + 1, n);
-        info_part_path(part_path, cap, path, i, n);
+        cli_out_printf(out, "\n== part %zu of %zu ==\n", i + 1, n);
+        info_part_path(part_path, cap, path, i);
         print_path_line(out, "file:        ", part_path);
         info_summary s;
         info_summarize(f, &s);
@@ -295,11 +297,11 @@ void info_text_split(FILE *out, const gs_split *split, const char *path, uint64_
         info_summary_add(&total, &s);
     }
     free(part_path);
-    fprintf(out, "\n== set total: %zu parts ==\n", n);
-    fprintf(out, "tensors:     %" PRIu64 "\n", total.n_tensors);
-    fprintf(out, "metadata:    %" PRIu64 " scalars, %" PRIu64 " arrays\n", total.n_scalars,
-            total.n_arrays);
+    cli_out_printf(out, "\n== set total: %zu parts ==\n", n);
+    cli_out_printf(out, "tensors:     %" PRIu64 "\n", total.n_tensors);
+    cli_out_printf(out, "metadata:    %" PRIu64 " scalars, %" PRIu64 " arrays\n", total.n_scalars,
+                   total.n_arrays);
     print_totals(out, &total);
-    fputc('\n', out);
+    cli_out_putc(out, '\n');
     print_size_check(out, &total);
 }

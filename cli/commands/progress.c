@@ -16,6 +16,8 @@ void progress_init(progress *p, const char *what)
 {
     p->enabled = isatty(STDERR_FILENO) == 1;
     p->what = what;
+    snprintf(p->label, sizeof p->label, "%s", what);
+    p->part = 0;
     p->last_ns = 0;
     p->last_pct = -1;
 }
@@ -40,7 +42,7 @@ void progress_update(void *ctx, uint64_t done, uint64_t total)
         bar[i] = i < filled ? '#' : '.';
     }
     bar[width] = '\0';
-    fprintf(stderr, "\r%s [%s] %3d%%  %.1f / %.1f GiB", p->what, bar, pct,
+    fprintf(stderr, "\r%s [%s] %3d%%  %.1f / %.1f GiB", p->label, bar, pct,
             (double)done / (1u << 30), (double)total / (1u << 30));
     fflush(stderr);
 }
@@ -51,4 +53,19 @@ void progress_done(progress *p)
         fprintf(stderr, "\r\033[K");
         fflush(stderr);
     }
+}
+
+void progress_event(void *ctx, const gs_progress *e)
+{
+    progress *p = ctx;
+    if (e->part != p->part) {
+        progress_done(p);
+        p->part = e->part;
+        p->last_ns = 0;
+        p->last_pct = -1;
+    }
+    if (e->n_parts > 1) {
+        snprintf(p->label, sizeof p->label, "%s part %zu/%zu", p->what, e->part + 1, e->n_parts);
+    }
+    progress_update(p, e->done, e->total);
 }

@@ -5,18 +5,25 @@
 #define GGUFSAFE_PROGRESS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include "ggufsafe_sink.h"
 
 typedef struct progress {
     bool enabled;
     const char *what;
+    char label[80]; /* what, or "<what> part I/N" */
+    size_t part;    /* the part the bar is drawn for */
     uint64_t last_ns;
     int last_pct;
 } progress;
 
 void progress_init(progress *p, const char *what);
-/* A callback shape that fits cert_options.progress and the hasher's. */
 void progress_update(void *p, uint64_t done, uint64_t total);
+/* A gs_progress_fn (the libraries' options): one bar per part, "<what> part I/N" when the work
+ * goes part by part, each erased when the next part starts. */
+void progress_event(void *p, const gs_progress *event);
 /* Erases the bar (when one was drawn). */
 void progress_done(progress *p);
 

@@ -4,40 +4,44 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_common.h"
+bool cli_first_of_set(const char *path, gs_split_name *name)
+{
+    gs_split_name n;
+    if (!gs_split_name_parse(path, strlen(path), &n) || n.part != 1 || n.count < 2) {
+        return false;
+    }
+    if (name != NULL) {
+        *name = n;
+    }
+    return true;
+}
 
-int cli_source_open_as(cli_source *s, const char *path, bool part_only, const gs_options *opts,
-                       const char *label)
+gs_status cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts,
+                          const char *label, gs_error *err)
 {
     s->split = NULL;
     s->file = NULL;
-    gs_error err;
+    gs_error e;
     gs_status st;
-    if (!part_only && cli_is_first_split_part(path)) {
-        st = gs_open_split(path, opts, &s->split, &err);
+    if (!part_only && cli_first_of_set(path, NULL)) {
+        st = gs_open_split(path, opts, &s->split, &e);
     } else {
-        st = gs_open_file(path, opts, &s->file, &err);
+        st = gs_open_file(path, opts, &s->file, &e);
     }
-    if (st == GS_OK) {
-        return -1;
-    }
-    if (label != NULL) {
+    if (st != GS_OK && label != NULL) {
         char detail[GS_ERROR_TEXT_MAX];
-        memcpy(detail, err.detail, sizeof detail);
+        memcpy(detail, e.detail, sizeof detail);
         /* a long path is cut: the error line stays one line of bounded length */
-        int n = snprintf(err.detail, sizeof err.detail, "%s%s(%s: %s)", detail,
+        int n = snprintf(e.detail, sizeof e.detail, "%s%s(%s: %s)", detail,
                          detail[0] != '\0' ? " " : "", label, path);
         if (n < 0) {
-            err.detail[0] = '\0';
+            e.detail[0] = '\0';
         }
     }
-    cli_print_error(&err);
-    return cli_exit_for_status(st);
-}
-
-int cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts)
-{
-    return cli_source_open_as(s, path, part_only, opts, NULL);
+    if (err != NULL) {
+        *err = e;
+    }
+    return st;
 }
 
 size_t cli_source_parts(const cli_source *s)
@@ -69,7 +73,10 @@ gs_status cli_decode_chunks(const gs_file *file, size_t index, cli_chunk_fn fn, 
         return st;
     }
     size_t cap = t.n_elements < CHUNK_ELEMS ? (size_t)t.n_elements : CHUNK_ELEMS;
-    float *buf = cli_xmalloc((cap ? cap : 1) * sizeof(float));
+    float *buf = malloc((cap ? cap : 1) * sizeof(float));
+    if (buf == NULL) {
+        return GS_E_NO_MEMORY;
+    }
     for (uint64_t done = 0; done < t.n_elements && st == GS_OK;) {
         uint64_t left = t.n_elements - done;
         size_t n = left < cap ? (size_t)left : cap;

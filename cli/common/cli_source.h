@@ -1,6 +1,7 @@
-/* A GGUF named on the command line, opened as the commands open it: the first part of a split set
- * (<prefix>-00001-of-NNNNN.gguf, NNNNN > 1) opens the whole set unless --part-only; anything else
- * opens as one file. Commands then walk parts and tensors the same way in both cases. */
+/* A GGUF named by a path, opened as every command and tool library opens it: the first part of a
+ * split set (<prefix>-00001-of-NNNNN.gguf, NNNNN > 1) opens the whole set unless part_only;
+ * anything else opens as one file. Users then walk parts and tensors the same way in both cases.
+ * Also the chunked decoding of one tensor. Nothing here prints: failures are statuses. */
 #ifndef GGUFSAFE_CLI_SOURCE_H
 #define GGUFSAFE_CLI_SOURCE_H
 
@@ -14,19 +15,21 @@ typedef struct cli_source {
     gs_file *file;   /* set when a single file was opened */
 } cli_source;
 
-/* Opens path; on failure prints the error line and returns the exit code, else returns -1. */
-int cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts);
-/* The same for commands that open several files: a failure's detail ends with
- * " (<label>: <path>)", so the error line says which file it was. */
-int cli_source_open_as(cli_source *s, const char *path, bool part_only, const gs_options *opts,
-                       const char *label);
+/* True when path names part 1 of a set of more than one part (*name filled; name may be NULL). */
+bool cli_first_of_set(const char *path, gs_split_name *name);
+
+/* Opens path with opts. GS_OK, or the reader's status with err filled; with a label (commands
+ * that open several files), the detail ends with " (<label>: <path>)", cut to fit, so that the
+ * error says which file it was. */
+gs_status cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts,
+                          const char *label, gs_error *err);
 size_t cli_source_parts(const cli_source *s);
 const gs_file *cli_source_part(const cli_source *s, size_t i);
 void cli_source_close(cli_source *s);
 
 /* Decodes tensor `index` of `file` in bounded chunks (about 4 MiB of f32 each) and hands every
- * chunk, in order, to fn. Returns GS_OK, the decode's failure, or the first non-OK status fn
- * returns. The tensor must be decodable. */
+ * chunk, in order, to fn. Returns GS_OK, the decode's failure, GS_E_NO_MEMORY, or the first
+ * non-OK status fn returns. The tensor must be decodable. */
 typedef gs_status (*cli_chunk_fn)(void *ctx, const float *values, size_t n);
 gs_status cli_decode_chunks(const gs_file *file, size_t index, cli_chunk_fn fn, void *ctx);
 

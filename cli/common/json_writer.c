@@ -6,7 +6,7 @@
 #include "num_format.h"
 #include "utf8.h"
 
-void cli_json_init(cli_json *j, FILE *out)
+void cli_json_init(cli_json *j, cli_out *out)
 {
     memset(j, 0, sizeof *j);
     j->out = out;
@@ -19,9 +19,9 @@ static bool is_inline(const cli_json *j)
 
 static void newline_indent(cli_json *j, int depth)
 {
-    fputc('\n', j->out);
+    cli_out_putc(j->out, '\n');
     for (int i = 0; i < depth; i++) {
-        fputs("  ", j->out);
+        cli_out_puts(j->out, "  ");
     }
 }
 
@@ -38,9 +38,9 @@ static void before_item(cli_json *j)
     }
     bool *has = &j->has_items[j->depth - 1];
     if (is_inline(j)) {
-        fputs(*has ? ", " : "", j->out);
+        cli_out_puts(j->out, *has ? ", " : "");
     } else {
-        fputs(*has ? "," : "", j->out);
+        cli_out_puts(j->out, *has ? "," : "");
         newline_indent(j, j->depth);
     }
     *has = true;
@@ -50,7 +50,7 @@ static void open_container(cli_json *j, char c, bool one_line)
 {
     bool parent_inline = is_inline(j);
     before_item(j);
-    fputc(c, j->out);
+    cli_out_putc(j->out, c);
     if (j->depth < CLI_JSON_MAX_DEPTH) {
         j->has_items[j->depth] = false;
         j->inline_[j->depth] = one_line || parent_inline;
@@ -69,7 +69,7 @@ static void close_container(cli_json *j, char c)
     if (had && !one_line) {
         newline_indent(j, j->depth);
     }
-    fputc(c, j->out);
+    cli_out_putc(j->out, c);
 }
 
 void cli_json_begin_object(cli_json *j)
@@ -99,38 +99,38 @@ void cli_json_end_array(cli_json *j)
 
 /* The string body: JSON escapes for quote, backslash and control bytes, valid UTF-8 as is,
  * every other byte as the text \xHH (its backslash escaped for JSON). */
-static void write_string_body(FILE *out, const uint8_t *s, size_t n)
+static void write_string_body(cli_out *out, const uint8_t *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     size_t i = 0;
     while (i < n) {
         uint8_t b = s[i];
         if (b == '"' || b == '\\') {
-            fputc('\\', out);
-            fputc(b, out);
+            cli_out_putc(out, '\\');
+            cli_out_putc(out, (char)b);
             i++;
         } else if (b < 0x20 || b == 0x7f) {
             switch (b) {
-            case '\n': fputs("\\n", out); break;
-            case '\t': fputs("\\t", out); break;
-            case '\r': fputs("\\r", out); break;
-            case '\b': fputs("\\b", out); break;
-            case '\f': fputs("\\f", out); break;
-            default: fprintf(out, "\\u%04x", (unsigned)b); break;
+            case '\n': cli_out_puts(out, "\\n"); break;
+            case '\t': cli_out_puts(out, "\\t"); break;
+            case '\r': cli_out_puts(out, "\\r"); break;
+            case '\b': cli_out_puts(out, "\\b"); break;
+            case '\f': cli_out_puts(out, "\\f"); break;
+            default: cli_out_printf(out, "\\u%04x", (unsigned)b); break;
             }
             i++;
         } else if (b < 0x80) {
-            fputc(b, out);
+            cli_out_putc(out, (char)b);
             i++;
         } else {
             size_t len = gsi_utf8_seq_len(s + i, n - i);
             if (len == 0) {
-                fputs("\\\\x", out);
-                fputc(hex[b >> 4], out);
-                fputc(hex[b & 15], out);
+                cli_out_puts(out, "\\\\x");
+                cli_out_putc(out, (char)hex[b >> 4]);
+                cli_out_putc(out, (char)hex[b & 15]);
                 i++;
             } else {
-                fwrite(s + i, 1, len, out);
+                cli_out_write(out, s + i, len);
                 i += len;
             }
         }
@@ -140,18 +140,18 @@ static void write_string_body(FILE *out, const uint8_t *s, size_t n)
 void cli_json_key(cli_json *j, const char *key)
 {
     before_item(j);
-    fputc('"', j->out);
+    cli_out_putc(j->out, '"');
     write_string_body(j->out, (const uint8_t *)key, strlen(key));
-    fputs("\": ", j->out);
+    cli_out_puts(j->out, "\": ");
     j->after_key = true;
 }
 
 void cli_json_string(cli_json *j, const void *bytes, size_t len)
 {
     before_item(j);
-    fputc('"', j->out);
+    cli_out_putc(j->out, '"');
     write_string_body(j->out, bytes, len);
-    fputc('"', j->out);
+    cli_out_putc(j->out, '"');
 }
 
 void cli_json_cstring(cli_json *j, const char *s)
@@ -162,13 +162,13 @@ void cli_json_cstring(cli_json *j, const char *s)
 void cli_json_u64(cli_json *j, uint64_t v)
 {
     before_item(j);
-    fprintf(j->out, "%" PRIu64, v);
+    cli_out_printf(j->out, "%" PRIu64, v);
 }
 
 void cli_json_i64(cli_json *j, int64_t v)
 {
     before_item(j);
-    fprintf(j->out, "%" PRId64, v);
+    cli_out_printf(j->out, "%" PRId64, v);
 }
 
 /* Finite numbers as numbers, the rest as their names in a string. A float that prints like an
@@ -177,12 +177,12 @@ static void write_number_text(cli_json *j, const char *text, bool finite)
 {
     before_item(j);
     if (finite) {
-        fputs(text, j->out);
+        cli_out_puts(j->out, text);
         if (strpbrk(text, ".e") == NULL) {
-            fputs(".0", j->out);
+            cli_out_puts(j->out, ".0");
         }
     } else {
-        fprintf(j->out, "\"%s\"", text);
+        cli_out_printf(j->out, "\"%s\"", text);
     }
 }
 
@@ -203,13 +203,13 @@ void cli_json_f64(cli_json *j, double v)
 void cli_json_bool(cli_json *j, bool v)
 {
     before_item(j);
-    fputs(v ? "true" : "false", j->out);
+    cli_out_puts(j->out, v ? "true" : "false");
 }
 
 void cli_json_null(cli_json *j)
 {
     before_item(j);
-    fputs("null", j->out);
+    cli_out_puts(j->out, "null");
 }
 
 void cli_json_key_cstring(cli_json *j, const char *key, const char *s)
@@ -232,5 +232,5 @@ void cli_json_key_bool(cli_json *j, const char *key, bool v)
 
 void cli_json_finish(cli_json *j)
 {
-    fputc('\n', j->out);
+    cli_out_putc(j->out, '\n');
 }

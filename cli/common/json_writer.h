@@ -12,21 +12,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
+
+#include "out.h"
 
 /* Nesting deeper than this is a bug in the caller; the writer then stops indenting correctly but
  * still writes valid JSON. Reports nest a handful of levels. */
 #define CLI_JSON_MAX_DEPTH 32
 
 typedef struct cli_json {
-    FILE *out;
+    cli_out *out;
     int depth;
     bool has_items[CLI_JSON_MAX_DEPTH]; /* per open container: something written already */
     bool inline_[CLI_JSON_MAX_DEPTH];   /* per open container: items on one line */
     bool after_key;                     /* a key was written; its value comes next */
 } cli_json;
 
-void cli_json_init(cli_json *j, FILE *out);
+/* Writes through out, which the caller finishes (cli_out_finish) after cli_json_finish. */
+void cli_json_init(cli_json *j, cli_out *out);
 
 void cli_json_begin_object(cli_json *j);
 void cli_json_end_object(cli_json *j);

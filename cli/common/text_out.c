@@ -55,10 +55,8 @@ void cli_text_escape_cstr(cli_text *t, const char *s)
     cli_text_escape(t, s, strlen(s), CLI_TEXT_MAX_SRC);
 }
 
-void cli_text_print_padded(FILE *out, const cli_text *t, size_t width)
+void cli_text_print_padded(cli_out *out, const cli_text *t, size_t width)
 {
-    fwrite(t->s, 1, t->len, out);
-    for (size_t w = t->width; w < width; w++) {
-        fputc(' ', out);
-    }
+    cli_out_write(out, t->s, t->len);
+    cli_out_pad(out, t->width < width ? width - t->width : 0);
 }

@@ -5,7 +5,8 @@
 #define GGUFSAFE_CLI_TEXT_OUT_H
 
 #include <stddef.h>
-#include <stdio.h>
+
+#include "out.h"
 
 /* The most source bytes one escaped field shows; longer fields are cut. */
 #define CLI_TEXT_MAX_SRC 256
@@ -29,6 +30,6 @@ void cli_text_escape_cstr(cli_text *t, const char *s);
 void cli_text_printf(cli_text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Prints t, then spaces up to width columns. */
-void cli_text_print_padded(FILE *out, const cli_text *t, size_t width);
+void cli_text_print_padded(cli_out *out, const cli_text *t, size_t width);
 
 #endif

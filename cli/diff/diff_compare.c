@@ -4,6 +4,8 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 
+#include "work_pool.h"
+
 static size_t gcd(size_t x, size_t y)
 {
     while (y != 0) {
@@ -73,42 +75,54 @@ gs_status diff_compare_tensor(const gs_file *fa, size_t ia, const gs_file *fb, s
 typedef struct work {
     diff_pairs *pairs;
     size_t chunk_elems;
-    atomic_size_t next;   /* the next pair to take */
     atomic_size_t failed; /* lowest failed pair so far; pairs after it are skipped */
+    diff_progress_fn progress;
+    void *progress_ctx;
+    uint64_t done, total; /* elements, under mu */
+    pthread_mutex_t mu;
 } work;
 
-static void *worker(void *arg)
+static void compare_item(void *ctx, size_t i, unsigned worker)
 {
-    work *w = arg;
-    for (;;) {
-        size_t i = atomic_fetch_add(&w->next, 1);
-        if (i >= w->pairs->n || i > atomic_load(&w->failed)) {
-            return NULL; /* pairs are taken in order: every later one would be skipped too */
+    (void)worker;
+    work *w = ctx;
+    diff_pair *p = &w->pairs->items[i];
+    /* Items come in increasing order: once one failed, every later one is skipped. */
+    if (p->kind != DIFF_PAIR_COMPARED || i > atomic_load(&w->failed)) {
+        return;
+    }
+    p->status = diff_compare_tensor(p->a.file, p->a.index, p->b.file, p->b.index, w->chunk_elems,
+                                    &p->m, &p->failed_side);
+    if (p->status != GS_OK) {
+        /* Keep the lowest index, so the reported failure does not depend on timing. */
+        size_t seen = atomic_load(&w->failed);
+        while (i < seen && !atomic_compare_exchange_weak(&w->failed, &seen, i)) {
         }
-        diff_pair *p = &w->pairs->items[i];
-        if (p->kind != DIFF_PAIR_COMPARED) {
-            continue;
-        }
-        p->status = diff_compare_tensor(p->a.file, p->a.index, p->b.file, p->b.index,
-                                        w->chunk_elems, &p->m, &p->failed_side);
-        if (p->status != GS_OK) {
-            /* Keep the lowest index, so the reported failure does not depend on timing. */
-            size_t seen = atomic_load(&w->failed);
-            while (i < seen && !atomic_compare_exchange_weak(&w->failed, &seen, i)) {
-            }
-        }
+    } else if (w->progress != NULL) {
+        pthread_mutex_lock(&w->mu);
+        w->done += p->m.n_elements;
+        w->progress(w->progress_ctx, w->done, w->total);
+        pthread_mutex_unlock(&w->mu);
     }
 }
 
-size_t diff_compare_pairs(diff_pairs *pairs, unsigned jobs, size_t chunk_elems)
+size_t diff_compare_pairs(diff_pairs *pairs, unsigned jobs, size_t chunk_elems,
+                          diff_progress_fn progress, void *progress_ctx)
 {
     work w;
     w.pairs = pairs;
     w.chunk_elems = chunk_elems;
-    atomic_init(&w.next, 0);
     atomic_init(&w.failed, pairs->n);
-    if (jobs < 1) {
-        jobs = 1;
+    w.progress = progress;
+    w.progress_ctx = progress_ctx;
+    w.done = 0;
+    w.total = 0;
+    for (size_t i = 0; i < pairs->n; i++) {
+        if (pairs->items[i].kind == DIFF_PAIR_COMPARED) {
+            gs_tensor_info t;
+            diff_side_info(&pairs->items[i].a, &t);
+            w.total += t.n_elements;
+        }
     }
     if (jobs > DIFF_MAX_JOBS) {
         jobs = DIFF_MAX_JOBS;
@@ -117,17 +131,8 @@ size_t diff_compare_pairs(diff_pairs *pairs, unsigned jobs, size_t chunk_elems)
         jobs = pairs->count[DIFF_PAIR_COMPARED] > 0 ? (unsigned)pairs->count[DIFF_PAIR_COMPARED]
                                                     : 1;
     }
-    pthread_t threads[DIFF_MAX_JOBS];
-    unsigned started = 0;
-    for (unsigned t = 1; t < jobs; t++) {
-        if (pthread_create(&threads[started], NULL, worker, &w) != 0) {
-            break; /* fewer threads: the same results, later */
-        }
-        started++;
-    }
-    worker(&w);
-    for (unsigned t = 0; t < started; t++) {
-        pthread_join(threads[t], NULL);
-    }
+    pthread_mutex_init(&w.mu, NULL);
+    work_pool_run(jobs > 0 ? jobs : 1, pairs->n, compare_item, &w);
+    pthread_mutex_destroy(&w.mu);
     return atomic_load(&w.failed);
 }

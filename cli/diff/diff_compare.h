@@ -6,6 +6,7 @@
 #define GGUFSAFE_CLI_DIFF_COMPARE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "diff_match.h"
 #include "diff_metrics.h"
@@ -23,9 +24,15 @@
 gs_status diff_compare_tensor(const gs_file *fa, size_t ia, const gs_file *fb, size_t ib,
                               size_t chunk_elems, diff_metrics *out, char *failed_side);
 
+/* Called after each compared pair with the elements compared so far and in all (one call at a
+ * time, from the thread that compared it); may be NULL. */
+typedef void (*diff_progress_fn)(void *ctx, uint64_t done, uint64_t total);
+
 /* Fills status, failed_side and m of every DIFF_PAIR_COMPARED pair, on `jobs` threads (1 to
- * DIFF_MAX_JOBS). Returns the index of the first pair (in list order) whose decoding failed, or
- * pairs->n when none did; pairs after a failed one may be left uncompared. */
-size_t diff_compare_pairs(diff_pairs *pairs, unsigned jobs, size_t chunk_elems);
+ * DIFF_MAX_JOBS) of the shared work pool. Returns the index of the first pair (in list order)
+ * whose decoding failed, or pairs->n when none did; pairs after a failed one may be left
+ * uncompared. */
+size_t diff_compare_pairs(diff_pairs *pairs, unsigned jobs, size_t chunk_elems,
+                          diff_progress_fn progress, void *progress_ctx);
 
 #endif

@@ -1,9 +1,9 @@
 /* The JSON form of `ggufsafe diff`, described by conformance/schema/diff.schema.json. Tensors
  * appear in list order (A's file order, then what only B has), not worst first: a machine sorts
  * for itself, and a stable order diffs well. */
-#include "cli_common.h"
 #include "diff_report.h"
 #include "kv_value.h"
+#include "report_header.h"
 
 static void json_source(cli_json *j, const char *key, const char *path, const cli_source *s)
 {
@@ -253,7 +253,7 @@ static void json_gate(cli_json *j, const diff_report *r)
     cli_json_end_object(j);
 }
 
-void diff_json(FILE *out, const diff_report *r)
+void diff_json(cli_out *out, const diff_report *r)
 {
     cli_json j;
     cli_json_init(&j, out);

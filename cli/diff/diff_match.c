@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
+
 void diff_side_info(const diff_side *s, gs_tensor_info *out)
 {
     if (gs_tensor_info_at(s->file, s->index, out) != GS_OK) {
@@ -45,14 +47,8 @@ static bool find(const cli_source *src, gs_str name, diff_side *out)
 
 static gs_status push(diff_pairs *l, diff_pair_kind kind, diff_side a, diff_side b)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        diff_pair *p = realloc(l->items, cap * sizeof *p);
-        if (p == NULL) {
-            return GS_E_NO_MEMORY;
-        }
-        l->items = p;
-        l->cap = cap;
+    if (!cli_reserve((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items)) {
+        return GS_E_NO_MEMORY;
     }
     diff_pair *item = &l->items[l->n++];
     memset(item, 0, sizeof *item);

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
+
 /* Bytes compared at a time: a vocabulary array can be tens of megabytes. */
 #define COMPARE_CHUNK 65536u
 
@@ -19,14 +21,8 @@ static bool is_split_key(const gs_kv_info *kv)
 
 static gs_status push(diff_kv_list *l, diff_kv item)
 {
-    if (l->n == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 16;
-        diff_kv *p = realloc(l->items, cap * sizeof *p);
-        if (p == NULL) {
-            return GS_E_NO_MEMORY;
-        }
-        l->items = p;
-        l->cap = cap;
+    if (!cli_reserve((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items)) {
+        return GS_E_NO_MEMORY;
     }
     l->items[l->n++] = item;
     return GS_OK;

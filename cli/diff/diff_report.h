@@ -5,27 +5,33 @@
 #define GGUFSAFE_CLI_DIFF_REPORT_H
 
 #include <stdbool.h>
-#include <stdio.h>
 
 #include "cli_source.h"
 #include "diff_match.h"
 #include "diff_meta.h"
 #include "diff_metrics.h"
 #include "ggufsafe.h"
+#include "ggufsafe_diff.h"
+#include "out.h"
 
 typedef struct diff_thresholds {
     bool has_max_nmse, has_max_abs, has_min_cos;
     double max_nmse, max_abs, min_cos;
 } diff_thresholds;
 
-/* Bits of diff_exceeds. */
-enum {
-    DIFF_EXCEEDS_NMSE = 1u, /* nmse > max_nmse */
-    DIFF_EXCEEDS_ABS = 2u,  /* max_abs > max_abs threshold */
-    DIFF_EXCEEDS_COS = 4u   /* cosine < min_cos, or cosine NaN (a non-finite mismatch) */
-};
+/* Bits of diff_exceeds (the public GS_DIFF_EXCEEDS_*). */
+#define DIFF_EXCEEDS_NMSE GS_DIFF_EXCEEDS_NMSE /* nmse > max_nmse */
+#define DIFF_EXCEEDS_ABS GS_DIFF_EXCEEDS_ABS   /* max_abs > max_abs threshold */
+#define DIFF_EXCEEDS_COS GS_DIFF_EXCEEDS_COS   /* cosine < min_cos, or NaN */
 
 unsigned diff_exceeds(const diff_thresholds *th, const diff_metrics *m);
+
+/* One side as opened (the public gs_diff_input). */
+struct gs_diff_input {
+    cli_source src;
+    gs_options opts; /* what it was opened with: the report header says so */
+    char *path;      /* as given */
+};
 
 typedef struct diff_report {
     const char *path_a, *path_b;
@@ -47,7 +53,12 @@ int diff_report_exit_code(const diff_report *r);
 /* share of equal elements, 1 for an empty tensor */
 double diff_equal_fraction(const diff_metrics *m);
 
-void diff_text(FILE *out, const diff_report *r);
-void diff_json(FILE *out, const diff_report *r);
+/* The public comparison: the report and what it owns. */
+struct gs_diff {
+    diff_report r;
+};
+
+void diff_text(cli_out *out, const diff_report *r);
+void diff_json(cli_out *out, const diff_report *r);
 
 #endif

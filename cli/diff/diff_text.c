@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli_common.h"
+#include "api.h"
 #include "diff_report.h"
 #include "kv_value.h"
 #include "text_out.h"
@@ -49,7 +49,7 @@ static const char *percent(char buf[16], uint64_t equal, uint64_t n)
     return buf;
 }
 
-static void print_source(FILE *out, const char *label, const char *path, const cli_source *s)
+static void print_source(cli_out *out, const char *label, const char *path, const cli_source *s)
 {
     cli_text p;
     cli_text_escape_cstr(&p, path);
@@ -57,12 +57,12 @@ static void print_source(FILE *out, const char *label, const char *path, const c
     for (size_t i = 0; i < cli_source_parts(s); i++) {
         tensors += gs_tensor_count(cli_source_part(s, i));
     }
-    fprintf(out, "%s: %s (", label, p.s);
+    cli_out_printf(out, "%s: %s (", label, p.s);
     if (s->split != NULL) {
-        fprintf(out, "split set of %zu parts, ", cli_source_parts(s));
+        cli_out_printf(out, "split set of %zu parts, ", cli_source_parts(s));
     }
-    fprintf(out, "%zu tensors, %zu metadata pairs)\n", tensors,
-            gs_kv_count(cli_source_part(s, 0)));
+    cli_out_printf(out, "%zu tensors, %zu metadata pairs)\n", tensors,
+                   gs_kv_count(cli_source_part(s, 0)));
 }
 
 /* A scalar in full (strings quoted and cut), an array as [type; count]. */
@@ -103,7 +103,7 @@ static void element_text(const gs_file *f, size_t i, uint64_t e, cli_text *t)
     cli_text_printf(t, "%s%s%s", q, body.s, q);
 }
 
-static void print_key(FILE *out, const gs_file *f, size_t i)
+static void print_key(cli_out *out, const gs_file *f, size_t i)
 {
     gs_kv_info kv;
     cli_text key;
@@ -115,12 +115,12 @@ static void print_key(FILE *out, const gs_file *f, size_t i)
     cli_text_print_padded(out, &key, 0);
 }
 
-static void print_metadata(FILE *out, const diff_report *r)
+static void print_metadata(cli_out *out, const diff_report *r)
 {
     const gs_file *fa = cli_source_part(r->a, 0), *fb = cli_source_part(r->b, 0);
     const diff_kv_list *l = &r->kvs;
-    fprintf(out, "\nmetadata: %zu only in A, %zu only in B, %zu changed\n", l->only_a, l->only_b,
-            l->changed);
+    cli_out_printf(out, "\nmetadata: %zu only in A, %zu only in B, %zu changed\n", l->only_a,
+                   l->only_b, l->changed);
     for (size_t k = 0; k < l->n; k++) {
         const diff_kv *d = &l->items[k];
         cli_text va, vb;
@@ -128,24 +128,24 @@ static void print_metadata(FILE *out, const diff_report *r)
             bool in_a = d->kind == DIFF_KV_ONLY_A;
             const gs_file *f = in_a ? fa : fb;
             size_t i = in_a ? d->ia : d->ib;
-            fputs(in_a ? "  only in A  " : "  only in B  ", out);
+            cli_out_puts(out, in_a ? "  only in A  " : "  only in B  ");
             print_key(out, f, i);
             value_text(f, i, &va);
-            fprintf(out, "  %s\n", va.s);
+            cli_out_printf(out, "  %s\n", va.s);
             continue;
         }
-        fputs("  changed     ", out);
+        cli_out_puts(out, "  changed     ");
         print_key(out, fa, d->ia);
         value_text(fa, d->ia, &va);
         value_text(fb, d->ib, &vb);
-        fprintf(out, "  %s -> %s", va.s, vb.s);
+        cli_out_printf(out, "  %s -> %s", va.s, vb.s);
         if (d->has_first_diff) {
             element_text(fa, d->ia, d->first_diff, &va);
             element_text(fb, d->ib, d->first_diff, &vb);
-            fprintf(out, ", first difference at [%" PRIu64 "]: %s -> %s", d->first_diff, va.s,
-                    vb.s);
+            cli_out_printf(out, ", first difference at [%" PRIu64 "]: %s -> %s", d->first_diff,
+                           va.s, vb.s);
         }
-        fputc('\n', out);
+        cli_out_putc(out, '\n');
     }
 }
 
@@ -162,17 +162,17 @@ static void shape_text(const gs_tensor_info *t, cli_text *out)
     cli_text_printf(out, "%s", buf);
 }
 
-static void print_name(FILE *out, const gs_tensor_info *t, size_t width)
+static void print_name(cli_out *out, const gs_tensor_info *t, size_t width)
 {
     cli_text name;
     cli_text_escape(&name, t->name.ptr, t->name.len, NAME_MAX_SRC);
     cli_text_print_padded(out, &name, width);
 }
 
-static void print_unmatched(FILE *out, const diff_report *r)
+static void print_unmatched(cli_out *out, const diff_report *r)
 {
     const diff_pairs *p = &r->pairs;
-    fprintf(out,
+    cli_out_printf(out,
             "\ntensors: %zu in A, %zu in B: %zu compared, %zu only in A, %zu only in B, "
             "%zu shape mismatches, %zu not compared\n",
             p->tensors_a, p->tensors_b, p->count[DIFF_PAIR_COMPARED], p->count[DIFF_PAIR_ONLY_A],
@@ -190,9 +190,10 @@ static void print_unmatched(FILE *out, const diff_report *r)
             const diff_side *s = q->kind == DIFF_PAIR_ONLY_A ? &q->a : &q->b;
             diff_side_info(s, &ta);
             shape_text(&ta, &sa);
-            fputs(q->kind == DIFF_PAIR_ONLY_A ? "  only in A      " : "  only in B      ", out);
+            cli_out_puts(out, q->kind == DIFF_PAIR_ONLY_A ? "  only in A      "
+                                                          : "  only in B      ");
             print_name(out, &ta, 0);
-            fprintf(out, "  %s %s\n", gs_type_name(ta.type), sa.s);
+            cli_out_printf(out, "  %s %s\n", gs_type_name(ta.type), sa.s);
             break;
         }
         case DIFF_PAIR_SHAPE_MISMATCH:
@@ -202,54 +203,54 @@ static void print_unmatched(FILE *out, const diff_report *r)
             shape_text(&ta, &sa);
             shape_text(&tb, &sb);
             if (q->kind == DIFF_PAIR_SHAPE_MISMATCH) {
-                fputs("  shape mismatch  ", out);
+                cli_out_puts(out, "  shape mismatch  ");
                 print_name(out, &ta, 0);
-                fprintf(out, "  A %s %s, B %s %s\n", gs_type_name(ta.type), sa.s,
-                        gs_type_name(tb.type), sb.s);
+                cli_out_printf(out, "  A %s %s, B %s %s\n", gs_type_name(ta.type), sa.s,
+                               gs_type_name(tb.type), sb.s);
             } else {
-                fputs("  not compared    ", out);
+                cli_out_puts(out, "  not compared    ");
                 print_name(out, &ta, 0);
-                fprintf(out, "  A %s, B %s: no f32 form\n", gs_type_name(ta.type),
-                        gs_type_name(tb.type));
+                cli_out_printf(out, "  A %s, B %s: no f32 form\n", gs_type_name(ta.type),
+                               gs_type_name(tb.type));
             }
             break;
         }
     }
 }
 
-static const diff_pair *sort_pairs; /* qsort has no context argument in C11 */
-
-/* Worst first: larger NMSE, then larger max_abs, then file order. NMSE is never NaN. */
+/* Worst first: larger NMSE, then larger max_abs, then file order (the pairs' order in their one
+ * array, so the comparison needs no context: qsort has none in C11, and a global would make two
+ * reports written at once race). NMSE is never NaN. */
 static int worse_first(const void *x, const void *y)
 {
-    size_t i = *(const size_t *)x, j = *(const size_t *)y;
-    const diff_metrics *a = &sort_pairs[i].m, *b = &sort_pairs[j].m;
+    const diff_pair *p = *(const diff_pair *const *)x, *q = *(const diff_pair *const *)y;
+    const diff_metrics *a = &p->m, *b = &q->m;
     if (a->nmse != b->nmse) {
         return a->nmse > b->nmse ? -1 : 1;
     }
     if (a->max_abs != b->max_abs) {
         return a->max_abs > b->max_abs ? -1 : 1;
     }
-    return i < j ? -1 : (i > j ? 1 : 0);
+    return p < q ? -1 : (p > q ? 1 : 0);
 }
 
-static void print_exceeds(FILE *out, unsigned bits)
+static void print_exceeds(cli_out *out, unsigned bits)
 {
     const char *sep = "";
     if (bits & DIFF_EXCEEDS_NMSE) {
-        fprintf(out, "%snmse", sep);
+        cli_out_printf(out, "%snmse", sep);
         sep = ",";
     }
     if (bits & DIFF_EXCEEDS_ABS) {
-        fprintf(out, "%smax-abs", sep);
+        cli_out_printf(out, "%smax-abs", sep);
         sep = ",";
     }
     if (bits & DIFF_EXCEEDS_COS) {
-        fprintf(out, "%smin-cos", sep);
+        cli_out_printf(out, "%smin-cos", sep);
     }
 }
 
-static void print_row(FILE *out, const diff_report *r, const diff_pair *q, size_t name_col)
+static void print_row(cli_out *out, const diff_report *r, const diff_pair *q, size_t name_col)
 {
     gs_tensor_info ta, tb;
     diff_side_info(&q->a, &ta);
@@ -258,28 +259,28 @@ static void print_row(FILE *out, const diff_report *r, const diff_pair *q, size_
     char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], blocks[48];
     snprintf(blocks, sizeof blocks, "%" PRIu64 "/%" PRIu64, m->changed_blocks,
              (m->n_elements + m->block_elems - 1) / m->block_elems);
-    fputs("  ", out);
+    cli_out_puts(out, "  ");
     print_name(out, &ta, name_col);
     char pc[16];
-    fprintf(out, "  %-7s %-7s %12" PRIu64 " %12s %12s %12s %12s %8s %15s",
-            gs_type_name(ta.type), gs_type_name(tb.type), m->n_elements, num(b1, m->max_abs),
-            num(b2, m->rmse), num(b3, m->nmse), num(b4, m->cosine),
-            percent(pc, m->equal, m->n_elements), blocks);
+    cli_out_printf(out, "  %-7s %-7s %12" PRIu64 " %12s %12s %12s %12s %8s %15s",
+                   gs_type_name(ta.type), gs_type_name(tb.type), m->n_elements, num(b1, m->max_abs),
+                   num(b2, m->rmse), num(b3, m->nmse), num(b4, m->cosine),
+                   percent(pc, m->equal, m->n_elements), blocks);
     if (m->has_worst) {
-        fprintf(out, " %" PRIu64 " (rmse %s, max_abs %s)", m->worst_block, num(b5, m->worst_rmse),
-                num(b6, m->worst_max_abs));
+        cli_out_printf(out, " %" PRIu64 " (rmse %s, max_abs %s)", m->worst_block,
+                       num(b5, m->worst_rmse), num(b6, m->worst_max_abs));
     } else {
-        fputs(" -", out);
+        cli_out_puts(out, " -");
     }
     unsigned bits = diff_exceeds(&r->th, m);
     if (bits != 0) {
-        fputs("  FAIL ", out);
+        cli_out_puts(out, "  FAIL ");
         print_exceeds(out, bits);
     }
-    fputc('\n', out);
+    cli_out_putc(out, '\n');
 }
 
-static void print_nonfinite(FILE *out, const diff_pair *q)
+static void print_nonfinite(cli_out *out, const diff_pair *q)
 {
     const diff_metrics *m = &q->m;
     if (m->nan_a + m->nan_b + m->inf_a + m->inf_b == 0) {
@@ -287,26 +288,30 @@ static void print_nonfinite(FILE *out, const diff_pair *q)
     }
     gs_tensor_info ta;
     diff_side_info(&q->a, &ta);
-    fputs("  non-finite: ", out);
+    cli_out_puts(out, "  non-finite: ");
     print_name(out, &ta, 0);
-    fprintf(out,
+    cli_out_printf(out,
             ": NaN %" PRIu64 " in A, %" PRIu64 " in B; Inf %" PRIu64 " in A, %" PRIu64
             " in B; %" PRIu64 " mismatched\n",
             m->nan_a, m->nan_b, m->inf_a, m->inf_b, m->nonfinite_mismatches);
 }
 
-static void print_compared(FILE *out, const diff_report *r)
+static void print_compared(cli_out *out, const diff_report *r)
 {
     const diff_pairs *p = &r->pairs;
     size_t n = p->count[DIFF_PAIR_COMPARED];
     if (n == 0) {
         return;
     }
-    size_t *order = cli_xmalloc(n * sizeof *order);
+    const diff_pair **order = cli_alloc_array(n, sizeof *order);
+    if (order == NULL) {
+        cli_out_fail(out, GS_E_NO_MEMORY);
+        return;
+    }
     size_t k = 0, name_col = 6;
     for (size_t i = 0; i < p->n; i++) {
         if (p->items[i].kind == DIFF_PAIR_COMPARED) {
-            order[k++] = i;
+            order[k++] = &p->items[i];
             gs_tensor_info t;
             cli_text name;
             diff_side_info(&p->items[i].a, &t);
@@ -319,28 +324,27 @@ static void print_compared(FILE *out, const diff_report *r)
     if (name_col > NAME_COLUMN_MAX) {
         name_col = NAME_COLUMN_MAX;
     }
-    sort_pairs = p->items;
     qsort(order, n, sizeof *order, worse_first);
-    fprintf(out, "\ncompared tensors, worst first (A is the reference; blocks are B's)\n  ");
+    cli_out_printf(out, "\ncompared tensors, worst first (A is the reference; blocks are B's)\n  ");
     cli_text head;
     cli_text_printf(&head, "tensor");
     cli_text_print_padded(out, &head, name_col);
-    fprintf(out, "  %-7s %-7s %12s %12s %12s %12s %12s %8s %15s %s\n", "A", "B", "elements",
-            "max_abs", "rmse", "nmse", "cosine", "equal%", "changed/blocks", "worst block");
+    cli_out_printf(out, "  %-7s %-7s %12s %12s %12s %12s %12s %8s %15s %s\n", "A", "B", "elements",
+                   "max_abs", "rmse", "nmse", "cosine", "equal%", "changed/blocks", "worst block");
     for (k = 0; k < n; k++) {
-        print_row(out, r, &p->items[order[k]], name_col);
+        print_row(out, r, order[k], name_col);
     }
     for (k = 0; k < n; k++) {
-        print_nonfinite(out, &p->items[order[k]]);
+        print_nonfinite(out, order[k]);
     }
     free(order);
 }
 
-static void print_total_and_gate(FILE *out, const diff_report *r)
+static void print_total_and_gate(cli_out *out, const diff_report *r)
 {
     const diff_total *t = &r->total;
     char b1[32], b2[32], b3[32], b4[32], pc[16];
-    fprintf(out,
+    cli_out_printf(out,
             "\ntotal: %" PRIu64 " tensors, %" PRIu64 " elements: max_abs %s, rmse %s, "
             "nmse %s, cosine %s (nmse and cosine weighted by elements), equal %s%%\n",
             t->tensors, t->n_elements, num(b1, t->max_abs), num(b2, diff_total_rmse(t)),
@@ -348,28 +352,28 @@ static void print_total_and_gate(FILE *out, const diff_report *r)
             percent(pc, t->equal, t->n_elements));
     const diff_thresholds *th = &r->th;
     if (!th->has_max_nmse && !th->has_max_abs && !th->has_min_cos) {
-        fputs("gate: no thresholds", out);
+        cli_out_puts(out, "gate: no thresholds");
     } else {
-        fputs("gate:", out);
+        cli_out_puts(out, "gate:");
         if (th->has_max_nmse) {
-            fprintf(out, " --max-nmse %s", num(b1, th->max_nmse));
+            cli_out_printf(out, " --max-nmse %s", num(b1, th->max_nmse));
         }
         if (th->has_max_abs) {
-            fprintf(out, " --max-abs %s", num(b1, th->max_abs));
+            cli_out_printf(out, " --max-abs %s", num(b1, th->max_abs));
         }
         if (th->has_min_cos) {
-            fprintf(out, " --min-cos %s", num(b1, th->min_cos));
+            cli_out_printf(out, " --min-cos %s", num(b1, th->min_cos));
         }
-        fprintf(out, ": %zu tensors fail", r->failing);
+        cli_out_printf(out, ": %zu tensors fail", r->failing);
     }
     size_t shapes = r->pairs.count[DIFF_PAIR_SHAPE_MISMATCH];
     if (shapes > 0) {
-        fprintf(out, "; %zu shape mismatches", shapes);
+        cli_out_printf(out, "; %zu shape mismatches", shapes);
     }
-    fprintf(out, "; %s\n", diff_report_exit_code(r) == 0 ? "PASS" : "FAIL");
+    cli_out_printf(out, "; %s\n", diff_report_exit_code(r) == 0 ? "PASS" : "FAIL");
 }
 
-void diff_text(FILE *out, const diff_report *r)
+void diff_text(cli_out *out, const diff_report *r)
 {
     print_source(out, "A", r->path_a, r->a);
     print_source(out, "B", r->path_b, r->b);

@@ -13,8 +13,8 @@
  * Keys and names are written with every byte outside 0x21..0x7E, and the backslash, as \xHH
  * (lower-case hex), so a line never holds a space, a control byte or invalid UTF-8 from the file,
  * and each name has exactly one spelling. */
-#ifndef GGUFSAFE_MANIFEST_H
-#define GGUFSAFE_MANIFEST_H
+#ifndef GGUFSAFE_CLI_MANIFEST_H
+#define GGUFSAFE_CLI_MANIFEST_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -22,21 +22,22 @@
 #include <stdio.h>
 
 #include "ggufsafe.h"
+#include "ggufsafe_manifest.h"
+#include "out.h"
 
 #define MF_MAGIC "ggufsafe-manifest"
 #define MF_VERSION 1
-#define MF_MAX_PARTS 99999u
+#define MF_MAX_PARTS GS_SPLIT_MAX_PARTS
 
-typedef enum mf_kind {
-    MF_KV = 0,
-    MF_TENSOR = 1
-} mf_kind;
+/* The public enums (ggufsafe_manifest.h), as the engine spells them. */
+typedef gs_manifest_kind mf_kind;
+#define MF_KV GS_MANIFEST_KV
+#define MF_TENSOR GS_MANIFEST_TENSOR
 
-typedef enum mf_state {
-    MF_HASHED = 0,  /* digest holds the SHA-256 */
-    MF_NO_DATA = 1, /* verify of a damaged file: the tensor's data is not in the file */
-    MF_ALIASED = 2  /* verify of a damaged file: its data overlaps an earlier tensor's */
-} mf_state;
+typedef gs_manifest_state mf_state;
+#define MF_HASHED GS_MANIFEST_HASHED   /* digest holds the SHA-256 */
+#define MF_NO_DATA GS_MANIFEST_NO_DATA /* verify of a damaged file: its data is not in the file */
+#define MF_ALIASED GS_MANIFEST_ALIASED /* verify of a damaged file: it overlaps an earlier one */
 
 typedef struct mf_entry {
     mf_kind kind;
@@ -63,13 +64,19 @@ typedef struct mf_doc {
     size_t n_parts;
 } mf_doc;
 
-void mf_doc_init(mf_doc *d, size_t n_parts);
+/* The public manifest is a document. */
+struct gs_manifest {
+    mf_doc doc;
+};
+
+/* n_parts empty parts; GS_E_NO_MEMORY (d then has none). */
+gs_status mf_doc_init(mf_doc *d, size_t n_parts);
 void mf_doc_free(mf_doc *d);
 
-/* Appends an entry to p; the name (escaped form, len bytes) is copied. */
+/* Appends an entry to p; the name (escaped form, len bytes) is copied. NULL when out of memory. */
 mf_entry *mf_part_add(mf_part *p, mf_kind kind, const char *name, size_t len);
 
-/* The escaped form of raw bytes, allocated and NUL-terminated. */
+/* The escaped form of raw bytes, allocated and NUL-terminated; NULL when out of memory. */
 char *mf_escape(const void *raw, size_t n);
 
 typedef struct mf_hash_options {
@@ -85,25 +92,27 @@ typedef struct mf_hash_options {
  * every key-value's and tensor's digest are fed from the same buffers. Tensors whose data is not
  * in the file (diagnostic opens) are marked MF_NO_DATA, tensors sharing bytes with an earlier
  * one MF_ALIASED. Returns GS_OK, or the read failure (GS_E_TRUNCATED when the file shrank during
- * the scan) with *where set to the offset that could not be read. */
+ * the scan) with *where set to the offset that could not be read, GS_E_NO_MEMORY, or
+ * GS_E_INTERNAL (libcrypto failed). */
 gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
                        uint64_t *where);
 
 /* Writes the manifest text. */
-void mf_write(FILE *out, const mf_doc *d);
+void mf_write(cli_out *out, const mf_doc *d);
 
-/* Parses a manifest (untrusted input: bounded lines, every field checked). Returns 0, or -1
- * with "line N: reason" in why. */
-int mf_parse(FILE *in, mf_doc *d, char *why, size_t why_cap);
+/* Where a manifest is parsed from: a stream, or bytes in memory. */
+typedef struct mf_input {
+    FILE *file;          /* or NULL: data */
+    const uint8_t *data;
+    size_t size, pos;
+} mf_input;
 
-/* Opens FILE as hash and verify do (the whole split set from its first part unless part_only;
- * verify opens each part leniently in diagnostic mode so that damage shows as named
- * differences) and hashes every part into d. Returns -1 on success; otherwise prints the error
- * line and returns the exit code. */
-int mf_hash_path(const char *path, bool part_only, bool for_verify, gs_profile profile,
-                 unsigned jobs, mf_doc *d);
+/* Parses a manifest (untrusted input: bounded lines, every field checked). GS_OK;
+ * GS_E_INVALID_ARGUMENT with err->detail "line N: reason" and err->offset the line's offset;
+ * GS_E_IO (a read error, "line N: read error"); GS_E_NO_MEMORY. d is empty on failure. */
+gs_status mf_parse(mf_input *in, mf_doc *d, gs_error *err);
 
 /* Hex of a digest into out (65 bytes). */
-void mf_hex(const uint8_t digest[32], char out[65]);
+#define mf_hex gs_manifest_hex
 
 #endif

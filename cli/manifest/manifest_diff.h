@@ -1,16 +1,34 @@
-/* Comparing a file's manifest with an expected one (ggufsafe verify). */
+/* Comparing a file's manifest with an expected one (ggufsafe verify): the differences as data
+ * (the public gs_manifest_diff), and their text. */
 #ifndef GGUFSAFE_MANIFEST_DIFF_H
 #define GGUFSAFE_MANIFEST_DIFF_H
 
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
+#include <stddef.h>
 
 #include "manifest.h"
+#include "out.h"
 
-/* Prints one line per difference between want (the manifest) and got (the file):
- *   [part N: ]changed|added|missing|damaged  kv|tensor|file  <name>  [what]
- * and returns how many there are (0: the file matches). */
-uint64_t mf_compare(FILE *out, const mf_doc *want, const mf_doc *got);
+typedef struct mf_difference {
+    gs_manifest_change change;
+    gs_manifest_item item;
+    size_t part;   /* 0-based, or GS_MANIFEST_NO_PART */
+    bool prefixed; /* the text line starts with "part N: " (either side has several parts) */
+    char *subject; /* owned */
+    char *detail;  /* owned, or NULL */
+} mf_difference;
+
+struct gs_manifest_diff {
+    mf_difference *items;
+    size_t n, cap;
+};
+
+/* Every difference between want (the manifest) and got (the file). GS_OK or GS_E_NO_MEMORY (out
+ * is then empty). */
+gs_status mf_compare(const mf_doc *want, const mf_doc *got, gs_manifest_diff *out);
+void mf_diff_free(gs_manifest_diff *d);
+
+/* One line per difference:
+ *   [part N: ]changed|added|missing|damaged  kv|tensor|file|parts  <subject>[  <detail>] */
+void mf_diff_write(cli_out *out, const gs_manifest_diff *d);
 
 #endif

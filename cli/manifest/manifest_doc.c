@@ -2,16 +2,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert_findings.h"
+#include "api.h"
 #include "manifest.h"
 
-void mf_doc_init(mf_doc *d, size_t n_parts)
+gs_status mf_doc_init(mf_doc *d, size_t n_parts)
 {
-    d->n_parts = n_parts;
-    d->parts = n_parts ? cert_xrealloc(NULL, n_parts * sizeof *d->parts) : NULL;
-    if (n_parts) {
-        memset(d->parts, 0, n_parts * sizeof *d->parts);
+    d->n_parts = 0;
+    d->parts = NULL;
+    if (n_parts == 0) {
+        return GS_OK;
     }
+    d->parts = cli_alloc_array(n_parts, sizeof *d->parts);
+    if (d->parts == NULL) {
+        return GS_E_NO_MEMORY;
+    }
+    memset(d->parts, 0, n_parts * sizeof *d->parts);
+    d->n_parts = n_parts;
+    return GS_OK;
 }
 
 void mf_doc_free(mf_doc *d)
@@ -29,16 +36,15 @@ void mf_doc_free(mf_doc *d)
 
 mf_entry *mf_part_add(mf_part *p, mf_kind kind, const char *name, size_t len)
 {
-    if (p->n == p->cap) {
-        p->cap = p->cap ? 2 * p->cap : 64;
-        p->entries = cert_xrealloc(p->entries, p->cap * sizeof *p->entries);
+    char *copy = cli_strndup(name, len);
+    if (copy == NULL || !cli_reserve((void **)&p->entries, &p->cap, p->n + 1, sizeof *p->entries)) {
+        free(copy);
+        return NULL;
     }
     mf_entry *e = &p->entries[p->n++];
     memset(e, 0, sizeof *e);
     e->kind = kind;
-    e->name = cert_xrealloc(NULL, len + 1);
-    memcpy(e->name, name, len);
-    e->name[len] = '\0';
+    e->name = copy;
     return e;
 }
 
@@ -51,7 +57,10 @@ char *mf_escape(const void *raw, size_t n)
     for (size_t i = 0; i < n; i++) {
         len += (s[i] > 0x20 && s[i] < 0x7f && s[i] != '\\') ? 1 : 4;
     }
-    char *out = cert_xrealloc(NULL, len + 1);
+    char *out = len < SIZE_MAX ? malloc(len + 1) : NULL;
+    if (out == NULL) {
+        return NULL;
+    }
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
         if (s[i] > 0x20 && s[i] < 0x7f && s[i] != '\\') {
@@ -67,7 +76,7 @@ char *mf_escape(const void *raw, size_t n)
     return out;
 }
 
-void mf_hex(const uint8_t digest[32], char out[65])
+void gs_manifest_hex(const uint8_t digest[32], char out[65])
 {
     for (int i = 0; i < 32; i++) {
         out[2 * i] = hexdigits[digest[i] >> 4];
@@ -76,24 +85,24 @@ void mf_hex(const uint8_t digest[32], char out[65])
     out[64] = '\0';
 }
 
-void mf_write(FILE *out, const mf_doc *d)
+void mf_write(cli_out *out, const mf_doc *d)
 {
     char hex[65];
-    fprintf(out, "%s %d\n", MF_MAGIC, MF_VERSION);
+    cli_out_printf(out, "%s %d\n", MF_MAGIC, MF_VERSION);
     for (size_t p = 0; p < d->n_parts; p++) {
         const mf_part *part = &d->parts[p];
         mf_hex(part->digest, hex);
-        fprintf(out, "part %zu of %zu\nfile %s %llu\n", p + 1, d->n_parts, hex,
-                (unsigned long long)part->size);
+        cli_out_printf(out, "part %zu of %zu\nfile %s %llu\n", p + 1, d->n_parts, hex,
+                       (unsigned long long)part->size);
         for (size_t i = 0; i < part->n; i++) {
             const mf_entry *e = &part->entries[i];
             mf_hex(e->digest, hex);
             if (e->kind == MF_KV) {
-                fprintf(out, "kv %s %s\n", hex, e->name);
+                cli_out_printf(out, "kv %s %s\n", hex, e->name);
             } else {
-                fprintf(out, "tensor %s %s %s %s\n", hex, e->type, e->shape, e->name);
+                cli_out_printf(out, "tensor %s %s %s %s\n", hex, e->type, e->shape, e->name);
             }
         }
     }
-    fprintf(out, "end\n");
+    cli_out_printf(out, "end\n");
 }

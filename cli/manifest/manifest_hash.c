@@ -10,16 +10,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert_findings.h"
+#include "api.h"
 #include "manifest.h"
+#include "spans.h"
 
 #define CHUNK (4u << 20)
 #define RING 4
 
-typedef struct range {
-    uint64_t start, end;
-    size_t entry;
-} range;
+typedef cli_span range; /* index: the entry */
 
 typedef struct slot {
     uint8_t *buf;
@@ -52,19 +50,10 @@ typedef struct hasher {
     bool failed; /* libcrypto failed on the reading thread: a result would be wrong */
 } hasher;
 
-static int by_start(const void *a, const void *b)
-{
-    const range *x = a, *y = b;
-    if (x->start != y->start) {
-        return x->start < y->start ? -1 : 1;
-    }
-    return x->entry < y->entry ? -1 : (x->entry > y->entry);
-}
-
 static void finish(hasher *h, lane *l, size_t r)
 {
     unsigned len = 0;
-    if (EVP_DigestFinal_ex(l->ctx, h->part->entries[h->ranges[r].entry].digest, &len) != 1) {
+    if (EVP_DigestFinal_ex(l->ctx, h->part->entries[h->ranges[r].index].digest, &len) != 1) {
         l->failed = true;
     }
     l->active = false;
@@ -128,29 +117,48 @@ static void *lane_main(void *arg)
     return NULL;
 }
 
+static void aliased(void *ctx, size_t entry)
+{
+    ((mf_part *)ctx)->entries[entry].state = MF_ALIASED;
+}
+
+/* Appends the entry of a key or tensor name (raw bytes); NULL when out of memory. */
+static mf_entry *add_named(mf_part *part, mf_kind kind, gs_str raw)
+{
+    char *name = mf_escape(raw.ptr, raw.len);
+    mf_entry *e = name != NULL ? mf_part_add(part, kind, name, strlen(name)) : NULL;
+    free(name);
+    return e;
+}
+
 /* The entries of the manifest for f, and the ranges whose bytes are to be hashed. */
-static void collect(hasher *h)
+static gs_status collect(hasher *h)
 {
     const gs_file *f = h->f;
     mf_part *part = h->part;
     size_t n = gs_kv_count(f) + gs_tensor_count(f);
-    h->ranges = cert_xrealloc(NULL, (n ? n : 1) * sizeof *h->ranges);
     h->n_ranges = 0;
+    h->ranges = cli_alloc_array(n, sizeof *h->ranges);
+    if (h->ranges == NULL) {
+        return GS_E_NO_MEMORY;
+    }
     for (size_t i = 0; i < gs_kv_count(f); i++) {
         gs_kv_info kv;
         gs_kv_info_at(f, i, &kv);
-        char *name = mf_escape(kv.key.ptr, kv.key.len);
-        mf_entry *e = mf_part_add(part, MF_KV, name, strlen(name));
-        free(name);
+        mf_entry *e = add_named(part, MF_KV, kv.key);
+        if (e == NULL) {
+            return GS_E_NO_MEMORY;
+        }
         e->offset = kv.offset;
         e->size = kv.size;
     }
     for (size_t i = 0; i < gs_tensor_count(f); i++) {
         gs_tensor_info t;
         gs_tensor_info_at(f, i, &t);
-        char *name = mf_escape(t.name.ptr, t.name.len);
-        mf_entry *e = mf_part_add(part, MF_TENSOR, name, strlen(name));
-        free(name);
+        mf_entry *e = add_named(part, MF_TENSOR, t.name);
+        if (e == NULL) {
+            return GS_E_NO_MEMORY;
+        }
         snprintf(e->type, sizeof e->type, "%s", gs_type_name(t.type));
         size_t k = 0;
         e->shape[0] = '\0';
@@ -176,22 +184,60 @@ static void collect(hasher *h)
             }
         }
     }
-    if (h->n_ranges > 1) {
-        qsort(h->ranges, h->n_ranges, sizeof *h->ranges, by_start);
-    }
     /* A damaged file's tensors may share bytes: keep the first of each, so every range is
      * disjoint and each lane needs one open digest at a time. */
-    size_t k = 0;
-    uint64_t reach = 0;
-    for (size_t i = 0; i < h->n_ranges; i++) {
-        if (h->ranges[i].start < reach) {
-            part->entries[h->ranges[i].entry].state = MF_ALIASED;
-            continue;
-        }
-        reach = h->ranges[i].end;
-        h->ranges[k++] = h->ranges[i];
+    h->n_ranges = cli_spans_first_owners(h->ranges, h->n_ranges, aliased, part);
+    return GS_OK;
+}
+
+/* What one hash run holds besides the hasher's ranges: per lane, and the ring's buffers. */
+typedef struct run {
+    lane *lanes;
+    lane_arg *args;
+    pthread_t *threads;
+    EVP_MD_CTX *whole;
+} run;
+
+static void release(hasher *h, run *rn)
+{
+    for (unsigned i = 0; rn->lanes != NULL && i < h->n_lanes; i++) {
+        EVP_MD_CTX_free(rn->lanes[i].ctx);
     }
-    h->n_ranges = k;
+    for (int i = 0; i < RING; i++) {
+        free(h->slots[i].buf);
+    }
+    EVP_MD_CTX_free(rn->whole);
+    EVP_MD_free(h->md);
+    free(h->ranges);
+    free(rn->lanes);
+    free(rn->args);
+    free(rn->threads);
+}
+
+/* The lanes and the ring; GS_E_NO_MEMORY when one cannot be had (release frees what was). */
+static gs_status acquire(hasher *h, run *rn)
+{
+    rn->lanes = cli_alloc_array(h->n_lanes, sizeof *rn->lanes);
+    rn->args = cli_alloc_array(h->n_lanes, sizeof *rn->args);
+    rn->threads = cli_alloc_array(h->n_lanes, sizeof *rn->threads);
+    if (rn->lanes == NULL || rn->args == NULL || rn->threads == NULL) {
+        free(rn->lanes);
+        rn->lanes = NULL;
+        return GS_E_NO_MEMORY;
+    }
+    for (unsigned i = 0; i < h->n_lanes; i++) {
+        rn->lanes[i] = (lane){h, i, false, false, EVP_MD_CTX_new()};
+        if (rn->lanes[i].ctx == NULL) {
+            h->failed = true;
+        }
+    }
+    for (int i = 0; i < RING; i++) {
+        h->slots[i] = (slot){malloc(CHUNK), UINT64_MAX, 0, 0};
+        if (h->slots[i].buf == NULL) {
+            return GS_E_NO_MEMORY;
+        }
+    }
+    return GS_OK;
 }
 
 gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
@@ -200,35 +246,34 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
     gs_layout layout;
     gs_file_layout(f, &layout);
     hasher h = {.f = f, .part = out};
+    run rn = {NULL, NULL, NULL, NULL};
     out->size = layout.file_size;
+    *where = 0;
     h.md = EVP_MD_fetch(NULL, "SHA256", NULL);
-    EVP_MD_CTX *whole = EVP_MD_CTX_new();
-    if (h.md == NULL || whole == NULL || EVP_DigestInit_ex(whole, h.md, NULL) != 1) {
-        EVP_MD_free(h.md);
-        EVP_MD_CTX_free(whole);
-        *where = 0;
+    rn.whole = EVP_MD_CTX_new();
+    if (h.md == NULL || rn.whole == NULL || EVP_DigestInit_ex(rn.whole, h.md, NULL) != 1) {
+        release(&h, &rn);
         return GS_E_INTERNAL;
     }
-    collect(&h);
+    gs_status st = collect(&h);
     h.n_chunks = (layout.file_size + CHUNK - 1) / CHUNK;
     unsigned jobs = o->jobs > 0 ? o->jobs : 1;
     h.n_lanes = jobs > 1 ? jobs - 1 : 1;
     if (h.n_lanes > h.n_ranges && h.n_ranges > 0) {
         h.n_lanes = (unsigned)h.n_ranges;
     }
+    if (st == GS_OK) {
+        st = acquire(&h, &rn);
+    }
+    if (st != GS_OK) {
+        release(&h, &rn);
+        return st;
+    }
     bool threaded = jobs > 1 && h.n_ranges > 0;
-    lane *lanes = cert_xrealloc(NULL, h.n_lanes * sizeof *lanes);
-    lane_arg *args = cert_xrealloc(NULL, h.n_lanes * sizeof *args);
-    pthread_t *threads = cert_xrealloc(NULL, h.n_lanes * sizeof *threads);
-    for (unsigned i = 0; i < h.n_lanes; i++) {
-        lanes[i] = (lane){&h, i, false, false, EVP_MD_CTX_new()};
-        if (lanes[i].ctx == NULL) {
-            h.failed = true;
-        }
-    }
-    for (int i = 0; i < RING; i++) {
-        h.slots[i] = (slot){cert_xrealloc(NULL, CHUNK), UINT64_MAX, 0, 0};
-    }
+    lane *lanes = rn.lanes;
+    lane_arg *args = rn.args;
+    pthread_t *threads = rn.threads;
+    EVP_MD_CTX *whole = rn.whole;
     pthread_mutex_init(&h.mu, NULL);
     pthread_cond_init(&h.published, NULL);
     pthread_cond_init(&h.freed, NULL);
@@ -259,7 +304,6 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
             }
         }
     }
-    gs_status st = GS_OK;
     for (uint64_t k = 0; k < h.n_chunks; k++) {
         slot *s = &h.slots[k % RING];
         pthread_mutex_lock(&h.mu);
@@ -308,20 +352,11 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
     }
     for (unsigned i = 0; i < h.n_lanes; i++) {
         h.failed |= lanes[i].failed; /* after the joins */
-        EVP_MD_CTX_free(lanes[i].ctx);
-    }
-    for (int i = 0; i < RING; i++) {
-        free(h.slots[i].buf);
     }
     pthread_mutex_destroy(&h.mu);
     pthread_cond_destroy(&h.published);
     pthread_cond_destroy(&h.freed);
-    EVP_MD_CTX_free(whole);
-    EVP_MD_free(h.md);
-    free(h.ranges);
-    free(lanes);
-    free(args);
-    free(threads);
+    release(&h, &rn);
     if (st == GS_OK && h.failed) {
         *where = 0;
         return GS_E_INTERNAL;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cert_findings.h"
+#include "api.h"
 #include "manifest.h"
 
 /* The longest valid line: "kv " + 64 hex + " " + a 65535-byte key with every byte escaped. */
@@ -18,13 +18,34 @@
 #define MAX_ENTRIES (4u << 20)
 
 typedef struct parser {
-    FILE *in;
+    mf_input *in;
     char *line;
     size_t len;
     size_t number;
-    char *why;
-    size_t why_cap;
+    uint64_t consumed;   /* bytes read so far */
+    uint64_t line_start; /* offset of the current line */
+    gs_error *err;
+    gs_status status;    /* of the failure: malformed (GS_E_INVALID_ARGUMENT), GS_E_IO, memory */
 } parser;
+
+/* The next byte, or EOF; -2 for a read error of the stream. */
+static int next_byte(parser *p)
+{
+    mf_input *in = p->in;
+    int c;
+    if (in->file != NULL) {
+        c = fgetc(in->file);
+        if (c == EOF && ferror(in->file)) {
+            return -2;
+        }
+    } else {
+        c = in->pos < in->size ? in->data[in->pos++] : EOF;
+    }
+    if (c != EOF) {
+        p->consumed++;
+    }
+    return c;
+}
 
 __attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt, ...)
 {
@@ -33,7 +54,11 @@ __attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(p->why, p->why_cap, "line %zu: %s", p->number, msg);
+    if (p->status == GS_OK) {
+        p->status = GS_E_INVALID_ARGUMENT;
+    }
+    gsi_fail(p->err, p->status, p->line_start, GS_CONTEXT_NONE, NULL, 0, "line %zu: %s",
+             p->number, msg);
     return -1;
 }
 
@@ -42,7 +67,8 @@ static int next_line(parser *p)
 {
     size_t n = 0;
     int c;
-    while ((c = fgetc(p->in)) != EOF && c != '\n') {
+    p->line_start = p->consumed;
+    while ((c = next_byte(p)) >= 0 && c != '\n') {
         if (n >= MAX_LINE) {
             p->number++;
             return fail(p, "longer than %u bytes", MAX_LINE);
@@ -53,8 +79,13 @@ static int next_line(parser *p)
         }
         p->line[n++] = (char)c;
     }
+    if (c == -2) {
+        p->number++;
+        p->status = GS_E_IO;
+        return fail(p, "read error");
+    }
     if (c == EOF && n == 0) {
-        return ferror(p->in) ? (p->number++, fail(p, "read error")) : 0;
+        return 0;
     }
     p->number++;
     if (c == EOF) {
@@ -224,7 +255,11 @@ static int check_duplicates(parser *p, const mf_part *part)
     if (part->n < 2) {
         return 0;
     }
-    const mf_entry **v = cert_xrealloc(NULL, part->n * sizeof *v);
+    const mf_entry **v = cli_alloc_array(part->n, sizeof *v);
+    if (v == NULL) {
+        p->status = GS_E_NO_MEMORY;
+        return fail(p, "out of memory");
+    }
     for (size_t i = 0; i < part->n; i++) {
         v[i] = &part->entries[i];
     }
@@ -293,7 +328,10 @@ static int parse_body(parser *p, mf_doc *d)
             uint64_t expected = part == NULL ? 1 : (uint64_t)(part - d->parts) + 2;
             if (part == NULL) {
                 total = of;
-                mf_doc_init(d, (size_t)total);
+                if (mf_doc_init(d, (size_t)total) != GS_OK) {
+                    p->status = GS_E_NO_MEMORY;
+                    return fail(p, "out of memory");
+                }
             } else if (check_duplicates(p, part) != 0) {
                 return -1;
             }
@@ -337,6 +375,10 @@ static int parse_body(parser *p, mf_doc *d)
             return fail(p, "bad tensor type or shape (expected e.g. 'q4_K 4096,32000')");
         }
         mf_entry *e = mf_part_add(part, kv ? MF_KV : MF_TENSOR, name, strlen(name));
+        if (e == NULL) {
+            p->status = GS_E_NO_MEMORY;
+            return fail(p, "out of memory");
+        }
         memcpy(e->digest, digest, 32);
         e->line = p->number;
         if (tensor) {
@@ -347,15 +389,19 @@ static int parse_body(parser *p, mf_doc *d)
     }
 }
 
-int mf_parse(FILE *in, mf_doc *d, char *why, size_t why_cap)
+gs_status mf_parse(mf_input *in, mf_doc *d, gs_error *err)
 {
     d->parts = NULL;
     d->n_parts = 0;
-    parser p = {in, cert_xrealloc(NULL, MAX_LINE + 1), 0, 0, why, why_cap};
+    parser p = {in, malloc(MAX_LINE + 1), 0, 0, 0, 0, err, GS_OK};
+    if (p.line == NULL) {
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "manifest line");
+    }
     int rc = parse_body(&p, d);
     free(p.line);
     if (rc != 0) {
         mf_doc_free(d);
+        return p.status != GS_OK ? p.status : GS_E_INVALID_ARGUMENT;
     }
-    return rc;
+    return GS_OK;
 }

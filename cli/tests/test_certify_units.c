@@ -11,11 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cert.h"
 #include "cert_codes.h"
-#include "cert_render.h"
+#include "cert_findings.h"
 #include "cert_scales.h"
 #include "cli_run.h"
+#include "ggufsafe_certify.h"
 #include "gsw_write.h"
 #include "manifest.h"
 
@@ -119,6 +119,46 @@ static void truncate_after_first(void *ctx, uint64_t a, uint64_t b)
     }
 }
 
+/* The same as certification's progress callback. */
+static void truncate_after_first_event(void *ctx, const gs_progress *p)
+{
+    truncate_after_first(ctx, p->done, p->total);
+}
+
+/* The text report in a heap string; with all, the JSON and SARIF reports before it. */
+static char *reports(const gs_certify *r, bool all)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    gs_sink sink;
+    gs_sink_file(&sink, out);
+    if (all) {
+        cr_expect_eq(gs_certify_write_json(r, &sink, NULL), GS_OK);
+        cr_expect_eq(gs_certify_write_sarif(r, &sink, NULL), GS_OK);
+    }
+    cr_assert_eq(gs_certify_write_text(r, &sink, NULL), GS_OK);
+    fclose(out);
+    return text;
+}
+
+/* Strict, the deep scan, on jobs threads. */
+static gs_certify_options deep_options(unsigned jobs)
+{
+    gs_certify_options opt;
+    gs_certify_options_init(&opt);
+    opt.deep = true;
+    opt.jobs = jobs;
+    return opt;
+}
+
+static bool certified(const gs_certify *r)
+{
+    gs_certify_summary s = {.struct_size = sizeof s};
+    cr_assert_eq(gs_certify_get_summary(r, &s), GS_OK);
+    return s.verdict.certified;
+}
+
 Test(certify_units, hash_reports_a_file_that_shrinks)
 {
     char *dir = scratch_dir();
@@ -148,22 +188,18 @@ Test(certify_units, deep_certify_reports_a_file_that_shrinks)
     for (unsigned jobs = 1; jobs <= 3; jobs++) {
         char *path = big_file(dir);
         shrink s = {path, 0};
-        cert_options opt = {.profile = GS_PROFILE_STRICT, .deep = true, .jobs = jobs,
-                            .progress = truncate_after_first, .progress_ctx = &s};
-        cert_run r;
-        cr_assert_eq(cert_open(&r, path, &opt), -1);
-        cert_check(&r);
-        cr_expect_eq(cert_exit_code(&r), 1);
-        char *text = NULL;
-        size_t len = 0;
-        FILE *out = open_memstream(&text, &len);
-        cert_render_text(out, &r);
-        fclose(out);
+        gs_certify_options opt = deep_options(jobs);
+        opt.progress = truncate_after_first_event;
+        opt.progress_ctx = &s;
+        gs_certify *r;
+        cr_assert_eq(gs_certify_path(path, &opt, &r, NULL), GS_OK);
+        cr_expect_eq(certified(r) ? 0 : 1, 1);
+        char *text = reports(r, false);
         cr_expect(contains(text, "\nerror   reader.GS_E_TRUNCATED at byte "), "jobs %u:\n%s",
                   jobs, text);
         cr_expect(contains(text, "the file shrank while its tensor data was scanned"), "%s", text);
         free(text);
-        cert_close(&r);
+        gs_certify_free(r);
         free(path);
     }
     scratch_remove(dir);
@@ -262,31 +298,26 @@ Test(certify_units, certify_from_memory)
     size_t len;
     char *bytes = read_file(path, &len);
     cr_assert_not_null(bytes);
-    cert_options opt = {.profile = GS_PROFILE_STRICT, .deep = true, .jobs = 2};
-    cert_run r;
-    cr_assert_eq(cert_open_memory(&r, bytes, len, "sample.gguf", &opt), -1);
-    cert_check(&r);
-    cr_expect_eq(cert_exit_code(&r), 0);
-    cr_expect_eq(r.n_stats, 33);
-    cr_expect_eq(r.findings.n, 3);
-    cert_close(&r);
+    gs_certify_options opt = deep_options(2);
+    gs_certify *r;
+    cr_assert_eq(gs_certify_memory(bytes, len, "sample.gguf", &opt, &r, NULL), GS_OK);
+    gs_certify_summary sum = {.struct_size = sizeof sum};
+    cr_assert_eq(gs_certify_get_summary(r, &sum), GS_OK);
+    cr_expect_eq(sum.verdict.certified ? 0 : 1, 0);
+    cr_expect_eq(sum.stats_count, 33);
+    cr_expect_eq(sum.finding_count, 3);
+    gs_certify_free(r);
     /* every prefix of the file: findings, never a crash (the deep scan included) */
     for (size_t cut = 0; cut < len; cut += cut < 1024 ? 7 : 4099) {
-        cr_assert_eq(cert_open_memory(&r, bytes, cut, "cut.gguf", &opt), -1, "cut %zu", cut);
-        cert_check(&r);
-        cr_expect_eq(cert_exit_code(&r), 1, "cut %zu", cut);
-        char *text = NULL;
-        size_t tlen = 0;
-        FILE *out = open_memstream(&text, &tlen);
-        cert_render_json(out, &r);
-        cert_render_sarif(out, &r);
-        cert_render_text(out, &r);
-        fclose(out);
-        free(text);
-        cert_close(&r);
+        cr_assert_eq(gs_certify_memory(bytes, cut, "cut.gguf", &opt, &r, NULL), GS_OK, "cut %zu",
+                     cut);
+        cr_expect_eq(certified(r) ? 0 : 1, 1, "cut %zu", cut);
+        free(reports(r, true));
+        gs_certify_free(r);
     }
-    cr_expect_eq(cert_open_memory(&r, "GGML", 4, "x", &opt), 2);
-    cert_close(&r);
+    /* not a GGUF at all: nothing to certify (the command's exit 2) */
+    cr_expect_eq(gs_certify_memory("GGML", 4, "x", &opt, &r, NULL), GS_E_BAD_MAGIC);
+    cr_expect_null(r);
     free(bytes);
     free(path);
 }

@@ -267,8 +267,8 @@ Test(diff_compare, threads_give_the_same_results)
     many = one;
     many.items = calloc(9, sizeof *many.items);
     memcpy(many.items, one.items, 9 * sizeof *one.items);
-    cr_assert_eq(diff_compare_pairs(&one, 1, 1000), 9);
-    cr_assert_eq(diff_compare_pairs(&many, 8, 1000), 9);
+    cr_assert_eq(diff_compare_pairs(&one, 1, 1000, NULL, NULL), 9);
+    cr_assert_eq(diff_compare_pairs(&many, 8, 1000, NULL, NULL), 9);
     for (size_t i = 0; i < 9; i++) {
         cr_assert_eq(one.items[i].status, GS_OK);
         cr_assert_eq(many.items[i].status, GS_OK);

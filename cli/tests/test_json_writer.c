@@ -10,13 +10,17 @@
 #include "num_format.h"
 
 static FILE *sink;
+static cli_out out;
 static cli_json json;
 
 static void setup(void)
 {
     sink = tmpfile();
     cr_assert_not_null(sink);
-    cli_json_init(&json, sink);
+    gs_sink s;
+    gs_sink_file(&s, sink);
+    cr_assert_eq(cli_out_init(&out, &s), GS_OK);
+    cli_json_init(&json, &out);
 }
 
 static void teardown(void)
@@ -27,6 +31,7 @@ static void teardown(void)
 /* Everything written so far. */
 static char *written(void)
 {
+    cr_assert_eq(cli_out_finish(&out, NULL), GS_OK);
     fflush(sink);
     long n = ftell(sink);
     cr_assert_geq(n, 0);

@@ -193,3 +193,43 @@ Test(split, from_files)
     snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
     cr_assert_eq(system(cmd), 0);
 }
+
+/* Part names: the one parser and formatter of <prefix>-NNNNN-of-MMMMM.gguf. */
+Test(split, part_names)
+{
+    gs_split_name n;
+    const char *p = "dir/model-00002-of-00010.gguf";
+    cr_assert(gs_split_name_parse(p, strlen(p), &n));
+    cr_expect_eq(n.prefix_len, strlen("dir/model"));
+    cr_expect_eq(n.part, 2);
+    cr_expect_eq(n.count, 10);
+    char buf[64];
+    cr_assert_eq(gs_split_name_format(p, &n, 7, buf, sizeof buf), GS_OK);
+    cr_expect_str_eq(buf, "dir/model-00007-of-00010.gguf");
+    size_t exact = n.prefix_len + GS_SPLIT_NAME_SUFFIX_LEN + 1;
+    cr_expect_eq(gs_split_name_format(p, &n, 1, buf, exact), GS_OK);
+    cr_expect_str_eq(buf, "dir/model-00001-of-00010.gguf");
+    cr_expect_eq(gs_split_name_format(p, &n, 1, buf, exact - 1), GS_E_OUT_OF_RANGE);
+    cr_expect_str_eq(buf, "");
+    cr_expect_eq(gs_split_name_format(p, &n, 0, buf, sizeof buf), GS_E_INVALID_ARGUMENT);
+    cr_expect_eq(gs_split_name_format(p, &n, 100000, buf, sizeof buf), GS_E_INVALID_ARGUMENT);
+    /* a part number above the count is a wrong name, still parsed: callers report it */
+    p = "-00005-of-00003.gguf";
+    cr_assert(gs_split_name_parse(p, strlen(p), &n));
+    cr_expect_eq(n.prefix_len, 0);
+    cr_expect_eq(n.part, 5);
+    static const char *const bad[] = {"m-00000-of-00002.gguf", "m-00001-of-00000.gguf",
+                                      "m-0001-of-00002.gguf",  "m-00001-of-00002.ggu",
+                                      "m_00001-of-00002.gguf", "m-00001-0f-00002.gguf",
+                                      "m-0000a-of-00002.gguf", "00001-of-00002.gguf", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        n.part = 77;
+        cr_expect(!gs_split_name_parse(bad[i], strlen(bad[i]), &n), "%s", bad[i]);
+        cr_expect_eq(n.part, 77, "%s: out untouched", bad[i]);
+    }
+    cr_expect(!gs_split_name_parse(NULL, 0, &n));
+    p = "m-00001-of-00002.gguf";
+    cr_expect(!gs_split_name_parse(p, strlen(p), NULL));
+    /* the length is what is parsed, not the NUL */
+    cr_expect(gs_split_name_parse("m-00001-of-00002.gguf.bak", 21, &n));
+}

@@ -1,0 +1,40 @@
+#include "manifest_run.h"
+
+#include "cli_common.h"
+#include "progress.h"
+
+int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_profile profile,
+                  unsigned jobs, gs_manifest **out)
+{
+    progress bar;
+    progress_init(&bar, "hash");
+    gs_manifest_options o;
+    gs_manifest_options_init(&o);
+    o.mode = mode;
+    o.profile = profile;
+    o.part_only = part_only;
+    o.jobs = jobs;
+    o.progress = progress_event;
+    o.progress_ctx = &bar;
+    gs_manifest_input *in;
+    gs_error err;
+    *out = NULL;
+    gs_status st = gs_manifest_open(path, &o, &in, &err);
+    if (st != GS_OK) {
+        return cli_print_failure(&err);
+    }
+    st = gs_manifest_hash(in, &o, out, &err);
+    progress_done(&bar);
+    gs_manifest_input_close(in);
+    if (st == GS_OK) {
+        return -1;
+    }
+    if (st == GS_E_NO_MEMORY) {
+        return cli_print_failure(&err);
+    }
+    /* The error line of a failed read names no part, as ever: the detail says what happened. */
+    err.context_kind = GS_CONTEXT_NONE;
+    err.context[0] = '\0';
+    cli_print_error(&err);
+    return CLI_EXIT_USAGE;
+}

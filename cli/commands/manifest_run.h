@@ -1,0 +1,16 @@
+/* hash and verify both read a file into a manifest (include/ggufsafe_manifest.h) with a
+ * progress bar on a terminal, and report a failure the same way. */
+#ifndef GGUFSAFE_CLI_MANIFEST_RUN_H
+#define GGUFSAFE_CLI_MANIFEST_RUN_H
+
+#include <stdbool.h>
+
+#include "ggufsafe_manifest.h"
+
+/* Opens and hashes path in the given mode. -1 with *out set; otherwise the error line is printed
+ * and the exit code returned: a file that cannot be opened by its status, one that changed or
+ * could not be read while it was hashed 2 (the environment). */
+int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_profile profile,
+                  unsigned jobs, gs_manifest **out);
+
+#endif

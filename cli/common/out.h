@@ -1,0 +1,44 @@
+/* Report output: a small buffer in front of the caller's gs_sink (ggufsafe_sink.h), with a sticky
+ * status. Every renderer of the tool libraries writes through one, so a report reaches the sink
+ * in large pieces whatever the callback is, and the first failure (the sink's errno, or an
+ * allocation) stops the writing and is what the public call returns. */
+#ifndef GGUFSAFE_CLI_OUT_H
+#define GGUFSAFE_CLI_OUT_H
+
+#include <stddef.h>
+
+#include "ggufsafe.h"
+#include "ggufsafe_sink.h"
+
+#define CLI_OUT_BUF 4096
+
+typedef struct cli_out {
+    gs_sink sink;
+    gs_status status; /* GS_OK until the first failure: GS_E_IO (errnum) or GS_E_NO_MEMORY */
+    int errnum;
+    size_t len;
+    char buf[CLI_OUT_BUF];
+} cli_out;
+
+/* GS_E_INVALID_ARGUMENT (and a sink that drops everything) for a NULL or incomplete sink. */
+gs_status cli_out_init(cli_out *o, const gs_sink *sink);
+void cli_out_write(cli_out *o, const void *data, size_t n);
+void cli_out_putc(cli_out *o, char c);
+void cli_out_puts(cli_out *o, const char *s);
+void cli_out_printf(cli_out *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* n spaces. */
+void cli_out_pad(cli_out *o, size_t n);
+/* Records a failure of the renderer itself (GS_E_NO_MEMORY); the first failure stays. */
+void cli_out_fail(cli_out *o, gs_status status);
+/* Hands the rest to the sink and returns the sticky status; on failure err says why ("writing
+ * the report: <strerror>", or out of memory). */
+gs_status cli_out_finish(cli_out *o, gs_error *err);
+
+/* A cli_out of its own on the heap (it holds a 4 KiB buffer), for the public writers: NULL, with
+ * GS_E_NO_MEMORY in err, when it cannot be had. A NULL or incomplete sink gives one whose finish
+ * returns GS_E_INVALID_ARGUMENT. */
+cli_out *cli_out_new(const gs_sink *sink, gs_error *err);
+/* cli_out_finish, then free. */
+gs_status cli_out_done(cli_out *o, gs_error *err);
+
+#endif
