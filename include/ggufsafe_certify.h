@@ -8,7 +8,7 @@
  * every check: the reader's own verdicts, byte coverage, where the spec and llama.cpp disagree,
  * metadata semantics, the tokenizer, layer counts, split-set consistency and, when asked, every
  * block of every tensor (the deep scan). Its result is a report: findings, each with a stable
- * code (README: finding codes), the code's severity, the profiles it breaks, the part, the byte
+ * code (docs/certify.md lists them), the code's severity, the profiles it breaks, the part, the byte
  * offset, the key or tensor, and a message; per-severity counts; the verdict; with the deep scan,
  * per-tensor statistics. The text, JSON (conformance/schema/certify.schema.json) and SARIF 2.1.0
  * renderings are the library's own, byte for byte what the command prints.
