@@ -9,8 +9,11 @@ libcriterion-dev libssl-dev
 afl++
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 python3 python3-jsonschema
-binutils file zip unzip"
+binutils file zip unzip
+groff-base man-db zsh"
 
+# groff-base and man-db check the generated man pages (groff -ww, man --warnings), zsh the zsh
+# completion (zsh -n): test_cli_generate.
 # npm fetches ggml's package for the oracle and the node readers of the conformance matrix:
 # Debian's nodejs and npm, unless a Node.js with npm is already installed (NodeSource's, say).
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"

@@ -39,17 +39,20 @@ static void print_escaped(FILE *out, const char *s)
     }
 }
 
-/* "<STATUS> at byte <offset> (<context>): <message>[: <detail>]" */
-static void print_status(const gs_error *err)
+/* "<STATUS> at byte <offset> (<context>): <message>[: <detail>]"; without a context, "(-)"
+ * only when dash (the error line's fixed form). */
+static void print_status(const gs_error *err, bool dash)
 {
-    const char *context = "-";
+    const char *context = dash ? "-" : NULL;
     if (err->context_kind == GS_CONTEXT_HEADER) {
         context = "header";
     } else if (err->context[0] != '\0') {
         context = err->context; /* already escaped by the reader */
     }
-    fprintf(stderr, "%s at byte %llu (%s): %s", gs_status_name(err->status),
-            (unsigned long long)err->offset, context, gs_status_message(err->status));
+    fprintf(stderr, "%s at byte %llu%s%s%s: %s", gs_status_name(err->status),
+            (unsigned long long)err->offset, context != NULL ? " (" : "",
+            context != NULL ? context : "", context != NULL ? ")" : "",
+            gs_status_message(err->status));
     if (err->detail[0] != '\0') {
         /* the detail is the library's own text, but it can quote a path from the command line */
         fputs(": ", stderr);
@@ -61,7 +64,7 @@ void cli_print_error(const gs_error *err)
 {
     fflush(stdout);
     fputs("error: ", stderr);
-    print_status(err);
+    print_status(err, true);
     fputc('\n', stderr);
 }
 
@@ -107,7 +110,7 @@ int cli_print_open_failure(const gs_error *err, const char *path, const char *la
     }
     fflush(stdout);
     fputs("error: ", stderr);
-    print_status(err);
+    print_status(err, true);
     if (label != NULL) {
         fprintf(stderr, " (%s: ", label);
         print_escaped(stderr, path);
@@ -133,7 +136,7 @@ int cli_print_read_error(const gs_error *err, const char *path, const char *labe
     } else {
         print_path_head("read", path, label);
     }
-    print_status(&e);
+    print_status(&e, false);
     fputc('\n', stderr);
     return CLI_EXIT_USAGE;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "commands.h"
 
 /* The temporaries of this process, removed by the signal handler: a killed run leaves none. A
  * command writes at most a few outputs at once. */
@@ -98,7 +99,40 @@ static int create_failed(const char *path, const char *why)
     return cli_path_error("create", path, NULL, why);
 }
 
-int cli_outfile_open(cli_outfile *o, const char *path)
+static bool same_file(const struct stat *out, const char *input)
+{
+    struct stat in;
+    return stat(input, &in) == 0 && in.st_dev == out->st_dev && in.st_ino == out->st_ino;
+}
+
+/* Whether the existing file out is one of the command's operands. */
+static bool is_input(const struct stat *out, const cli_args *args)
+{
+    if (args == NULL) {
+        return false;
+    }
+    const cli_command *cmd = args->command;
+    const char *base = (const char *)args;
+    for (size_t i = 0; i < cmd->n_operands; i++) {
+        const void *field = base + cmd->operands[i].dest;
+        if (cmd->operands[i].repeatable) {
+            const cli_list *l = field;
+            for (size_t k = 0; k < l->n; k++) {
+                if (same_file(out, l->items[k])) {
+                    return true;
+                }
+            }
+        } else {
+            const char *const *path = field;
+            if (*path != NULL && same_file(out, *path)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+int cli_outfile_open(cli_outfile *o, const char *path, const cli_args *args)
 {
     o->path = path != NULL ? path : "-";
     o->f = NULL;
@@ -111,6 +145,9 @@ int cli_outfile_open(cli_outfile *o, const char *path)
     bool exists = stat(path, &st) == 0;
     if (exists && S_ISDIR(st.st_mode)) {
         return create_failed(path, strerror(EISDIR));
+    }
+    if (exists && is_input(&st, args)) {
+        return create_failed(path, "it is one of the command's input files");
     }
     if (exists && !S_ISREG(st.st_mode)) {
         /* a device or a FIFO: there is nothing to rename onto, write it as it is */

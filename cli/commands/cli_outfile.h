@@ -3,8 +3,9 @@
  * a failed or interrupted run (SIGINT, SIGTERM, SIGHUP) never leaves a partial file, and an
  * existing file stays as it was until the new one is whole. "-" is standard output. A name that
  * is not a regular file (/dev/null, a FIFO) is written directly; a directory is refused. The
- * file keeps the mode of the one it replaces, else 0666 less the umask. Every failure is one
- * error line naming the file; the exit code is CLI_EXIT_USAGE. */
+ * file keeps the mode of the one it replaces, else 0666 less the umask; a name that is one of the
+ * command's input files is refused. Every failure is one error line naming the file; the exit
+ * code is CLI_EXIT_USAGE. */
 #ifndef GGUFSAFE_CLI_OUTFILE_H
 #define GGUFSAFE_CLI_OUTFILE_H
 
@@ -20,9 +21,12 @@ typedef struct cli_outfile {
                          directly (standard output, a device or a FIFO) */
 } cli_outfile;
 
-/* Opens path (NULL or "-": standard output). -1, or CLI_EXIT_USAGE after
+struct cli_args;
+
+/* Opens path (NULL or "-": standard output) for the command whose parsed arguments are args
+ * (its operands are its inputs; NULL: none). -1, or CLI_EXIT_USAGE after
  * "error: cannot create '<path>': <why>". */
-int cli_outfile_open(cli_outfile *o, const char *path);
+int cli_outfile_open(cli_outfile *o, const char *path, const struct cli_args *args);
 
 /* Whether o is standard output. */
 bool cli_outfile_is_stdout(const cli_outfile *o);

@@ -73,7 +73,7 @@ static int list_codes(const certify_args *a)
         }
     }
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->output);
+    int code = cli_outfile_open(&of, a->output, &a->base);
     if (code >= 0) {
         return code;
     }
@@ -97,7 +97,7 @@ static int run(void *p)
         }
     }
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->output);
+    int code = cli_outfile_open(&of, a->output, &a->base);
     if (code >= 0) {
         return code;
     }

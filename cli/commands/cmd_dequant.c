@@ -135,7 +135,6 @@ typedef struct run_state {
     const dequant_args *a;
     FILE *out;
     cli_json json;
-    size_t matched;
     bool split; /* a split set: a failed read names the part's file */
 } run_state;
 
@@ -297,7 +296,7 @@ static int run(void *args)
     cli_options((gs_profile)a->profile, &opts);
     cli_outfile of = {0};
     if (a->out_path != NULL) {
-        int code = cli_outfile_open(&of, a->out_path);
+        int code = cli_outfile_open(&of, a->out_path, &a->base);
         if (code >= 0) {
             return code;
         }
@@ -310,6 +309,19 @@ static int run(void *args)
     }
     const cli_name_filter filter = {a->tensors.items, a->tensors.n, a->excludes.items,
                                     a->excludes.n};
+    /* patterns that leave nothing are refused before anything is printed */
+    size_t selected_count = 0;
+    for (size_t part = 0; part < cli_source_parts(&src); part++) {
+        const gs_file *f = cli_source_part(&src, part);
+        for (size_t i = 0; i < gs_tensor_count(f); i++) {
+            selected_count += selected(&filter, f, i);
+        }
+    }
+    if (selected_count == 0 && cli_filter_active(&filter)) {
+        cli_source_close(&src);
+        cli_outfile_abort(&of);
+        return nothing_selected(a);
+    }
     run_state rs = {.a = a, .out = of.f, .split = src.split != NULL};
     cli_out json_out;
     if (a->json) {
@@ -323,7 +335,6 @@ static int run(void *args)
         const gs_file *f = cli_source_part(&src, part);
         for (size_t i = 0; i < gs_tensor_count(f) && code < 0; i++) {
             if (selected(&filter, f, i)) {
-                rs.matched++;
                 code = one_tensor(&rs, f, part, i);
             }
         }
@@ -337,9 +348,6 @@ static int run(void *args)
         (void)cli_out_finish(&json_out, NULL); /* a failed write: cli_finish_output says so */
     }
     cli_source_close(&src);
-    if (code < 0 && rs.matched == 0 && cli_filter_active(&filter)) {
-        code = nothing_selected(a);
-    }
     if (code >= 0) {
         cli_outfile_abort(&of);
         return code;

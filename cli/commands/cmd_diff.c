@@ -138,7 +138,7 @@ static int run_diff(void *p)
         return code;
     }
     cli_outfile of;
-    code = cli_outfile_open(&of, a->output);
+    code = cli_outfile_open(&of, a->output, &a->base);
     if (code >= 0) {
         return code;
     }

@@ -49,7 +49,7 @@ static int run(void *p)
                                        "ggufsafe-hash(1), 'MANIFEST FORMAT')");
     }
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->manifest);
+    int code = cli_outfile_open(&of, a->manifest, &a->base);
     if (code >= 0) {
         return code;
     }

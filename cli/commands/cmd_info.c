@@ -49,7 +49,7 @@ static int run(void *p)
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->output);
+    int code = cli_outfile_open(&of, a->output, &a->base);
     if (code >= 0) {
         return code;
     }

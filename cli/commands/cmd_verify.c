@@ -124,7 +124,7 @@ static int run(void *p)
         return code;
     }
     cli_outfile of;
-    code = cli_outfile_open(&of, a->output);
+    code = cli_outfile_open(&of, a->output, &a->base);
     if (code >= 0) {
         gs_manifest_free(want);
         return code;

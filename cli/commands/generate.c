@@ -12,7 +12,7 @@
 static int write_file(const char *path, const cli_command *cmd, void (*fn)(FILE *))
 {
     cli_outfile of;
-    int code = cli_outfile_open(&of, path);
+    int code = cli_outfile_open(&of, path, NULL);
     if (code >= 0) {
         return code;
     }

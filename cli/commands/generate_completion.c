@@ -33,7 +33,7 @@ static void bash_command(FILE *out, const cli_command *cmd)
         fputs("        ", out);
         bash_pattern(out, o);
         if (o->kind == CLI_KIND_PATH) {
-            fputs(") _ggufsafe_files \"$cur\"; return ;;\n", out);
+            fputs(") _ggufsafe_files \"$cur\" \"$prefix\"; return ;;\n", out);
         } else if (o->kind == CLI_KIND_CHOICE) {
             fputs(") words=\"", out);
             for (size_t c = 0; o->choices[c] != NULL; c++) {
@@ -66,10 +66,12 @@ void cli_completion_bash(FILE *out)
           " --generate bash' from the\n"
           "# commands' option tables; do not edit.\n"
           "\n"
+          "# files for the word $1, each after the prefix $2 (\"--name=\" when the word holds both)\n"
           "_ggufsafe_files() {\n"
           "    compopt -o filenames 2>/dev/null\n"
           "    local IFS=$'\\n'\n"
-          "    COMPREPLY=($(compgen -f -- \"$1\"))\n"
+          "    COMPREPLY=($(compgen -P \"$2\" -f -- \"$1\"))\n"
+          "    return 0\n"
           "}\n"
           "\n"
           "_ggufsafe() {\n"
@@ -117,6 +119,7 @@ void cli_completion_bash(FILE *out)
     fputs("    *) return ;;\n"
           "    esac\n"
           "    COMPREPLY=($(compgen -P \"$prefix\" -W \"$words\" -- \"$cur\"))\n"
+          "    return 0\n"
           "}\n"
           "\n"
           "complete -F _ggufsafe " CLI_TOOL_NAME "\n",
@@ -125,22 +128,42 @@ void cli_completion_bash(FILE *out)
 
 /* ---- zsh ------------------------------------------------------------------------------------- */
 
-/* A description for zsh, inside '...[' and ']': the help up to its first ';' or " (", at most
- * 72 bytes, with ' [ ] : and backslash escaped. */
+/* A description for zsh, inside '...[' and ']': the help up to its first ';', cut at a space
+ * to at most 72 bytes and before a parenthesis the cut leaves open, with ' [ ] : and backslash
+ * escaped. */
 static void zsh_description(FILE *out, const char *help)
 {
-    size_t n = 0;
-    for (const char *c = help; *c != '\0' && *c != ';' && n < 72; c++, n++) {
-        if (c[0] == ' ' && c[1] == '(') {
-            break;
+    size_t n = strcspn(help, ";");
+    if (n > 72) {
+        n = 72;
+        while (n > 0 && help[n] != ' ') {
+            n--;
         }
-        if (*c == '\'') {
+    }
+    size_t open_at = n;
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (help[i] == '(' && depth++ == 0) {
+            open_at = i;
+        } else if (help[i] == ')' && depth > 0) {
+            depth--;
+        }
+    }
+    if (depth > 0) {
+        n = open_at;
+    }
+    while (n > 0 && help[n - 1] == ' ') {
+        n--;
+    }
+    for (size_t i = 0; i < n; i++) {
+        char c = help[i];
+        if (c == '\'') {
             fputs("'\\''", out);
-        } else if (*c == '[' || *c == ']' || *c == ':' || *c == '\\') {
+        } else if (c == '[' || c == ']' || c == ':' || c == '\\') {
             fputc('\\', out);
-            fputc(*c, out);
+            fputc(c, out);
         } else {
-            fputc(*c, out);
+            fputc(c, out);
         }
     }
 }
@@ -166,7 +189,7 @@ static void zsh_value(FILE *out, const cli_opt *o)
 }
 
 /* One spec, for -x or --name: "(excluded)" "*" name "=" or "+" "[description]" value. */
-static void zsh_spec(FILE *out, const cli_opt *o, bool letter)
+static void zsh_spec(FILE *out, const cli_command *cmd, const cli_opt *o, bool letter)
 {
     fputs("    '", out);
     if (o->repeatable) {
@@ -177,8 +200,13 @@ static void zsh_spec(FILE *out, const cli_opt *o, bool letter)
             fprintf(out, "-%c ", o->letter);
         }
         fprintf(out, "--%s", o->name);
-        if (o->excludes != NULL) {
-            fprintf(out, " --%s", o->excludes);
+        for (size_t i = 0; i < cmd->n_options; i++) {
+            const cli_opt *p = &cmd->options[i];
+            bool pair = (o->excludes != NULL && strcmp(o->excludes, p->name) == 0) ||
+                        (p->excludes != NULL && strcmp(p->excludes, o->name) == 0);
+            if (pair) {
+                fprintf(out, " --%s", p->name);
+            }
         }
         fputc(')', out);
     }
@@ -203,9 +231,9 @@ static void zsh_command(FILE *out, const cli_command *cmd)
             continue;
         }
         if (o->letter != 0) {
-            zsh_spec(out, o, true);
+            zsh_spec(out, cmd, o, true);
         }
-        zsh_spec(out, o, false);
+        zsh_spec(out, cmd, o, false);
     }
     fputs("    '(- *)'{-h,--help}'[print the usage and exit]' \\\n", out);
     for (size_t i = 0; i < cmd->n_operands; i++) {
