@@ -1,120 +1,96 @@
+/* SHA-256 through OpenSSL's EVP interface (gsc_sha256.h). */
 #include "gsc_sha256.h"
 
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-/* First 32 bits of the fractional parts of the cube roots of the first 64 primes. */
-static const uint32_t k[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+struct gsc_sha256 {
+    EVP_MD_CTX *md;
 };
 
-static uint32_t rotr(uint32_t x, unsigned n)
+uint32_t gsc_nan_canonical_bits(float f)
 {
-    return (x >> n) | (x << (32 - n));
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0) {
+        bits = 0x7FC00000u;
+    }
+    return bits;
 }
 
-static void compress(gsc_sha256 *s, const uint8_t *p)
+gsc_sha256 *gsc_sha256_new(void)
 {
-    uint32_t w[64];
-    for (int i = 0; i < 16; i++) {
-        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
-               (uint32_t)p[4 * i + 2] << 8 | (uint32_t)p[4 * i + 3];
+    gsc_sha256 *s = malloc(sizeof *s);
+    if (s == NULL) {
+        return NULL;
     }
-    for (int i = 16; i < 64; i++) {
-        uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
-        uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
-        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    s->md = EVP_MD_CTX_new();
+    if (s->md == NULL || EVP_DigestInit_ex(s->md, EVP_sha256(), NULL) != 1) {
+        EVP_MD_CTX_free(s->md);
+        free(s);
+        return NULL;
     }
-    uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
-    uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
-    for (int i = 0; i < 64; i++) {
-        uint32_t s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25);
-        uint32_t t1 = h + s1 + ((e & f) ^ (~e & g)) + k[i] + w[i];
-        uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
-        h = g;
-        g = f;
-        f = e;
-        e = d + t1;
-        d = c;
-        c = b;
-        b = a;
-        a = t1 + t2;
-    }
-    s->h[0] += a;
-    s->h[1] += b;
-    s->h[2] += c;
-    s->h[3] += d;
-    s->h[4] += e;
-    s->h[5] += f;
-    s->h[6] += g;
-    s->h[7] += h;
+    return s;
 }
 
-void gsc_sha256_init(gsc_sha256 *s)
+void gsc_sha256_bytes(gsc_sha256 *s, const void *data, size_t n)
 {
-    /* First 32 bits of the fractional parts of the square roots of the first 8 primes. */
-    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-    memcpy(s->h, h0, sizeof h0);
-    s->total = 0;
-    s->fill = 0;
+    if (n > 0) {
+        EVP_DigestUpdate(s->md, data, n);
+    }
 }
 
-void gsc_sha256_update(gsc_sha256 *s, const void *data, size_t n)
+void gsc_sha256_floats(gsc_sha256 *s, const float *x, size_t n)
 {
-    const uint8_t *p = data;
-    s->total += n;
-    while (n > 0) {
-        size_t take = 64 - s->fill < n ? 64 - s->fill : n;
-        memcpy(s->block + s->fill, p, take);
-        s->fill += take;
-        p += take;
-        n -= take;
-        if (s->fill == 64) {
-            compress(s, s->block);
-            s->fill = 0;
+    uint8_t buf[4096];
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t b = gsc_nan_canonical_bits(x[i]);
+        buf[used++] = (uint8_t)b;
+        buf[used++] = (uint8_t)(b >> 8);
+        buf[used++] = (uint8_t)(b >> 16);
+        buf[used++] = (uint8_t)(b >> 24);
+        if (used == sizeof buf) {
+            EVP_DigestUpdate(s->md, buf, used);
+            used = 0;
         }
     }
+    gsc_sha256_bytes(s, buf, used);
 }
 
-void gsc_sha256_final(gsc_sha256 *s, uint8_t digest[32])
+void gsc_sha256_finish(gsc_sha256 *s, char hex[65])
 {
-    uint64_t bits = s->total * 8;
-    static const uint8_t one = 0x80, zero = 0;
-    gsc_sha256_update(s, &one, 1);
-    while (s->fill != 56) {
-        gsc_sha256_update(s, &zero, 1);
+    unsigned char digest[EVP_MAX_MD_SIZE];
+    unsigned int len = 0;
+    EVP_DigestFinal_ex(s->md, digest, &len);
+    for (unsigned int i = 0; i < len && i < 32; i++) {
+        snprintf(hex + 2 * i, 3, "%02x", digest[i]);
     }
-    uint8_t len[8];
-    for (int i = 0; i < 8; i++) {
-        len[i] = (uint8_t)(bits >> (56 - 8 * i));
+    hex[64] = '\0';
+    EVP_MD_CTX_free(s->md);
+    free(s);
+}
+
+void gsc_sha256_floats_hex(const float *x, size_t n, char hex[65])
+{
+    gsc_sha256 *s = gsc_sha256_new();
+    if (s == NULL) {
+        snprintf(hex, 65, "%s", "error");
+        return;
     }
-    gsc_sha256_update(s, len, 8);
-    for (int i = 0; i < 8; i++) {
-        digest[4 * i] = (uint8_t)(s->h[i] >> 24);
-        digest[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
-        digest[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
-        digest[4 * i + 3] = (uint8_t)s->h[i];
-    }
+    gsc_sha256_floats(s, x, n);
+    gsc_sha256_finish(s, hex);
 }
 
 void gsc_sha256_hex(const void *data, size_t n, char hex[65])
 {
-    static const char digits[] = "0123456789abcdef";
-    gsc_sha256 s;
-    uint8_t d[32];
-    gsc_sha256_init(&s);
-    gsc_sha256_update(&s, data, n);
-    gsc_sha256_final(&s, d);
-    for (int i = 0; i < 32; i++) {
-        hex[2 * i] = digits[d[i] >> 4];
-        hex[2 * i + 1] = digits[d[i] & 15];
+    gsc_sha256 *s = gsc_sha256_new();
+    if (s == NULL) {
+        snprintf(hex, 65, "%s", "error");
+        return;
     }
-    hex[64] = '\0';
+    gsc_sha256_bytes(s, data, n);
+    gsc_sha256_finish(s, hex);
 }

@@ -1,23 +1,29 @@
-/* SHA-256 (FIPS 180-4) for the corpus manifest: the generator records each file's hash and the
- * replay checks it, with no dependency beyond libc. Checked against sha256sum by a ctest. */
+/* SHA-256, through OpenSSL's libcrypto (EVP): the one SHA-256 of the tests and tools. The corpus
+ * generator records each file's hash and the replay and certify runs check it; gs_golden, the
+ * KAT and decode tests and the ggml oracle (both sides) hash decoded f32 output under the NaN
+ * rule (architecture.md): every NaN as 0x7FC00000, every other bit pattern as it is,
+ * little-endian. The corpus_sha256sum ctest holds the hashes to sha256sum. */
 #ifndef GGUFSAFE_GSC_SHA256_H
 #define GGUFSAFE_GSC_SHA256_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct gsc_sha256 {
-    uint32_t h[8];
-    uint64_t total;     /* bytes hashed so far */
-    uint8_t block[64];
-    size_t fill;        /* bytes waiting in block */
-} gsc_sha256;
+typedef struct gsc_sha256 gsc_sha256;
 
-void gsc_sha256_init(gsc_sha256 *s);
-void gsc_sha256_update(gsc_sha256 *s, const void *data, size_t n);
-void gsc_sha256_final(gsc_sha256 *s, uint8_t digest[32]);
+/* NULL when libcrypto cannot start SHA-256. */
+gsc_sha256 *gsc_sha256_new(void);
+void gsc_sha256_bytes(gsc_sha256 *s, const void *data, size_t n);
+/* Hashes n floats after NaN canonicalization. */
+void gsc_sha256_floats(gsc_sha256 *s, const float *x, size_t n);
+/* Writes 64 lowercase hex digits and a NUL, and frees s. */
+void gsc_sha256_finish(gsc_sha256 *s, char hex[65]);
 
-/* The digest of data as 64 lowercase hex digits and a NUL. */
+/* One-shot digests; "error" instead of hex digits when libcrypto fails (it matches no hash). */
 void gsc_sha256_hex(const void *data, size_t n, char hex[65]);
+void gsc_sha256_floats_hex(const float *x, size_t n, char hex[65]);
+
+/* The canonical bits of one float (NaN -> 0x7FC00000). */
+uint32_t gsc_nan_canonical_bits(float f);
 
 #endif

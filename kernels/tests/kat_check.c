@@ -1,6 +1,6 @@
 /* kat_check [--skip-unavailable] KAT_DIR: every ggml known-answer vector decoded through gs_dequantize and compared
- * with ggml's output under the NaN rule. A plain C program (no Criterion, no libcrypto) so that it
- * runs under qemu as well. Prints one line per failing type x set, then "N passed, N failed". */
+ * with ggml's output under the NaN rule. A plain C program (no Criterion) so that it runs under
+ * qemu as well. Prints one line per failing type x set, then "N passed, N failed". */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

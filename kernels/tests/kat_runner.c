@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gsc_sha256.h"
+
 const char *const gsk_set_names[GSK_N_SETS] = {"rand", "real"};
 
 bool gsk_read_file(const char *path, gsk_blob *out)
@@ -46,22 +48,6 @@ void gsk_blob_free(gsk_blob *blob)
 {
     free(blob->data);
     *blob = (gsk_blob){NULL, 0};
-}
-
-uint32_t gsk_canonical_bits(float f)
-{
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    /* NaN: exponent all ones and a non-zero mantissa, whatever the sign. */
-    return (bits & 0x7fffffffu) > 0x7f800000u ? GSK_NAN_CANONICAL : bits;
-}
-
-void gsk_canonicalize(float *values, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t bits = gsk_canonical_bits(values[i]);
-        memcpy(&values[i], &bits, sizeof bits);
-    }
 }
 
 bool gsk_type_has_kat(int32_t type)
@@ -129,11 +115,11 @@ void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result 
         goto done;
     }
     for (size_t i = 0; i < n_elems; i++) {
-        const uint32_t got = gsk_canonical_bits(res->decoded[i]);
+        const uint32_t got = gsc_nan_canonical_bits(res->decoded[i]);
         const uint32_t raw_want = le32(out.data + 4 * i);
         float want_f;
         memcpy(&want_f, &raw_want, sizeof want_f);
-        const uint32_t want = gsk_canonical_bits(want_f);
+        const uint32_t want = gsc_nan_canonical_bits(want_f);
         if (got != want) {
             uint32_t raw_got;
             memcpy(&raw_got, &res->decoded[i], sizeof raw_got);
