@@ -2,7 +2,11 @@
  * it is linked with over files and directories (recursively, in name order), once each, the
  * way libFuzzer replays a corpus. An oracle failure aborts and names the file (-v names every
  * file before running it); otherwise it prints "PASS: N files". Zero files is a failure: an
- * empty or mistyped corpus path must not pass silently. */
+ * empty or mistyped corpus path must not pass silently.
+ *   replay_<target> [-v] [--trailer HEX] FILE_OR_DIR...
+ * --trailer appends the options trailer HEX (fuzz_common.h: 2 hex digits a byte, in file order)
+ * to every input: a finding kept without its trailer (corpus/regress/manifest.tsv) runs as it
+ * was found. */
 #define _DEFAULT_SOURCE /* opendir, readdir */
 #include <dirent.h>
 #include <errno.h>
@@ -18,6 +22,8 @@
 
 static size_t n_files;
 static int verbose;
+static uint8_t trailer[FUZZ_TAIL_BYTES];
+static size_t trailer_len;
 static const char *current; /* the file being run, for the abort message */
 
 /* Oracles abort(); say which file did it (async-signal-safe: write only). */
@@ -70,18 +76,31 @@ static int run_file(const char *path)
     }
     current = path;
     /* An exactly sized copy, so ASan sees a read one byte past the input. */
-    uint8_t *exact = malloc(len > 0 ? len : 1);
+    uint8_t *exact = malloc(len + trailer_len > 0 ? len + trailer_len : 1);
     if (exact == NULL) {
         free(buf);
         return -1;
     }
     memcpy(exact, buf, len);
+    memcpy(exact + len, trailer, trailer_len);
     free(buf);
-    LLVMFuzzerTestOneInput(exact, len);
+    LLVMFuzzerTestOneInput(exact, len + trailer_len);
     current = NULL;
     free(exact);
     n_files++;
     return 0;
+}
+
+/* 0..15, or -1 for anything that is not a hex digit (the NUL included). */
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
 static int compare_names(const void *a, const void *b)
@@ -153,13 +172,27 @@ static int run_path(const char *path)
 int main(int argc, char **argv)
 {
     int first = 1;
-    if (argc > 1 && strcmp(argv[1], "-v") == 0) {
+    if (first < argc && strcmp(argv[first], "-v") == 0) {
         verbose = 1;
-        first = 2;
+        first++;
+    }
+    if (first + 1 < argc && strcmp(argv[first], "--trailer") == 0) {
+        const char *hex = argv[first + 1];
+        int hi, lo;
+        while (trailer_len < FUZZ_TAIL_BYTES && (hi = hex_digit(hex[2 * trailer_len])) >= 0 &&
+               (lo = hex_digit(hex[2 * trailer_len + 1])) >= 0) {
+            trailer[trailer_len++] = (uint8_t)(hi << 4 | lo);
+        }
+        if (trailer_len == 0 || hex[2 * trailer_len] != '\0') {
+            fprintf(stderr, "replay: --trailer wants 2 to %d hex digits, not %s\n",
+                    2 * FUZZ_TAIL_BYTES, hex);
+            return 2;
+        }
+        first += 2;
     }
     signal(SIGABRT, on_abort);
     if (first >= argc) {
-        fprintf(stderr, "usage: %s [-v] FILE_OR_DIR...\n", argv[0]);
+        fprintf(stderr, "usage: %s [-v] [--trailer HEX] FILE_OR_DIR...\n", argv[0]);
         return 2;
     }
     for (int i = first; i < argc; i++) {
