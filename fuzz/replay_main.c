@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
+#include "gsw_bytes.h"
 
 static size_t n_files;
 static int verbose;
@@ -42,34 +43,14 @@ static void on_abort(int sig)
 
 static int run_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno));
+    gsw_bytes buf;
+    gsw_bytes_init(&buf);
+    if (gsw_bytes_load(&buf, path) != 0) {
+        fprintf(stderr, "replay: cannot read %s: %s\n", path, strerror(errno));
+        gsw_bytes_free(&buf);
         return -1;
     }
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf != NULL && (got = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            uint8_t *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    const int failed = buf == NULL || ferror(f);
-    fclose(f);
-    if (failed) {
-        fprintf(stderr, "replay: cannot read %s\n", path);
-        free(buf);
-        return -1;
-    }
+    const size_t len = buf.len;
     /* Name the file before running it: if an oracle aborts, the log says which input. */
     if (verbose) {
         fprintf(stderr, "%s (%zu bytes)\n", path, len);
@@ -78,12 +59,14 @@ static int run_file(const char *path)
     /* An exactly sized copy, so ASan sees a read one byte past the input. */
     uint8_t *exact = malloc(len + trailer_len > 0 ? len + trailer_len : 1);
     if (exact == NULL) {
-        free(buf);
+        gsw_bytes_free(&buf);
         return -1;
     }
-    memcpy(exact, buf, len);
+    if (len > 0) {
+        memcpy(exact, buf.data, len);
+    }
     memcpy(exact + len, trailer, trailer_len);
-    free(buf);
+    gsw_bytes_free(&buf);
     LLVMFuzzerTestOneInput(exact, len + trailer_len);
     current = NULL;
     free(exact);

@@ -60,22 +60,6 @@ static int by_name(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-static int read_file(const char *path, gsw_bytes *b)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return -1;
-    }
-    uint8_t buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        gsw_put(b, buf, n);
-    }
-    int err = ferror(f);
-    fclose(f);
-    return err ? -1 : 0;
-}
-
 /* Copies every regress file (sorted; README.md, manifest.tsv and dot files skipped) that has a
  * run under the default options in dir/manifest.tsv, with that run's verdicts; a file with only
  * other runs is not a corpus case. A file without any run is an error when checking or updating
@@ -128,7 +112,7 @@ static int add_regress(gsc_sink *s, const char *dir, int strict)
             if (strict) {
                 rc = -1;
             }
-        } else if (run != NULL && read_file(path, &b) != 0) {
+        } else if (run != NULL && gsw_bytes_load(&b, path) != 0) {
             fprintf(stderr, "gs_corpus_gen: cannot read %s\n", path);
             rc = -1;
         } else if (run != NULL) {

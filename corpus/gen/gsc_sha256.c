@@ -73,24 +73,28 @@ void gsc_sha256_finish(gsc_sha256 *s, char hex[65])
     free(s);
 }
 
-void gsc_sha256_floats_hex(const float *x, size_t n, char hex[65])
+/* A whole digest of n bytes, or of n floats under the NaN rule. */
+static void one_shot(const void *data, size_t n, int floats, char hex[65])
 {
     gsc_sha256 *s = gsc_sha256_new();
     if (s == NULL) {
         snprintf(hex, 65, "%s", "error");
         return;
     }
-    gsc_sha256_floats(s, x, n);
+    if (floats) {
+        gsc_sha256_floats(s, data, n);
+    } else {
+        gsc_sha256_bytes(s, data, n);
+    }
     gsc_sha256_finish(s, hex);
+}
+
+void gsc_sha256_floats_hex(const float *x, size_t n, char hex[65])
+{
+    one_shot(x, n, 1, hex);
 }
 
 void gsc_sha256_hex(const void *data, size_t n, char hex[65])
 {
-    gsc_sha256 *s = gsc_sha256_new();
-    if (s == NULL) {
-        snprintf(hex, 65, "%s", "error");
-        return;
-    }
-    gsc_sha256_bytes(s, data, n);
-    gsc_sha256_finish(s, hex);
+    one_shot(data, n, 0, hex);
 }

@@ -19,22 +19,6 @@
 #include "gsc_sha256.h"
 #include "gsw_bytes.h"
 
-static int read_all(const char *path, gsw_bytes *b)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return -1;
-    }
-    uint8_t buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        gsw_put(b, buf, n);
-    }
-    int err = ferror(f);
-    fclose(f);
-    return err ? -1 : 0;
-}
-
 /* 0 when the reader's verdict equals the expected one; otherwise prints why. */
 static int check(const char *name, const char *how, gs_status st, const gs_error *err,
                  const gsc_verdict *want)
@@ -81,7 +65,7 @@ static int replay(const gsc_entry *e, const char *dir)
     snprintf(path, sizeof path, "%s/%s", dir, e->file);
     gsw_bytes b;
     gsw_bytes_init(&b);
-    if (read_all(path, &b) != 0) {
+    if (gsw_bytes_load(&b, path) != 0) {
         printf("FAIL %s: cannot read %s\n", e->file, path);
         return 1;
     }
@@ -134,7 +118,7 @@ static void replay_regress(const gsc_runs *runs, const char *dir, const char *fi
     snprintf(path, sizeof path, "%s/%s", dir, file);
     gsw_bytes b;
     gsw_bytes_init(&b);
-    const int unreadable = read_all(path, &b) != 0;
+    const int unreadable = gsw_bytes_load(&b, path) != 0;
     size_t n_runs = 0;
     for (size_t i = 0; i < runs->n; i++) {
         const gsc_run *r = &runs->runs[i];

@@ -7,40 +7,27 @@
 #include <string.h>
 
 #include "gsc_sha256.h"
+#include "gsw_bytes.h"
 
 const char *const gsk_set_names[GSK_N_SETS] = {"rand", "real"};
 
 bool gsk_read_file(const char *path, gsk_blob *out)
 {
     *out = (gsk_blob){NULL, 0};
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    if (gsw_bytes_load(&b, path) != 0) {
+        gsw_bytes_free(&b);
         return false;
     }
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf != NULL) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) {
-            break;
+    if (b.data == NULL) { /* an empty file: still a buffer */
+        b.data = malloc(1);
+        if (b.data == NULL) {
+            errno = ENOMEM;
+            return false;
         }
-        uint8_t *bigger = realloc(buf, cap * 2);
-        if (bigger == NULL) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
     }
-    const bool ok = buf != NULL && !ferror(f);
-    fclose(f);
-    if (!ok) {
-        free(buf);
-        errno = buf == NULL ? ENOMEM : EIO;
-        return false;
-    }
-    *out = (gsk_blob){buf, len};
+    *out = (gsk_blob){b.data, b.len};
     return true;
 }
 
@@ -48,6 +35,17 @@ void gsk_blob_free(gsk_blob *blob)
 {
     free(blob->data);
     *blob = (gsk_blob){NULL, 0};
+}
+
+bool gsk_kernel_unavailable(void)
+{
+    bool usable;
+    const gs_kernel kernel = gs_active_kernel(&usable);
+    if (!usable) {
+        printf("SKIP: decoder path '%s' (GGUFSAFE_KERNEL) is not available here\n",
+               gs_kernel_name(kernel));
+    }
+    return !usable;
 }
 
 bool gsk_type_has_kat(int32_t type)

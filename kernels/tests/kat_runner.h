@@ -28,6 +28,12 @@ typedef struct gsk_blob {
 bool gsk_read_file(const char *path, gsk_blob *out);
 void gsk_blob_free(gsk_blob *blob);
 
+/* --skip-unavailable of kat_check and gs_golden: true, after printing a SKIP line, when
+ * GGUFSAFE_KERNEL names a decoder path this CPU cannot run (a CI host without that path: then
+ * exit GSK_EXIT_SKIP, ctest's SKIP_RETURN_CODE, not a failure). */
+#define GSK_EXIT_SKIP 77
+bool gsk_kernel_unavailable(void);
+
 /* True for the types that have KAT files: every type with a ggml reference decoder (all
  * decodable types except F32 and Q8_1). */
 bool gsk_type_has_kat(int32_t type);

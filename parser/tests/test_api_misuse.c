@@ -57,7 +57,7 @@ Test(misuse, options)
     cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_OK); /* all NULL: libc */
     gs_close(f);
     tu_counter c;
-    tu_counting_options(&o, &c);
+    tu_counting_options(&o, &c, -1);
     o.allocator.realloc_fn = NULL; /* some hooks but not all */
     cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_INVALID_ARGUMENT);
 

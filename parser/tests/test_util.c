@@ -107,14 +107,10 @@ static void *count_realloc(void *opaque, void *p, size_t n)
     return q + 16;
 }
 
-void tu_counter_init(tu_counter *c)
+void tu_counting_options(gs_options *opts, tu_counter *c, long fail_at)
 {
     memset(c, 0, sizeof *c);
-    c->fail_at = -1;
-}
-
-void tu_counting_options(gs_options *opts, tu_counter *c)
-{
+    c->fail_at = fail_at;
     gs_options_init(opts);
     opts->allocator.malloc_fn = count_malloc;
     opts->allocator.realloc_fn = count_realloc;
@@ -124,21 +120,20 @@ void tu_counting_options(gs_options *opts, tu_counter *c)
 
 uint8_t *tu_read_file(const char *path, size_t *n)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "cannot open %s\n", path);
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    /* An exactly sized copy, so that ASan sees a read one byte past the file. */
+    uint8_t *exact = gsw_bytes_load(&b, path) == 0 ? malloc(b.len > 0 ? b.len : 1) : NULL;
+    if (exact == NULL) {
+        fprintf(stderr, "cannot read %s\n", path);
         abort();
     }
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc(len > 0 ? (size_t)len : 1);
-    if (buf == NULL || fread(buf, 1, (size_t)len, f) != (size_t)len) {
-        abort();
+    if (b.len > 0) {
+        memcpy(exact, b.data, b.len);
     }
-    fclose(f);
-    *n = (size_t)len;
-    return buf;
+    *n = b.len;
+    gsw_bytes_free(&b);
+    return exact;
 }
 
 const char *tu_source_path(const char *rel)

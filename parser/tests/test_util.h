@@ -43,11 +43,12 @@ typedef struct tu_counter {
     size_t live_bytes;
 } tu_counter;
 
-void tu_counter_init(tu_counter *c);
-/* Options with the counting allocator installed. */
-void tu_counting_options(gs_options *opts, tu_counter *c);
+/* Default options with the counting allocator installed, counting into c (reset here) and
+ * failing allocation fail_at (-1: none). */
+void tu_counting_options(gs_options *opts, tu_counter *c, long fail_at);
 
-/* Reads a whole file into memory (abort on failure); *n receives its size. */
+/* Reads a whole file into an exactly sized buffer (malloc; abort on failure); *n receives its
+ * size. */
 uint8_t *tu_read_file(const char *path, size_t *n);
 /* $GS_SOURCE_DIR/rel, or rel when the variable is unset. Returns a static buffer. */
 const char *tu_source_path(const char *rel);
