@@ -3,7 +3,8 @@
 #   1. install what is missing (apt-get)
 #   2. gcc 12 release build (hardened, -Werror), every test
 #   3. clang-14 ASan+UBSan build (-fno-sanitize-recover=all), every test
-#   4. aarch64 cross build, the plain-C decoder tests under qemu-aarch64 (cortex-a53 and max)
+#   4. aarch64 cross build (the command included, against arm64 libcrypto), the plain-C tests
+#      under qemu-aarch64 (cortex-a53 and max): decoders, corpus, fuzz replays, regressions
 #   5. fuzzing: every harness under libFuzzer and the reader under AFL++, ASan+UBSan, 60 s each;
 #      the OSS-Fuzz build script run here (ci/fuzz_ci.sh)
 #   6. coverage of parser/ and kernels/ over the whole suite, with its thresholds (ci/coverage.sh)

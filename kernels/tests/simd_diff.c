@@ -33,6 +33,7 @@
 #include "decode.h"
 #include "dispatch.h"
 #include "ggufsafe.h"
+#include "gsw_sha256.h"
 
 #define EXIT_SKIP 77
 #define CANARY 0xa5a5a5a5u
@@ -66,13 +67,6 @@ static void fill_random(uint8_t *p, size_t n)
 
 /* ---- comparison ---------------------------------------------------------------------- */
 
-static uint32_t canonical_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0 ? 0x7fc00000u : b;
-}
-
 static uint32_t raw_bits(float f)
 {
     uint32_t b;
@@ -91,7 +85,7 @@ static bool same_bits(const type_case *tc, const char *what, const float *want, 
                       size_t n_elems)
 {
     for (size_t e = 0; e < n_elems; e++) {
-        if (canonical_bits(want[e]) != canonical_bits(got[e])) {
+        if (gsw_nan_canonical_bits(want[e]) != gsw_nan_canonical_bits(got[e])) {
             printf("MISMATCH %s %s: block %zu element %zu: scalar 0x%08x, simd 0x%08x\n",
                    tc->info.name, what, e / tc->info.block_elems, e % tc->info.block_elems,
                    raw_bits(want[e]), raw_bits(got[e]));
