@@ -158,7 +158,7 @@ DEFINE_GETTERS(bool, bool, GS_VALUE_BOOL, 1, AS_BOOL)
 
 static gs_str string_at(const gs_file *f, uint64_t len_pos)
 {
-    uint64_t len = gsi_le64(f->base + len_pos);
+    uint64_t len = gsi_load_u64le(f->base + len_pos);
     return (gs_str){(const char *)f->base + len_pos + 8, (size_t)len};
 }
 

@@ -30,11 +30,11 @@ static inline void iq4_xs_block(const uint8_t *b, float *y)
 {
     const __m128i kv = table16(gsi_kvalues_iq4nl);
     const __m256i lo = _mm256_and_si256(
-        _mm256_srlv_epi32(_mm256_set1_epi32((int)gsa_u32(b + 4)),
+        _mm256_srlv_epi32(_mm256_set1_epi32((int)gsi_load_u32le(b + 4)),
                           _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28)),
         _mm256_set1_epi32(15));
     const __m256i hi = _mm256_and_si256(
-        _mm256_srlv_epi32(_mm256_set1_epi32(gsa_u16(b + 2)),
+        _mm256_srlv_epi32(_mm256_set1_epi32(gsi_load_u16le(b + 2)),
                           _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)),
         _mm256_set1_epi32(3));
     const __m256i ls = _mm256_sub_epi32(_mm256_or_si256(lo, _mm256_slli_epi32(hi, 4)),

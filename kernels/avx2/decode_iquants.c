@@ -55,7 +55,7 @@ static inline __m128i entries32x2(const uint32_t *grid, unsigned i0, unsigned i1
 
 static inline float f16_at(const uint8_t *p)
 {
-    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(gsa_u16(p))));
+    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(gsi_load_u16le(p))));
 }
 
 /* IQ2 sub-block scale from a 4-bit field s: (d * (0.5 + s)) * 0.25, the reference's order. */
@@ -71,7 +71,7 @@ static inline void iq2_xxs_block(const uint8_t *b, float *y)
     const float d = f16_at(b);
     for (int ib = 0; ib < 8; ib++) {
         const uint8_t *sub = b + 2 + 8 * ib;
-        const uint32_t a = gsa_u32(sub + 4);
+        const uint32_t a = gsi_load_u32le(sub + 4);
         const __m256 db = iq2_scale(d, a >> 28);
         for (int l = 0; l < 4; l++) {
             store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2xxs_grid, sub[l]), db,
@@ -90,7 +90,7 @@ static inline void iq2_xs_block(const uint8_t *b, float *y)
         const __m256 db_lo = iq2_scale(d, b[66 + ib] & 15u);
         const __m256 db_hi = iq2_scale(d, (uint32_t)b[66 + ib] >> 4);
         for (int l = 0; l < 4; l++) {
-            const unsigned v = gsa_u16(qs + 2 * l);
+            const unsigned v = gsi_load_u16le(qs + 2 * l);
             store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2xs_grid, v & 511u),
                         l < 2 ? db_lo : db_hi, signs_of(gsi_ksigns_iq2xs[v >> 9]));
         }
@@ -121,7 +121,7 @@ static inline void iq3_xxs_block(const uint8_t *b, float *y)
     const float d = f16_at(b);
     for (int ib = 0; ib < 8; ib++) {
         const uint8_t *qs = b + 2 + 8 * ib;
-        const uint32_t a = gsa_u32(b + 66 + 4 * ib);
+        const uint32_t a = gsi_load_u32le(b + 66 + 4 * ib);
         const __m256 db = _mm256_set1_ps(d * (0.5f + (float)(a >> 28)) * 0.5f);
         for (int l = 0; l < 4; l++) {
             store_group(y + 32 * ib + 8 * l,
@@ -184,7 +184,7 @@ static inline void iq1_s_block(const uint8_t *b, float *y)
 {
     const float d = f16_at(b);
     for (int ib = 0; ib < 8; ib++) {
-        const unsigned h = gsa_u16(b + 34 + 2 * ib);
+        const unsigned h = gsi_load_u16le(b + 34 + 2 * ib);
         const float dl = d * (float)(2 * ((h >> 12) & 7u) + 1);
         const __m256 values = iq1_values(dl, (h & 0x8000u) != 0);
         for (int l = 0; l < 4; l++) {
@@ -199,7 +199,7 @@ static inline void iq1_s_block(const uint8_t *b, float *y)
  * the block's f16 scale d. */
 static inline void iq1_m_block(const uint8_t *b, float *y)
 {
-    const uint64_t sc = gsa_u64(b + 48);
+    const uint64_t sc = gsi_load_u64le(b + 48);
     const uint16_t d_bits = (uint16_t)(((sc >> 12) & 0x000fu) | ((sc >> 24) & 0x00f0u) |
                                        ((sc >> 36) & 0x0f00u) | ((sc >> 48) & 0xf000u));
     const float d = _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(d_bits)));

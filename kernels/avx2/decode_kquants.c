@@ -46,7 +46,7 @@ static inline __m128i q3_K_scales(const uint8_t *sc)
     const __m128i x = gsa_load64(sc);
     const __m128i lo = _mm_unpacklo_epi64(gsa_low_nibbles(x), gsa_high_nibbles(x));
     const __m128i hi = _mm_and_si128(
-        _mm_srlv_epi32(_mm_set1_epi32((int)gsa_u32(sc + 8)), _mm_setr_epi32(0, 2, 4, 6)),
+        _mm_srlv_epi32(_mm_set1_epi32((int)gsi_load_u32le(sc + 8)), _mm_setr_epi32(0, 2, 4, 6)),
         _mm_set1_epi8(3));
     return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
 }
@@ -80,7 +80,7 @@ static inline void q3_K_block(const uint8_t *b, float *y)
  * dmin: dl[j] = d * sc[j], ml[j] = dmin * m[j]. */
 static inline void k4_factors(const uint8_t *s, __m256 d, __m256 dmin, float *dl, float *ml)
 {
-    const uint32_t u0 = gsa_u32(s), u1 = gsa_u32(s + 4), u2 = gsa_u32(s + 8);
+    const uint32_t u0 = gsi_load_u32le(s), u1 = gsi_load_u32le(s + 4), u2 = gsi_load_u32le(s + 8);
     const uint32_t low6 = 0x3f3f3f3fu, low4 = 0x0f0f0f0fu, bits45 = 0x30303030u;
     /* j < 4: low 6 bits of bytes j (scale) and j+4 (min). j >= 4: a nibble of byte j+4, and the
      * top 2 bits of byte j-4 (scale) or j (min) as bits 4..5. */

@@ -36,7 +36,7 @@ static inline __m256i legacy_nibbles(const uint8_t *qs)
 static inline void q5_0_block(const uint8_t *b, float *y)
 {
     const __m256 d = gsa_f16_splat(b);
-    const __m256i fifth = gsa_bits_to_bytes(gsa_u32(b + 2));
+    const __m256i fifth = gsa_bits_to_bytes(gsi_load_u32le(b + 2));
     const __m256i q = _mm256_or_si256(legacy_nibbles(b + 6),
                                       _mm256_andnot_si256(fifth, _mm256_set1_epi8((char)0xf0)));
     gsa_store_s8x32_mul(y, q, d);
@@ -46,7 +46,7 @@ static inline void q5_1_block(const uint8_t *b, float *y)
 {
     const __m256 d = gsa_f16_splat(b);
     const __m256 m = gsa_f16_splat(b + 2);
-    const __m256i fifth = gsa_bits_to_bytes(gsa_u32(b + 4));
+    const __m256i fifth = gsa_bits_to_bytes(gsi_load_u32le(b + 4));
     const __m256i q = _mm256_or_si256(legacy_nibbles(b + 8),
                                       _mm256_and_si256(fifth, _mm256_set1_epi8(0x10)));
     gsa_store_s8x16_fmadd(y, _mm256_castsi256_si128(q), d, m);
@@ -85,7 +85,7 @@ static inline void q1_0_block(const uint8_t *b, float *y)
         _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0),
     };
     for (int w = 0; w < 4; w++) {
-        const __m256i word = _mm256_set1_epi32((int)gsa_u32(b + 2 + 4 * w));
+        const __m256i word = _mm256_set1_epi32((int)gsi_load_u32le(b + 2 + 4 * w));
         for (int g = 0; g < 4; g++) {
             const __m256 sel = _mm256_castsi256_ps(_mm256_sllv_epi32(word, to_top[g]));
             _mm256_storeu_ps(y + 32 * w + 8 * g, _mm256_blendv_ps(neg_d, d, sel));
@@ -104,7 +104,7 @@ static inline void q2_0_block(const uint8_t *b, float *y)
     const __m256i shift_hi = _mm256_setr_epi32(16, 18, 20, 22, 24, 26, 28, 30);
     const __m256i three = _mm256_set1_epi32(3);
     for (int w = 0; w < 4; w++) {
-        const __m256i word = _mm256_set1_epi32((int)gsa_u32(b + 2 + 4 * w));
+        const __m256i word = _mm256_set1_epi32((int)gsi_load_u32le(b + 2 + 4 * w));
         const __m256i q_lo = _mm256_and_si256(_mm256_srlv_epi32(word, shift_lo), three);
         const __m256i q_hi = _mm256_and_si256(_mm256_srlv_epi32(word, shift_hi), three);
         _mm256_storeu_ps(y + 16 * w, _mm256_permutevar8x32_ps(values, q_lo));

@@ -48,7 +48,7 @@ static inline void tq1_0_block(const uint8_t *b, float *y)
         x16 = times3_128(x16);
     }
     /* The qh word in every 32-bit lane, lane n advanced n trits: all 16 elements at once. */
-    const __m128i w0 = _mm_set1_epi32((int)gsa_u32(b + 48));
+    const __m128i w0 = _mm_set1_epi32((int)gsi_load_u32le(b + 48));
     const __m128i w1 = times3_128(w0), w2 = times3_128(w1), w3 = times3_128(w2);
     const __m128i lanes =
         _mm_blend_epi32(_mm_blend_epi32(w0, w1, 0x2), _mm_blend_epi32(w2, w3, 0x8), 0xc);
