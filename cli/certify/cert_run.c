@@ -212,20 +212,3 @@ bool cert_get_integer(const gs_file *f, size_t index, uint64_t *value, bool *neg
     *negative = st == GS_E_OUT_OF_RANGE;
     return st == GS_OK || *negative;
 }
-
-bool cert_type_is_quantized(int32_t type)
-{
-    switch (type) {
-    case GS_TYPE_F32:
-    case GS_TYPE_F16:
-    case GS_TYPE_BF16:
-    case GS_TYPE_F64:
-    case GS_TYPE_I8:
-    case GS_TYPE_I16:
-    case GS_TYPE_I32:
-    case GS_TYPE_I64:
-        return false;
-    default:
-        return true;
-    }
-}
