@@ -9,7 +9,8 @@ libcriterion-dev libssl-dev
 afl++
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 python3 python3-jsonschema
-binutils file zip unzip"
+binutils file zip unzip
+abigail-tools"
 
 # npm fetches ggml's package for the oracle and the node readers of the conformance matrix:
 # Debian's nodejs and npm, unless a Node.js with npm is already installed (NodeSource's, say).

@@ -3,7 +3,7 @@
  * 16 quants become 16 floats with one multiply, or one fused multiply-add for Q2_K, Q4_K and
  * Q5_K, whose products are exact so that the single rounding is the reference's final
  * `- dmin * min`. The order (d * sub_scale) * q is kept: signed zeros (quant-types.md sec. 8).
- * Every load stays inside its block (byte ranges in the comments). */
+ * Every load stays inside its block (the comments name the fields each load covers). */
 #include "neon_common.h"
 
 #if GSI_NEON_ENABLED
