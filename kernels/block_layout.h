@@ -3,7 +3,7 @@
  * and tests that write blocks take field offsets and block sizes from here, never as literals.
  *
  * Each block type is a struct of byte arrays mirroring ggml's block_<type> (ggml-common.h at
- * d99724f2; quant-types.md section 5), field for field and in ggml's order; the comment of each
+ * d99724f2; docs/quant-types.md), field for field and in ggml's order; the comment of each
  * field says how its bytes are read (f16 and f32 fields and u16/u32 arrays are little-endian).
  * The structs exist for offsetof and sizeof only: blocks sit at any address (MXFP4's are 17
  * bytes) and are read byte-wise through le_load.h, never through these types. Per type:

@@ -21,9 +21,9 @@ typedef struct scale_layout {
     uint16_t off1, off2;
 } scale_layout;
 
-/* Where each type keeps its scales (kernels/block_layout.h; quant-types.md section 5). Q8_1, an
- * activation type that ggml does not validate, is checked on d, the only field its decoding
- * uses (s is a sum). */
+/* Where each type keeps its scales (kernels/block_layout.h; docs/quant-types.md, "Scales ggml
+ * calls invalid"). Q8_1, an activation type that ggml does not validate, is checked on d, the
+ * only field its decoding uses (s is a sum). */
 static scale_layout layout_of(int32_t type)
 {
     switch (type) {
