@@ -14,7 +14,8 @@ afl++
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 libssl-dev:arm64 libssl3:arm64 libc6:arm64
 python3 python3-jsonschema
-binutils file zip unzip"
+binutils file zip unzip
+abigail-tools"
 
 # npm fetches ggml's package for the oracle and the node readers of the conformance matrix:
 # Debian's nodejs and npm, unless a Node.js with npm is already installed (NodeSource's, say).

@@ -86,7 +86,8 @@ SHARED_HELPERS = [
     "parser/name_index.h",    # the keyed hash index (duplicate names in linear time)
     "parser/key_grammar.h",   # the spec's key grammar (certify's compat.key_grammar)
     "parser/error.h",         # filling a gs_error as the reader does (gsi_fail)
-    "kernels/le_load.h",      # little-endian loads (listed once it exists)
+    "kernels/le_load.h",      # little-endian loads
+    "kernels/block_layout.h", # the named field offsets of every block layout
 ]
 
 # Further private headers a layer may include, each for a stated reason.

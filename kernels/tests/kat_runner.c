@@ -8,6 +8,7 @@
 
 #include "gsw_sha256.h"
 #include "gsw_bytes.h"
+#include "le_load.h"
 
 const char *const gsk_set_names[GSK_N_SETS] = {"rand", "real"};
 
@@ -67,11 +68,6 @@ __attribute__((format(printf, 2, 3))) static void fail(gsk_kat_result *res, cons
     va_end(ap);
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
 void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result *res)
 {
     *res = (gsk_kat_result){.passed = false};
@@ -114,7 +110,7 @@ void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result 
     }
     for (size_t i = 0; i < n_elems; i++) {
         const uint32_t got = gsw_nan_canonical_bits(res->decoded[i]);
-        const uint32_t raw_want = le32(out.data + 4 * i);
+        const uint32_t raw_want = gsi_load_u32le(out.data + 4 * i);
         float want_f;
         memcpy(&want_f, &raw_want, sizeof want_f);
         const uint32_t want = gsw_nan_canonical_bits(want_f);
