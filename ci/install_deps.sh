@@ -1,6 +1,10 @@
 #!/bin/sh
 # Installs, with apt-get, every package ggufsafe's build and test suite need, skipping those
-# already present. Debian 12. Run as root (or with sudo available).
+# already present. Debian 12. Run as root (or with sudo available). The aarch64 stage
+# (ci/qemu_aarch64.sh) links against Debian's arm64 OpenSSL and runs on its arm64 runtime:
+# packages named <name>:arm64 come from the multiarch archive, so the arm64 architecture is
+# added to dpkg first (once; dpkg --add-architecture is idempotent, the check avoids a needless
+# apt-get update).
 set -eu
 
 PACKAGES="build-essential cmake ninja-build pkg-config git ca-certificates xz-utils
@@ -8,8 +12,10 @@ clang-14 llvm-14 libclang-rt-14-dev lld-14
 libcriterion-dev libssl-dev
 afl++
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+libssl-dev:arm64 libssl3:arm64 libc6:arm64
 python3 python3-jsonschema
 binutils file zip unzip
+abigail-tools
 groff-base man-db zsh"
 
 # groff-base and man-db check the generated man pages (groff -ww, man --warnings), zsh the zsh
@@ -33,6 +39,9 @@ if [ "$(id -u)" -ne 0 ]; then
     SUDO=sudo
 fi
 export DEBIAN_FRONTEND=noninteractive
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+    $SUDO dpkg --add-architecture arm64
+fi
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null

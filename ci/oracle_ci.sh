@@ -10,10 +10,10 @@
 #   3. clang ASan+UBSan build (build/oracle-asan): the same tests, our side sanitized, ggml's
 #      runner (never sanitized) in child processes;
 #   4. clang libFuzzer build (build/oracle-fuzz): fuzz_oracle_diff for
-#      GGUFSAFE_ORACLE_FUZZ_SECONDS (default 60), seeded with the corpus and
-#      conformance/oracle/regress/; any finding fails (the log and the reproducer are printed:
-#      document it in conformance/oracle/disagreements.tsv with the input in regress/, or fix
-#      ggufsafe).
+#      GGUFSAFE_ORACLE_FUZZ_SECONDS (default 60), seeded with the corpus (corpus/regress/
+#      included); any finding fails (the log and the reproducer are printed: keep the input in
+#      corpus/regress/ with its manifest line and document the disagreement in
+#      conformance/oracle/disagreements.tsv, or fix ggufsafe).
 # Only the targets the oracle needs are built, in build/ (GGUFSAFE_ORACLE_BUILD_ROOT moves it).
 # Prints a time per step.
 set -euo pipefail
@@ -79,7 +79,7 @@ fuzz() {
         "$dir/conformance/oracle/fuzz_oracle_diff" -max_total_time="$fuzz_seconds" \
         -max_len=65536 -timeout=30 -rss_limit_mb=2048 "${dict[@]}" \
         -print_final_stats=1 -artifact_prefix="$work/artifacts/" \
-        "$work/corpus" "$dir/corpus/generated" "$root/conformance/oracle/regress" \
+        "$work/corpus" "$dir/corpus/generated" \
         >"$work/log" 2>&1 || rc=$?
     grep -E '^stat::(number_of_executed_units|average_exec_per_sec)|^fuzz_oracle_diff: ggml' \
         "$work/log" || true

@@ -10,7 +10,7 @@
 # At the end it prints, per harness: CPU-minutes, runs, executions, exec/s, edges and features
 # (libFuzzer's cov/ft), corpus files before and after -merge=1, and findings. A harness stops at
 # its first finding; the finding is minimized into WORK/findings/<target>/, and what to add to
-# corpus/regress/ (or fuzz/regress/<target>/) is printed: see fuzz/README.md.
+# corpus/regress/ is printed: see fuzz/README.md.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -ge 1 ] || { echo "usage: $0 HOURS [TARGET...]" >&2; exit 2; }
@@ -112,17 +112,14 @@ for t in "${targets[@]}"; do
         case $min in *.log) continue ;; esac
         echo "--- minimized: $min ($(wc -c <"$min") bytes)"
         od -Ax -tx1 -v "$min"
-        if [ "$t" != decode_blocks ]; then
-            # The GGUF is the input without its 4-byte options trailer.
-            raw=$min.gguf
-            head -c $(($(wc -c <"$min") - 4)) "$min" >"$raw"
-            echo "    as a GGUF: $raw (sha256 $(sha256sum "$raw" | cut -d' ' -f1))"
-            echo "    add as corpus/regress/<area>_<what>.gguf with its manifest line written by hand"
-            echo "    (corpus/regress/README.md); if it needs its trailer (options), also keep $min"
-            echo "    as fuzz/regress/$t/<area>_<what>"
-        else
-            echo "    add as fuzz/regress/decode_blocks/<type>_<what> (the trailer names the type)"
-        fi
+        # The payload is the input without its 4-byte options trailer.
+        raw=$min.payload
+        head -c $(($(wc -c <"$min") - 4)) "$min" >"$raw"
+        trailer=$(tail -c 4 "$min" | od -An -tx1 -v | tr -d ' \n')
+        echo "    without its trailer: $raw (sha256 $(sha256sum "$raw" | cut -d' ' -f1))"
+        echo "    add it as corpus/regress/<area>_<what>.gguf (decode_blocks: <type>_<what>) with"
+        echo "    its lines in corpus/regress/manifest.tsv written by hand: a default run, and a"
+        echo "    fuzz_$t:$trailer run if it needs its trailer (corpus/regress/README.md)"
     done
 done
 exit $failed

@@ -101,6 +101,20 @@ static inline void fuzz_tiny_limits(gs_options *o, uint8_t a, uint8_t b)
     o->limits.max_metadata_memory = 256ull << (b >> 6 << 2); /* 256 B .. 1 MiB */
 }
 
+/* fuzz_open's reader options for a profile and trailer: fuzz_options, and the tiny limits of
+ * tail[1] and tail[2] when bit 0 of tail[0] is set. Also how a fuzz_open run of
+ * corpus/regress/manifest.tsv gets its options (corpus/tests/regress_check.c). */
+#define FUZZ_OPEN_BIT_TINY_LIMITS 0x01u
+
+static inline void fuzz_open_options(gs_options *o, gs_profile profile,
+                                     const uint8_t tail[FUZZ_TAIL_BYTES])
+{
+    fuzz_options(o, profile);
+    if (tail[0] & FUZZ_OPEN_BIT_TINY_LIMITS) {
+        fuzz_tiny_limits(o, tail[1], tail[2]);
+    }
+}
+
 /* ---- a counting allocator that can fail the N-th allocation ------------------------------- */
 typedef struct fuzz_alloc {
     long live;     /* allocations not yet freed */

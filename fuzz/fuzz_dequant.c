@@ -10,6 +10,7 @@
  * Trailer (fuzz_common.h): tail[0] bit 0: lenient profile; bit 1: force the scalar path (else
  * the best path this CPU has); tail[1]: blocks per chunk (1 + tail[1] * 4, capped). */
 #include "fuzz_common.h"
+#include "le_load.h"
 
 #define BUDGET_ELEMS (4u << 20)
 #define CHUNK_ELEMS (64u << 10)
@@ -42,12 +43,11 @@ static void check_float_type(gs_type type, const uint8_t *src, const float *out,
     for (size_t k = 0; k < n; k++) {
         uint32_t want;
         if (type == GS_TYPE_F32) {
-            want = (uint32_t)src[4 * k] | (uint32_t)src[4 * k + 1] << 8 |
-                   (uint32_t)src[4 * k + 2] << 16 | (uint32_t)src[4 * k + 3] << 24;
+            want = gsi_load_u32le(src + 4 * k);
         } else if (type == GS_TYPE_BF16) {
-            want = ((uint32_t)src[2 * k] | (uint32_t)src[2 * k + 1] << 8) << 16;
+            want = (uint32_t)gsi_load_u16le(src + 2 * k) << 16;
         } else {
-            float f = f16_reference((uint16_t)(src[2 * k] | src[2 * k + 1] << 8));
+            float f = f16_reference(gsi_load_u16le(src + 2 * k));
             memcpy(&want, &f, 4);
         }
         float w;

@@ -9,7 +9,7 @@
  * A failed open must return a known status with a consistent gs_error.
  *
  * Trailer (fuzz_common.h), tail[0] bits:
- *   0: tiny limits from tail[1], tail[2], so limit checks are reachable;
+ *   0: tiny limits from tail[1], tail[2], so limit checks are reachable (fuzz_open_options);
  *   1: also open with allocation number tail[3] failing: the result must be GS_E_NO_MEMORY
  *      when that allocation was attempted, otherwise exactly the result without failure;
  *   2: also open the payload as a split set, cut before every later "GGUF" magic;
@@ -18,7 +18,6 @@
  *      the normal open's failure. */
 #include "fuzz_common.h"
 
-#define BIT_TINY_LIMITS 0x01u
 #define BIT_FAIL_ALLOC 0x02u
 #define BIT_SPLIT 0x04u
 #define BIT_DIAGNOSTIC 0x08u
@@ -547,10 +546,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     gs_status verdict[2];
     for (int p = 0; p < 2; p++) {
         gs_options o;
-        fuzz_options(&o, p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
-        if (flags & BIT_TINY_LIMITS) {
-            fuzz_tiny_limits(&o, in.tail[1], in.tail[2]);
-        }
+        fuzz_open_options(&o, p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT, in.tail);
         gs_error err;
         long attempts;
         verdict[p] = open_checked(&in, &o, -1, &err, &attempts);

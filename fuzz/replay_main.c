@@ -2,7 +2,11 @@
  * it is linked with over files and directories (recursively, in name order), once each, the
  * way libFuzzer replays a corpus. An oracle failure aborts and names the file (-v names every
  * file before running it); otherwise it prints "PASS: N files". Zero files is a failure: an
- * empty or mistyped corpus path must not pass silently. */
+ * empty or mistyped corpus path must not pass silently.
+ *   replay_<target> [-v] [--trailer HEX] FILE_OR_DIR...
+ * --trailer appends the options trailer HEX (fuzz_common.h: 2 hex digits a byte, in file order)
+ * to every input: a finding kept without its trailer (corpus/regress/manifest.tsv) runs as it
+ * was found. */
 #define _DEFAULT_SOURCE /* opendir, readdir */
 #include <dirent.h>
 #include <errno.h>
@@ -15,9 +19,12 @@
 #include <unistd.h>
 
 #include "fuzz_common.h"
+#include "gsw_bytes.h"
 
 static size_t n_files;
 static int verbose;
+static uint8_t trailer[FUZZ_TAIL_BYTES];
+static size_t trailer_len;
 static const char *current; /* the file being run, for the abort message */
 
 /* Oracles abort(); say which file did it (async-signal-safe: write only). */
@@ -36,52 +43,47 @@ static void on_abort(int sig)
 
 static int run_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        fprintf(stderr, "replay: cannot open %s: %s\n", path, strerror(errno));
+    gsw_bytes buf;
+    gsw_bytes_init(&buf);
+    if (gsw_bytes_load(&buf, path) != 0) {
+        fprintf(stderr, "replay: cannot read %s: %s\n", path, strerror(errno));
+        gsw_bytes_free(&buf);
         return -1;
     }
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    size_t got;
-    while (buf != NULL && (got = fread(buf + len, 1, cap - len, f)) > 0) {
-        len += got;
-        if (len == cap) {
-            uint8_t *bigger = realloc(buf, cap * 2);
-            if (bigger == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = bigger;
-            cap *= 2;
-        }
-    }
-    const int failed = buf == NULL || ferror(f);
-    fclose(f);
-    if (failed) {
-        fprintf(stderr, "replay: cannot read %s\n", path);
-        free(buf);
-        return -1;
-    }
+    const size_t len = buf.len;
     /* Name the file before running it: if an oracle aborts, the log says which input. */
     if (verbose) {
         fprintf(stderr, "%s (%zu bytes)\n", path, len);
     }
     current = path;
     /* An exactly sized copy, so ASan sees a read one byte past the input. */
-    uint8_t *exact = malloc(len > 0 ? len : 1);
+    uint8_t *exact = malloc(len + trailer_len > 0 ? len + trailer_len : 1);
     if (exact == NULL) {
-        free(buf);
+        gsw_bytes_free(&buf);
         return -1;
     }
-    memcpy(exact, buf, len);
-    free(buf);
-    LLVMFuzzerTestOneInput(exact, len);
+    if (len > 0) {
+        memcpy(exact, buf.data, len);
+    }
+    memcpy(exact + len, trailer, trailer_len);
+    gsw_bytes_free(&buf);
+    LLVMFuzzerTestOneInput(exact, len + trailer_len);
     current = NULL;
     free(exact);
     n_files++;
     return 0;
+}
+
+/* 0..15, or -1 for anything that is not a hex digit (the NUL included). */
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9') {
+        return c - '0';
+    }
+    if (c >= 'a' && c <= 'f') {
+        return c - 'a' + 10;
+    }
+    return c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
 }
 
 static int compare_names(const void *a, const void *b)
@@ -153,13 +155,27 @@ static int run_path(const char *path)
 int main(int argc, char **argv)
 {
     int first = 1;
-    if (argc > 1 && strcmp(argv[1], "-v") == 0) {
+    if (first < argc && strcmp(argv[first], "-v") == 0) {
         verbose = 1;
-        first = 2;
+        first++;
+    }
+    if (first + 1 < argc && strcmp(argv[first], "--trailer") == 0) {
+        const char *hex = argv[first + 1];
+        int hi, lo;
+        while (trailer_len < FUZZ_TAIL_BYTES && (hi = hex_digit(hex[2 * trailer_len])) >= 0 &&
+               (lo = hex_digit(hex[2 * trailer_len + 1])) >= 0) {
+            trailer[trailer_len++] = (uint8_t)(hi << 4 | lo);
+        }
+        if (trailer_len == 0 || hex[2 * trailer_len] != '\0') {
+            fprintf(stderr, "replay: --trailer wants 2 to %d hex digits, not %s\n",
+                    2 * FUZZ_TAIL_BYTES, hex);
+            return 2;
+        }
+        first += 2;
     }
     signal(SIGABRT, on_abort);
     if (first >= argc) {
-        fprintf(stderr, "usage: %s [-v] FILE_OR_DIR...\n", argv[0]);
+        fprintf(stderr, "usage: %s [-v] [--trailer HEX] FILE_OR_DIR...\n", argv[0]);
         return 2;
     }
     for (int i = first; i < argc; i++) {

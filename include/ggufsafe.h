@@ -33,6 +33,14 @@ extern "C" {
 /* The library's version string, "MAJOR.MINOR.PATCH". */
 GS_API const char *gs_version(void);
 
+/* ABI (docs/abi.md): symbols are never removed or changed, and a public struct gains fields only
+ * at its end. A struct the library fills is written through a sized entry point (_sized: it
+ * takes the caller's sizeof and writes exactly that many bytes, zeros past the fields this
+ * library has); the unsized names are macros that pass sizeof, and their 0.1.0 symbols stay,
+ * writing the 0.1.0 layouts for programs built against 0.1.0. gs_options carries its size in
+ * struct_size. gs_str, gs_allocator, gs_limits and gs_error never change: new limits and
+ * options are appended to gs_options. */
+
 /* ------------------------------------------------------------------------------------------------
  * Status codes. Numbers are stable: never renumbered, never reused. docs/status-codes.md has
  * the full table.
@@ -144,12 +152,19 @@ typedef struct gs_type_info {
     uint32_t block_bytes;  /* bytes per block; 0 for removed and unknown ids */
     gs_type_status status;
     bool decodable;        /* gs_dequantize can convert it to f32 */
+    /* 0.1.0 ends here. */
+    bool quantized;        /* a quantized block layout: not f32, f16, bf16, f64 or an integer
+                              type; false for removed and unknown ids */
 } gs_type_info;
 
 /* Fills *out for any id (unknown ids get status GS_TYPE_UNKNOWN and name "unknown").
  * Returns GS_OK for live and activation types, GS_E_REMOVED_TENSOR_TYPE or
- * GS_E_UNKNOWN_TENSOR_TYPE otherwise. */
+ * GS_E_UNKNOWN_TENSOR_TYPE otherwise. out_size is sizeof *out (GS_E_INVALID_ARGUMENT, nothing
+ * written, when it is smaller than 0.1.0's gs_type_info or out is NULL). */
+GS_API gs_status gs_type_get_info_sized(int32_t type, gs_type_info *out, size_t out_size);
+/* 0.1.0's entry point (fills the 0.1.0 fields); the name is a macro for the sized one. */
 GS_API gs_status gs_type_get_info(int32_t type, gs_type_info *out);
+#define gs_type_get_info(type, out) gs_type_get_info_sized((type), (out), sizeof(gs_type_info))
 /* ggml's name of the type, "unknown" for ids never assigned. Never NULL. */
 GS_API const char *gs_type_name(int32_t type);
 
@@ -177,6 +192,11 @@ typedef struct gs_limits {
     uint64_t max_metadata_memory; /* heap bytes for the parsed tables, default 1 GiB */
 } gs_limits;
 
+/* New options are appended at the end of gs_options, never inside gs_limits or gs_allocator
+ * (embedded here, they cannot grow). struct_size tells the library how much of the struct the
+ * caller has: sizeof(gs_options) of any released version (0.1.0: every field up to
+ * copy_metadata); options past the caller's struct_size take their defaults. Any other size is
+ * GS_E_INVALID_ARGUMENT. */
 typedef struct gs_options {
     size_t struct_size;     /* sizeof(gs_options); set by gs_options_init */
     gs_profile profile;
@@ -196,8 +216,13 @@ typedef struct gs_options {
     bool copy_metadata;
 } gs_options;
 
-/* Defaults: strict profile, the limits above, libc allocation. */
+/* Defaults: strict profile, the limits above, libc allocation; struct_size = size. size is
+ * sizeof *opts (GS_E_INVALID_ARGUMENT, nothing written, for a size gs_options never had or a
+ * NULL opts). */
+GS_API gs_status gs_options_init_sized(gs_options *opts, size_t size);
+/* 0.1.0's entry point (a no-op for NULL); the name is a macro for the sized one. */
 GS_API void gs_options_init(gs_options *opts);
+#define gs_options_init(opts) gs_options_init_sized((opts), sizeof(gs_options))
 
 /* ------------------------------------------------------------------------------------------------
  * Errors.
@@ -264,7 +289,13 @@ typedef struct gs_layout {
     uint64_t findings_dropped;   /* diagnostic mode: findings beyond GS_MAX_FINDINGS, not kept */
 } gs_layout;
 
+/* out_size is sizeof *out. GS_E_INVALID_ARGUMENT, nothing written, for a NULL out or an
+ * out_size below 0.1.0's gs_layout; for a NULL file, *out is zeroed and the result is
+ * GS_E_INVALID_ARGUMENT. */
+GS_API gs_status gs_file_layout_sized(const gs_file *file, gs_layout *out, size_t out_size);
+/* 0.1.0's entry point; the name is a macro for the sized one. */
 GS_API void gs_file_layout(const gs_file *file, gs_layout *out);
+#define gs_file_layout(file, out) gs_file_layout_sized((file), (out), sizeof(gs_layout))
 
 /* Diagnostic mode: the layout violations found at open, in the order found (each as the gs_error
  * the open would have failed with). At most GS_MAX_FINDINGS are kept. */
@@ -300,7 +331,13 @@ typedef struct gs_kv_info {
     uint64_t size;            /* wire bytes of the whole record */
 } gs_kv_info;
 
+/* out_size is sizeof *out (GS_E_INVALID_ARGUMENT below 0.1.0's gs_kv_info). */
+GS_API gs_status gs_kv_info_at_sized(const gs_file *file, size_t index, gs_kv_info *out,
+                                     size_t out_size);
+/* 0.1.0's entry point; the name is a macro for the sized one. */
 GS_API gs_status gs_kv_info_at(const gs_file *file, size_t index, gs_kv_info *out);
+#define gs_kv_info_at(file, index, out) \
+    gs_kv_info_at_sized((file), (index), (out), sizeof(gs_kv_info))
 /* Exact (length and bytes) lookup. *index is set on GS_OK; GS_E_NOT_FOUND otherwise. */
 GS_API gs_status gs_kv_find(const gs_file *file, const char *key, size_t *index);
 GS_API gs_status gs_kv_find_n(const gs_file *file, const char *key, size_t key_len, size_t *index);
@@ -363,7 +400,13 @@ typedef struct gs_tensor_info {
                                      is not in the file */
 } gs_tensor_info;
 
+/* out_size is sizeof *out (GS_E_INVALID_ARGUMENT below 0.1.0's gs_tensor_info). */
+GS_API gs_status gs_tensor_info_at_sized(const gs_file *file, size_t index, gs_tensor_info *out,
+                                         size_t out_size);
+/* 0.1.0's entry point; the name is a macro for the sized one. */
 GS_API gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *out);
+#define gs_tensor_info_at(file, index, out) \
+    gs_tensor_info_at_sized((file), (index), (out), sizeof(gs_tensor_info))
 GS_API gs_status gs_tensor_find(const gs_file *file, const char *name, size_t *index);
 GS_API gs_status gs_tensor_find_n(const gs_file *file, const char *name, size_t name_len,
                                   size_t *index);

@@ -1,54 +1,59 @@
 #include "type_registry.h"
 
+#include "abi_compat.h"
+#include "block_layout.h"
+
 #define LIVE GS_TYPE_LIVE
 #define ACT GS_TYPE_ACTIVATION
 #define GONE GS_TYPE_REMOVED
 
-/* Geometry from ggml's type_traits (ggml.c) at commit d99724f2; see THIRD_PARTY.md. */
+/* Geometry from ggml's type_traits (ggml.c) at commit d99724f2 (THIRD_PARTY.md), through the
+ * named block layouts (block_layout.h, which checks each against ggml's size). Columns: name,
+ * elements and bytes per block, status, decodable, quantized. */
 static const gsi_type_row type_table[GS_TYPE_COUNT] = {
-    [0] = {"f32", 1, 4, LIVE, true},
-    [1] = {"f16", 1, 2, LIVE, true},
-    [2] = {"q4_0", 32, 18, LIVE, true},
-    [3] = {"q4_1", 32, 20, LIVE, true},
-    [4] = {"q4_2", 0, 0, GONE, false},
-    [5] = {"q4_3", 0, 0, GONE, false},
-    [6] = {"q5_0", 32, 22, LIVE, true},
-    [7] = {"q5_1", 32, 24, LIVE, true},
-    [8] = {"q8_0", 32, 34, LIVE, true},
-    [9] = {"q8_1", 32, 36, ACT, true},
-    [10] = {"q2_K", 256, 84, LIVE, true},
-    [11] = {"q3_K", 256, 110, LIVE, true},
-    [12] = {"q4_K", 256, 144, LIVE, true},
-    [13] = {"q5_K", 256, 176, LIVE, true},
-    [14] = {"q6_K", 256, 210, LIVE, true},
-    [15] = {"q8_K", 256, 292, ACT, true},
-    [16] = {"iq2_xxs", 256, 66, LIVE, true},
-    [17] = {"iq2_xs", 256, 74, LIVE, true},
-    [18] = {"iq3_xxs", 256, 98, LIVE, true},
-    [19] = {"iq1_s", 256, 50, LIVE, true},
-    [20] = {"iq4_nl", 32, 18, LIVE, true},
-    [21] = {"iq3_s", 256, 110, LIVE, true},
-    [22] = {"iq2_s", 256, 82, LIVE, true},
-    [23] = {"iq4_xs", 256, 136, LIVE, true},
-    [24] = {"i8", 1, 1, LIVE, false},
-    [25] = {"i16", 1, 2, LIVE, false},
-    [26] = {"i32", 1, 4, LIVE, false},
-    [27] = {"i64", 1, 8, LIVE, false},
-    [28] = {"f64", 1, 8, LIVE, false},
-    [29] = {"iq1_m", 256, 56, LIVE, true},
-    [30] = {"bf16", 1, 2, LIVE, true},
-    [31] = {"q4_0_4_4", 0, 0, GONE, false},
-    [32] = {"q4_0_4_8", 0, 0, GONE, false},
-    [33] = {"q4_0_8_8", 0, 0, GONE, false},
-    [34] = {"tq1_0", 256, 54, LIVE, true},
-    [35] = {"tq2_0", 256, 66, LIVE, true},
-    [36] = {"iq4_nl_4_4", 0, 0, GONE, false},
-    [37] = {"iq4_nl_4_8", 0, 0, GONE, false},
-    [38] = {"iq4_nl_8_8", 0, 0, GONE, false},
-    [39] = {"mxfp4", 32, 17, LIVE, true},
-    [40] = {"nvfp4", 64, 36, LIVE, true},
-    [41] = {"q1_0", 128, 18, LIVE, true},
-    [42] = {"q2_0", 64, 18, LIVE, true},
+    [0] = {"f32", GSI_F32_ELEMS, GSI_F32_BYTES, LIVE, true, false},
+    [1] = {"f16", GSI_F16_ELEMS, GSI_F16_BYTES, LIVE, true, false},
+    [2] = {"q4_0", GSI_Q4_0_ELEMS, GSI_Q4_0_BYTES, LIVE, true, true},
+    [3] = {"q4_1", GSI_Q4_1_ELEMS, GSI_Q4_1_BYTES, LIVE, true, true},
+    [4] = {"q4_2", 0, 0, GONE, false, false},
+    [5] = {"q4_3", 0, 0, GONE, false, false},
+    [6] = {"q5_0", GSI_Q5_0_ELEMS, GSI_Q5_0_BYTES, LIVE, true, true},
+    [7] = {"q5_1", GSI_Q5_1_ELEMS, GSI_Q5_1_BYTES, LIVE, true, true},
+    [8] = {"q8_0", GSI_Q8_0_ELEMS, GSI_Q8_0_BYTES, LIVE, true, true},
+    [9] = {"q8_1", GSI_Q8_1_ELEMS, GSI_Q8_1_BYTES, ACT, true, true},
+    [10] = {"q2_K", GSI_Q2_K_ELEMS, GSI_Q2_K_BYTES, LIVE, true, true},
+    [11] = {"q3_K", GSI_Q3_K_ELEMS, GSI_Q3_K_BYTES, LIVE, true, true},
+    [12] = {"q4_K", GSI_Q4_K_ELEMS, GSI_Q4_K_BYTES, LIVE, true, true},
+    [13] = {"q5_K", GSI_Q5_K_ELEMS, GSI_Q5_K_BYTES, LIVE, true, true},
+    [14] = {"q6_K", GSI_Q6_K_ELEMS, GSI_Q6_K_BYTES, LIVE, true, true},
+    [15] = {"q8_K", GSI_Q8_K_ELEMS, GSI_Q8_K_BYTES, ACT, true, true},
+    [16] = {"iq2_xxs", GSI_IQ2_XXS_ELEMS, GSI_IQ2_XXS_BYTES, LIVE, true, true},
+    [17] = {"iq2_xs", GSI_IQ2_XS_ELEMS, GSI_IQ2_XS_BYTES, LIVE, true, true},
+    [18] = {"iq3_xxs", GSI_IQ3_XXS_ELEMS, GSI_IQ3_XXS_BYTES, LIVE, true, true},
+    [19] = {"iq1_s", GSI_IQ1_S_ELEMS, GSI_IQ1_S_BYTES, LIVE, true, true},
+    [20] = {"iq4_nl", GSI_IQ4_NL_ELEMS, GSI_IQ4_NL_BYTES, LIVE, true, true},
+    [21] = {"iq3_s", GSI_IQ3_S_ELEMS, GSI_IQ3_S_BYTES, LIVE, true, true},
+    [22] = {"iq2_s", GSI_IQ2_S_ELEMS, GSI_IQ2_S_BYTES, LIVE, true, true},
+    [23] = {"iq4_xs", GSI_IQ4_XS_ELEMS, GSI_IQ4_XS_BYTES, LIVE, true, true},
+    [24] = {"i8", GSI_I8_ELEMS, GSI_I8_BYTES, LIVE, false, false},
+    [25] = {"i16", GSI_I16_ELEMS, GSI_I16_BYTES, LIVE, false, false},
+    [26] = {"i32", GSI_I32_ELEMS, GSI_I32_BYTES, LIVE, false, false},
+    [27] = {"i64", GSI_I64_ELEMS, GSI_I64_BYTES, LIVE, false, false},
+    [28] = {"f64", GSI_F64_ELEMS, GSI_F64_BYTES, LIVE, false, false},
+    [29] = {"iq1_m", GSI_IQ1_M_ELEMS, GSI_IQ1_M_BYTES, LIVE, true, true},
+    [30] = {"bf16", GSI_BF16_ELEMS, GSI_BF16_BYTES, LIVE, true, false},
+    [31] = {"q4_0_4_4", 0, 0, GONE, false, false},
+    [32] = {"q4_0_4_8", 0, 0, GONE, false, false},
+    [33] = {"q4_0_8_8", 0, 0, GONE, false, false},
+    [34] = {"tq1_0", GSI_TQ1_0_ELEMS, GSI_TQ1_0_BYTES, LIVE, true, true},
+    [35] = {"tq2_0", GSI_TQ2_0_ELEMS, GSI_TQ2_0_BYTES, LIVE, true, true},
+    [36] = {"iq4_nl_4_4", 0, 0, GONE, false, false},
+    [37] = {"iq4_nl_4_8", 0, 0, GONE, false, false},
+    [38] = {"iq4_nl_8_8", 0, 0, GONE, false, false},
+    [39] = {"mxfp4", GSI_MXFP4_ELEMS, GSI_MXFP4_BYTES, LIVE, true, true},
+    [40] = {"nvfp4", GSI_NVFP4_ELEMS, GSI_NVFP4_BYTES, LIVE, true, true},
+    [41] = {"q1_0", GSI_Q1_0_ELEMS, GSI_Q1_0_BYTES, LIVE, true, true},
+    [42] = {"q2_0", GSI_Q2_0_ELEMS, GSI_Q2_0_BYTES, LIVE, true, true},
 };
 
 const gsi_type_row *gsi_type_lookup(int32_t id)
@@ -59,19 +64,37 @@ const gsi_type_row *gsi_type_lookup(int32_t id)
     return &type_table[id];
 }
 
-gs_status gs_type_get_info(int32_t type, gs_type_info *out)
+gs_status gs_type_get_info_sized(int32_t type, gs_type_info *out, size_t out_size)
 {
-    if (out == NULL) {
+    if (out == NULL || out_size < GSI_TYPE_INFO_SIZE_0_1_0) {
         return GS_E_INVALID_ARGUMENT;
     }
     const gsi_type_row *row = gsi_type_lookup(type);
+    gs_type_info info;
+    memset(&info, 0, sizeof info);
+    gs_status st = GS_E_UNKNOWN_TENSOR_TYPE;
     if (row == NULL) {
-        *out = (gs_type_info){"unknown", 0, 0, GS_TYPE_UNKNOWN, false};
-        return GS_E_UNKNOWN_TENSOR_TYPE;
+        info.name = "unknown";
+        info.status = GS_TYPE_UNKNOWN;
+    } else {
+        info.name = row->name;
+        info.block_elems = row->block_elems;
+        info.block_bytes = row->block_bytes;
+        info.status = row->status;
+        info.decodable = row->decodable;
+        info.quantized = row->quantized;
+        st = row->status == GS_TYPE_REMOVED ? GS_E_REMOVED_TENSOR_TYPE : GS_OK;
     }
-    *out = (gs_type_info){row->name, row->block_elems, row->block_bytes, row->status,
-                          row->decodable};
-    return row->status == GS_TYPE_REMOVED ? GS_E_REMOVED_TENSOR_TYPE : GS_OK;
+    gsi_copy_sized(out, out_size, &info, sizeof info);
+    return st;
+}
+
+/* The 0.1.0 symbol, for programs built against 0.1.0: writes 0.1.0's sizeof(gs_type_info)
+ * (today's quantized lies in what was its tail padding). */
+#undef gs_type_get_info
+gs_status gs_type_get_info(int32_t type, gs_type_info *out)
+{
+    return gs_type_get_info_sized(type, out, GSI_TYPE_INFO_SIZE_0_1_0);
 }
 
 const char *gs_type_name(int32_t type)

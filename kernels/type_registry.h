@@ -11,6 +11,7 @@ typedef struct gsi_type_row {
     uint32_t block_bytes;
     gs_type_status status;
     bool decodable;
+    bool quantized; /* gs_type_info.quantized */
 } gsi_type_row;
 
 /* The row for id, or NULL when the id is outside 0..GS_TYPE_COUNT-1. Removed ids have a row with

@@ -1,6 +1,7 @@
 /* The one bounded reader. Nothing else in ggufsafe reads file bytes by pointer arithmetic of its
  * own: every read states how many bytes it needs and fails, without moving, when they are not
- * there. Values are assembled from little-endian bytes; no unaligned or aliasing loads.
+ * there. Values are read with the little-endian loads of kernels/le_load.h (from bytes at any
+ * address: no alignment or aliasing assumptions).
  *
  * `size` is the length of the file; `avail` how much of it is in memory at `base` (all of it,
  * except when the metadata is read piecewise with pread: then a read past `avail` but inside
@@ -12,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "le_load.h"
 
 typedef struct gsi_cursor {
     const uint8_t *base;
@@ -44,27 +47,12 @@ static inline const uint8_t *gsi_cur_ptr(const gsi_cursor *c)
     return c->base + c->pos;
 }
 
-static inline uint16_t gsi_le16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | (uint16_t)(p[1] << 8));
-}
-
-static inline uint32_t gsi_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t gsi_le64(const uint8_t *p)
-{
-    return (uint64_t)gsi_le32(p) | (uint64_t)gsi_le32(p + 4) << 32;
-}
-
 static inline bool gsi_cur_u32(gsi_cursor *c, uint32_t *v)
 {
     if (!gsi_cur_has(c, 4)) {
         return false;
     }
-    *v = gsi_le32(c->base + c->pos);
+    *v = gsi_load_u32le(c->base + c->pos);
     c->pos += 4;
     return true;
 }
@@ -74,7 +62,7 @@ static inline bool gsi_cur_u64(gsi_cursor *c, uint64_t *v)
     if (!gsi_cur_has(c, 8)) {
         return false;
     }
-    *v = gsi_le64(c->base + c->pos);
+    *v = gsi_load_u64le(c->base + c->pos);
     c->pos += 8;
     return true;
 }
@@ -86,9 +74,9 @@ static inline uint64_t gsi_read_at_le(const uint8_t *base, uint64_t pos, unsigne
     const uint8_t *p = base + pos;
     switch (width) {
     case 1: return p[0];
-    case 2: return gsi_le16(p);
-    case 4: return gsi_le32(p);
-    default: return gsi_le64(p);
+    case 2: return gsi_load_u16le(p);
+    case 4: return gsi_load_u32le(p);
+    default: return gsi_load_u64le(p);
     }
 }
 

@@ -1,6 +1,7 @@
 /* Header and layout getters of an open file. */
 #include <string.h>
 
+#include "abi_compat.h"
 #include "checked_math.h"
 #include "file_internal.h"
 
@@ -29,16 +30,24 @@ size_t gs_tensor_count(const gs_file *file)
     return file != NULL ? file->n_tensors : 0;
 }
 
-void gs_file_layout(const gs_file *file, gs_layout *out)
+gs_status gs_file_layout_sized(const gs_file *file, gs_layout *out, size_t out_size)
 {
-    if (out == NULL) {
-        return;
+    if (out == NULL || out_size < GSI_LAYOUT_SIZE_0_1_0) {
+        return GS_E_INVALID_ARGUMENT;
     }
     if (file == NULL) {
-        *out = (gs_layout){0};
-        return;
+        memset(out, 0, out_size);
+        return GS_E_INVALID_ARGUMENT;
     }
-    *out = file->layout;
+    gsi_copy_sized(out, out_size, &file->layout, sizeof file->layout);
+    return GS_OK;
+}
+
+/* The 0.1.0 symbol, for programs built against 0.1.0: their gs_layout is 0.1.0's. */
+#undef gs_file_layout
+void gs_file_layout(const gs_file *file, gs_layout *out)
+{
+    (void)gs_file_layout_sized(file, out, GSI_LAYOUT_SIZE_0_1_0);
 }
 
 size_t gs_file_finding_count(const gs_file *file)

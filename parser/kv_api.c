@@ -2,6 +2,7 @@
  * returns a status: none aborts. */
 #include <string.h>
 
+#include "abi_compat.h"
 #include "cursor.h"
 #include "file_internal.h"
 
@@ -33,23 +34,34 @@ static const gsi_kv *kv_at(const gs_file *f, size_t index)
     return &f->kvs[index];
 }
 
-gs_status gs_kv_info_at(const gs_file *file, size_t index, gs_kv_info *out)
+gs_status gs_kv_info_at_sized(const gs_file *file, size_t index, gs_kv_info *out,
+                              size_t out_size)
 {
-    if (out == NULL) {
+    if (out == NULL || out_size < GSI_KV_INFO_SIZE_0_1_0) {
         return GS_E_INVALID_ARGUMENT;
     }
     const gsi_kv *kv = kv_at(file, index);
     if (kv == NULL) {
         return file == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
     }
-    out->key = (gs_str){(const char *)file->base + kv->key_off, (size_t)kv->key_len};
-    out->type = (gs_value_type)kv->type;
-    out->elem_type = (gs_value_type)kv->elem_type;
-    out->count = kv->count;
-    out->offset = kv->offset;
-    out->value_offset = kv->value_off;
-    out->size = kv->end - kv->offset;
+    gs_kv_info info;
+    memset(&info, 0, sizeof info);
+    info.key = (gs_str){(const char *)file->base + kv->key_off, (size_t)kv->key_len};
+    info.type = (gs_value_type)kv->type;
+    info.elem_type = (gs_value_type)kv->elem_type;
+    info.count = kv->count;
+    info.offset = kv->offset;
+    info.value_offset = kv->value_off;
+    info.size = kv->end - kv->offset;
+    gsi_copy_sized(out, out_size, &info, sizeof info);
     return GS_OK;
+}
+
+/* The 0.1.0 symbol, for programs built against 0.1.0: their gs_kv_info is 0.1.0's. */
+#undef gs_kv_info_at
+gs_status gs_kv_info_at(const gs_file *file, size_t index, gs_kv_info *out)
+{
+    return gs_kv_info_at_sized(file, index, out, GSI_KV_INFO_SIZE_0_1_0);
 }
 
 gs_status gs_kv_find_n(const gs_file *file, const char *key, size_t key_len, size_t *index)
@@ -158,7 +170,7 @@ DEFINE_GETTERS(bool, bool, GS_VALUE_BOOL, 1, AS_BOOL)
 
 static gs_str string_at(const gs_file *f, uint64_t len_pos)
 {
-    uint64_t len = gsi_le64(f->base + len_pos);
+    uint64_t len = gsi_load_u64le(f->base + len_pos);
     return (gs_str){(const char *)f->base + len_pos + 8, (size_t)len};
 }
 

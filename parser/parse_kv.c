@@ -113,7 +113,7 @@ static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
         if (!gsi_cur_has(c, 8)) {
             return string_failure(p, GS_E_TRUNCATED, at, kv, 0);
         }
-        uint64_t n = gsi_le64(c->base + at);
+        uint64_t n = gsi_load_u64le(c->base + at);
         uint64_t avail = c->size - at - 8;
         if (n > avail) {
             return string_failure(p, GS_E_STRING_EXCEEDS_FILE, at, kv, n);
@@ -344,7 +344,7 @@ gs_status gsi_parse_alignment(gsi_parser *p)
                         kv->type == GS_VALUE_ARRAY ? gs_value_type_name((gs_value_type)kv->elem_type)
                                                    : "");
     }
-    uint32_t a = gsi_le32(f->base + kv->value_off);
+    uint32_t a = gsi_load_u32le(f->base + kv->value_off);
     bool pow2 = a != 0 && (a & (a - 1)) == 0;
     if (a == 0) {
         return gsi_fail(p->err, GS_E_ALIGNMENT_VALUE, kv->value_off, GS_CONTEXT_KEY,

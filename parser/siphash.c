@@ -5,6 +5,8 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "le_load.h"
+
 #define ROTL(x, b) (uint64_t)(((x) << (b)) | ((x) >> (64 - (b))))
 
 #define SIPROUND                                                                                  \
@@ -15,15 +17,6 @@
         v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32);                                 \
     } while (0)
 
-static uint64_t load_le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--) {
-        v = (v << 8) | p[i];
-    }
-    return v;
-}
-
 uint64_t gsi_siphash13(const gsi_sipkey *key, const uint8_t *data, size_t n)
 {
     uint64_t v0 = 0x736f6d6570736575ull ^ key->k0;
@@ -32,14 +25,14 @@ uint64_t gsi_siphash13(const gsi_sipkey *key, const uint8_t *data, size_t n)
     uint64_t v3 = 0x7465646279746573ull ^ key->k1;
     size_t whole = n & ~(size_t)7;
     for (size_t i = 0; i < whole; i += 8) {
-        uint64_t m = load_le64(data + i);
+        uint64_t m = gsi_load_u64le(data + i);
         v3 ^= m;
         SIPROUND;
         v0 ^= m;
     }
     uint64_t b = (uint64_t)n << 56;
-    for (size_t i = 0; i < (n & 7); i++) {
-        b |= (uint64_t)data[whole + i] << (8 * i);
+    if ((n & 7) != 0) { /* data may be NULL when n is 0 */
+        b |= gsi_load_le(data + whole, (unsigned)(n & 7));
     }
     v3 ^= b;
     SIPROUND;

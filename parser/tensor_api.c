@@ -1,6 +1,7 @@
 /* Tensor getters of an open file. */
 #include <string.h>
 
+#include "abi_compat.h"
 #include "file_internal.h"
 #include "type_registry.h"
 
@@ -14,32 +15,42 @@ void gsi_tensor_strides(const gsi_tensor *t, uint64_t nb[GS_MAX_DIMS])
     }
 }
 
-gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *out)
+gs_status gs_tensor_info_at_sized(const gs_file *file, size_t index, gs_tensor_info *out,
+                                  size_t out_size)
 {
-    if (file == NULL || out == NULL) {
+    if (file == NULL || out == NULL || out_size < GSI_TENSOR_INFO_SIZE_0_1_0) {
         return GS_E_INVALID_ARGUMENT;
     }
     if (index >= file->n_tensors) {
         return GS_E_OUT_OF_RANGE;
     }
     const gsi_tensor *t = &file->tensors[index];
-    memset(out, 0, sizeof *out);
-    out->name = (gs_str){(const char *)file->base + t->name_off, (size_t)t->name_len};
-    out->n_dims = t->n_dims;
-    out->n_elements = 1;
+    gs_tensor_info info;
+    memset(&info, 0, sizeof info);
+    info.name = (gs_str){(const char *)file->base + t->name_off, (size_t)t->name_len};
+    info.n_dims = t->n_dims;
+    info.n_elements = 1;
     for (int j = 0; j < GS_MAX_DIMS; j++) {
-        out->ne[j] = t->ne[j];
-        out->n_elements *= t->ne[j]; /* validated at open: no overflow */
+        info.ne[j] = t->ne[j];
+        info.n_elements *= t->ne[j]; /* validated at open: no overflow */
     }
-    gsi_tensor_strides(t, out->nb);
-    out->type = (gs_type)t->type;
-    out->offset = t->offset;
-    out->data_offset = file->layout.data_offset + t->offset; /* may wrap only when outside */
-    out->size = t->nbytes;
-    out->info_offset = t->info_off;
-    out->data_in_file = !t->outside;
-    out->data = t->nbytes > 0 && !t->outside ? file->data_base + out->data_offset : NULL;
+    gsi_tensor_strides(t, info.nb);
+    info.type = (gs_type)t->type;
+    info.offset = t->offset;
+    info.data_offset = file->layout.data_offset + t->offset; /* may wrap only when outside */
+    info.size = t->nbytes;
+    info.info_offset = t->info_off;
+    info.data_in_file = !t->outside;
+    info.data = t->nbytes > 0 && !t->outside ? file->data_base + info.data_offset : NULL;
+    gsi_copy_sized(out, out_size, &info, sizeof info);
     return GS_OK;
+}
+
+/* The 0.1.0 symbol, for programs built against 0.1.0: their gs_tensor_info is 0.1.0's. */
+#undef gs_tensor_info_at
+gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *out)
+{
+    return gs_tensor_info_at_sized(file, index, out, GSI_TENSOR_INFO_SIZE_0_1_0);
 }
 
 gs_status gs_tensor_find_n(const gs_file *file, const char *name, size_t name_len, size_t *index)

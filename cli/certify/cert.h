@@ -125,7 +125,5 @@ bool cert_find_key(const gs_file *f, const char *key, size_t *index);
 bool cert_get_integer(const gs_file *f, size_t index, uint64_t *value, bool *negative);
 /* True for integer value types (u8..i64, not bool). */
 bool cert_is_integer_type(gs_value_type t);
-/* True for tensor types with a quantized block layout (not f32, f16, bf16, f64 or integers). */
-bool cert_type_is_quantized(int32_t type);
 
 #endif

@@ -125,8 +125,9 @@ static bool any_quantized(const cert_run *r, size_t *part, size_t *which)
         const gs_file *f = r->parts[p].file;
         for (size_t i = 0; i < gs_tensor_count(f); i++) {
             gs_tensor_info t;
+            gs_type_info ti;
             gs_tensor_info_at(f, i, &t);
-            if (cert_type_is_quantized(t.type)) {
+            if (gs_type_get_info(t.type, &ti) == GS_OK && ti.quantized) {
                 *part = p;
                 *which = i;
                 return true;

@@ -252,12 +252,3 @@ bool cert_get_integer(const gs_file *f, size_t index, uint64_t *value, bool *neg
     *negative = st == GS_E_OUT_OF_RANGE;
     return st == GS_OK || *negative;
 }
-
-bool cert_type_is_quantized(int32_t type)
-{
-    /* Plain types (f32, f16, bf16, f64, the integers) have blocks of one element; every
-     * quantized layout has more, and ids without a layout have none. */
-    gs_type_info ti;
-    (void)gs_type_get_info(type, &ti);
-    return ti.block_elems != 1;
-}

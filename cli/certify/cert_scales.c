@@ -2,7 +2,9 @@
 
 #include <string.h>
 
+#include "block_layout.h"
 #include "ggufsafe.h"
+#include "le_load.h"
 
 typedef enum scale_kind {
     NONE = 0,
@@ -19,52 +21,40 @@ typedef struct scale_layout {
     uint16_t off1, off2;
 } scale_layout;
 
-/* Where each type keeps its scales (docs/quant-types.md, "Scales ggml calls invalid"). Q8_1, an
- * activation type that ggml does not validate, is checked on d, the only field its decoding uses
- * (s is a sum). */
+/* Where each type keeps its scales (kernels/block_layout.h; docs/quant-types.md, "Scales ggml
+ * calls invalid"). Q8_1, an activation type that ggml does not validate, is checked on d, the
+ * only field its decoding uses (s is a sum). */
 static scale_layout layout_of(int32_t type)
 {
     switch (type) {
-    case GS_TYPE_Q4_0:
-    case GS_TYPE_Q5_0:
-    case GS_TYPE_Q8_0:
-    case GS_TYPE_IQ2_XXS:
-    case GS_TYPE_IQ2_XS:
-    case GS_TYPE_IQ3_XXS:
-    case GS_TYPE_IQ1_S:
-    case GS_TYPE_IQ4_NL:
-    case GS_TYPE_IQ3_S:
-    case GS_TYPE_IQ2_S:
-    case GS_TYPE_IQ4_XS:
-    case GS_TYPE_Q1_0:
-    case GS_TYPE_Q2_0:
-    case GS_TYPE_Q8_1:
-        return (scale_layout){F16_D, 0, 0};
-    case GS_TYPE_Q4_1:
-    case GS_TYPE_Q5_1:
-    case GS_TYPE_Q4_K:
-    case GS_TYPE_Q5_K:
-        return (scale_layout){F16_D_M, 0, 2};
-    case GS_TYPE_Q2_K:
-        return (scale_layout){F16_D_M, 80, 82};
-    case GS_TYPE_Q3_K:
-        return (scale_layout){F16_D, 108, 0};
-    case GS_TYPE_Q6_K:
-        return (scale_layout){F16_D, 208, 0};
-    case GS_TYPE_Q8_K:
-        return (scale_layout){F32_D, 0, 0};
-    case GS_TYPE_IQ1_M:
-        return (scale_layout){IQ1M, 48, 0};
-    case GS_TYPE_TQ1_0:
-        return (scale_layout){F16_D, 52, 0};
-    case GS_TYPE_TQ2_0:
-        return (scale_layout){F16_D, 64, 0};
-    case GS_TYPE_MXFP4:
-        return (scale_layout){E8M0, 0, 0};
-    case GS_TYPE_NVFP4:
-        return (scale_layout){UE4M3_X4, 0, 0};
-    default:
-        return (scale_layout){NONE, 0, 0};
+    case GS_TYPE_Q4_0: return (scale_layout){F16_D, GSI_Q4_0_D, 0};
+    case GS_TYPE_Q5_0: return (scale_layout){F16_D, GSI_Q5_0_D, 0};
+    case GS_TYPE_Q8_0: return (scale_layout){F16_D, GSI_Q8_0_D, 0};
+    case GS_TYPE_Q8_1: return (scale_layout){F16_D, GSI_Q8_1_D, 0};
+    case GS_TYPE_Q1_0: return (scale_layout){F16_D, GSI_Q1_0_D, 0};
+    case GS_TYPE_Q2_0: return (scale_layout){F16_D, GSI_Q2_0_D, 0};
+    case GS_TYPE_IQ2_XXS: return (scale_layout){F16_D, GSI_IQ2_XXS_D, 0};
+    case GS_TYPE_IQ2_XS: return (scale_layout){F16_D, GSI_IQ2_XS_D, 0};
+    case GS_TYPE_IQ2_S: return (scale_layout){F16_D, GSI_IQ2_S_D, 0};
+    case GS_TYPE_IQ3_XXS: return (scale_layout){F16_D, GSI_IQ3_XXS_D, 0};
+    case GS_TYPE_IQ3_S: return (scale_layout){F16_D, GSI_IQ3_S_D, 0};
+    case GS_TYPE_IQ1_S: return (scale_layout){F16_D, GSI_IQ1_S_D, 0};
+    case GS_TYPE_IQ4_NL: return (scale_layout){F16_D, GSI_IQ4_NL_D, 0};
+    case GS_TYPE_IQ4_XS: return (scale_layout){F16_D, GSI_IQ4_XS_D, 0};
+    case GS_TYPE_Q3_K: return (scale_layout){F16_D, GSI_Q3_K_D, 0};
+    case GS_TYPE_Q6_K: return (scale_layout){F16_D, GSI_Q6_K_D, 0};
+    case GS_TYPE_TQ1_0: return (scale_layout){F16_D, GSI_TQ1_0_D, 0};
+    case GS_TYPE_TQ2_0: return (scale_layout){F16_D, GSI_TQ2_0_D, 0};
+    case GS_TYPE_Q4_1: return (scale_layout){F16_D_M, GSI_Q4_1_D, GSI_Q4_1_M};
+    case GS_TYPE_Q5_1: return (scale_layout){F16_D_M, GSI_Q5_1_D, GSI_Q5_1_M};
+    case GS_TYPE_Q2_K: return (scale_layout){F16_D_M, GSI_Q2_K_D, GSI_Q2_K_DMIN};
+    case GS_TYPE_Q4_K: return (scale_layout){F16_D_M, GSI_Q4_K_D, GSI_Q4_K_DMIN};
+    case GS_TYPE_Q5_K: return (scale_layout){F16_D_M, GSI_Q5_K_D, GSI_Q5_K_DMIN};
+    case GS_TYPE_Q8_K: return (scale_layout){F32_D, GSI_Q8_K_D, 0};
+    case GS_TYPE_IQ1_M: return (scale_layout){IQ1M, GSI_IQ1_M_SCALES, 0};
+    case GS_TYPE_MXFP4: return (scale_layout){E8M0, GSI_MXFP4_E, 0};
+    case GS_TYPE_NVFP4: return (scale_layout){UE4M3_X4, GSI_NVFP4_D, 0};
+    default: return (scale_layout){NONE, 0, 0};
     }
 }
 
@@ -75,7 +65,7 @@ bool cert_type_has_scales(int32_t type)
 
 static uint16_t u16_at(const uint8_t *p)
 {
-    return (uint16_t)(p[0] | p[1] << 8);
+    return gsi_load_u16le(p);
 }
 
 /* Inf or NaN: the exponent field all ones. */
@@ -91,11 +81,8 @@ static bool block_bad(const scale_layout *l, const uint8_t *b)
         return f16_nonfinite(u16_at(b + l->off1));
     case F16_D_M:
         return f16_nonfinite(u16_at(b + l->off1)) || f16_nonfinite(u16_at(b + l->off2));
-    case F32_D: {
-        uint32_t bits = (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
-                        (uint32_t)b[3] << 24;
-        return (bits & 0x7f800000u) == 0x7f800000u;
-    }
+    case F32_D:
+        return (gsi_load_u32le(b + l->off1) & 0x7f800000u) == 0x7f800000u;
     case IQ1M: {
         const uint8_t *s = b + l->off1;
         uint16_t d = (uint16_t)((u16_at(s) >> 12) | ((u16_at(s + 2) >> 8) & 0x00f0u) |

@@ -8,6 +8,8 @@
 #include <emmintrin.h>
 #endif
 
+#include "le_load.h"
+
 #define LANES 16
 
 void cert_fstats_init(cert_fstats *s)
@@ -169,10 +171,7 @@ void cert_dstats_init(cert_dstats *s)
 void cert_dstats_add(cert_dstats *s, const uint8_t *le, size_t n, uint64_t base)
 {
     for (size_t i = 0; i < n; i++) {
-        uint64_t bits = 0;
-        for (int b = 0; b < 8; b++) {
-            bits |= (uint64_t)le[8 * i + (size_t)b] << (8 * b);
-        }
+        const uint64_t bits = gsi_load_u64le(le + 8 * i);
         double x;
         memcpy(&x, &bits, sizeof x);
         if (isfinite(x)) {

@@ -8,6 +8,7 @@
 #include "cert.h"
 #include "cert_keys.h"
 #include "cert_nameset.h"
+#include "le_load.h"
 
 typedef struct arr {
     const char *key;
@@ -57,9 +58,7 @@ static void length(cert_run *r, const arr *a, const arr *tokens)
 
 static int32_t i32_at(const uint8_t *p, uint64_t i)
 {
-    uint32_t v = (uint32_t)p[4 * i] | (uint32_t)p[4 * i + 1] << 8 | (uint32_t)p[4 * i + 2] << 16 |
-                 (uint32_t)p[4 * i + 3] << 24;
-    return (int32_t)v;
+    return (int32_t)gsi_load_u32le(p + 4 * i);
 }
 
 static void token_types(cert_run *r, const gs_file *f, const arr *types, const arr *tokens)

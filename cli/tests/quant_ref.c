@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "block_layout.h"
+
 uint16_t qr_f32_to_f16(float f)
 {
     uint32_t x;
@@ -50,7 +52,7 @@ static void put_f16(uint8_t *p, float f)
 
 void qr_quantize_q8_0(const float *src, size_t n, uint8_t *dst)
 {
-    for (size_t b = 0; b < n / 32; b++, src += 32, dst += 34) {
+    for (size_t b = 0; b < n / 32; b++, src += 32, dst += GSI_Q8_0_BYTES) {
         float amax = 0.0f;
         for (int j = 0; j < 32; j++) {
             amax = fmaxf(amax, fabsf(src[j]));
@@ -58,16 +60,16 @@ void qr_quantize_q8_0(const float *src, size_t n, uint8_t *dst)
         /* the scale maps the largest magnitude to 127 */
         const float d = amax / 127.0f;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        put_f16(dst, d);
+        put_f16(dst + GSI_Q8_0_D, d);
         for (int j = 0; j < 32; j++) {
-            dst[2 + j] = (uint8_t)(int8_t)roundf(src[j] * id);
+            dst[GSI_Q8_0_QS + j] = (uint8_t)(int8_t)roundf(src[j] * id);
         }
     }
 }
 
 void qr_quantize_q4_0(const float *src, size_t n, uint8_t *dst)
 {
-    for (size_t b = 0; b < n / 32; b++, src += 32, dst += 18) {
+    for (size_t b = 0; b < n / 32; b++, src += 32, dst += GSI_Q4_0_BYTES) {
         /* the signed value of largest magnitude maps to -8, the end of the range with more room */
         float amax = 0.0f, max = 0.0f;
         for (int j = 0; j < 32; j++) {
@@ -78,14 +80,14 @@ void qr_quantize_q4_0(const float *src, size_t n, uint8_t *dst)
         }
         const float d = max / -8.0f;
         const float id = d != 0.0f ? 1.0f / d : 0.0f;
-        put_f16(dst, d);
+        put_f16(dst + GSI_Q4_0_D, d);
         for (int j = 0; j < 16; j++) {
             /* +8.5 then truncation: round half up into 0..16, clamped to 15 */
             int lo = (int8_t)(src[j] * id + 8.5f);
             int hi = (int8_t)(src[16 + j] * id + 8.5f);
             lo = lo < 15 ? lo : 15;
             hi = hi < 15 ? hi : 15;
-            dst[2 + j] = (uint8_t)(lo | (hi << 4));
+            dst[GSI_Q4_0_QS + j] = (uint8_t)(lo | (hi << 4));
         }
     }
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli_test.h"
-#include "gguf_build.h"
+#include "gsw_write.h"
 #include "utf8.h"
 
 static char *dir;
@@ -21,18 +21,24 @@ static const char name[] = "t\x1b[2J\xfe";
 
 static void build(void)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    gb_header(&b, 1, 3);
-    gb_kv_string(&b, key, sizeof key - 1, value, sizeof value - 1);
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_string(gsw_add_n(&m, key, sizeof key - 1), value, sizeof value - 1);
     static const char *const elems[] = {"ok", "\x80\x1b[0m", "\xe2\x9c"};
     static const size_t lens[] = {2, 5, 2};
-    gb_kv_strings(&b, "arr", elems, lens, 3);
-    gb_kv_f32(&b, "nan", __builtin_nanf(""));
-    gb_tensor_f32(&b, name, sizeof name - 1, 8, 0);
-    gb_data_f32(&b, 8);
-    cr_assert_eq(gsw_bytes_save(&b, path), 0);
-    gsw_bytes_free(&b);
+    gsw_value *arr = gsw_add(&m, "arr");
+    gsw_set_string_array(arr, 3);
+    for (uint64_t i = 0; i < 3; i++) {
+        gsw_array_string(arr, i, elems[i], lens[i]);
+    }
+    gsw_set_f32(gsw_add(&m, "nan"), __builtin_nanf(""));
+    static const float data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const uint64_t ne = 8;
+    gsw_tensor_set_data(gsw_add_tensor_n(&m, name, sizeof name - 1, 1, &ne, GS_TYPE_F32), data,
+                        sizeof data);
+    char why[256];
+    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
 }
 
 static void setup(void)

@@ -7,42 +7,23 @@
 #include <string.h>
 
 #include "cli_test.h"
-#include "gguf_build.h"
 
 static char *dir;
-static char *part1;
-static char *part2;
-
-/* One part: split.no, split.count, split.tensors.count and one f32 tensor of 8 elements. */
-static void build_part(const char *path, uint16_t no, const char *tensor)
-{
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    gb_header(&b, 1, 3);
-    gb_kv_u16(&b, "split.no", no);
-    gb_kv_u16(&b, "split.count", 2);
-    gb_kv_i32(&b, "split.tensors.count", 2);
-    gb_tensor_f32(&b, tensor, strlen(tensor), 8, 0);
-    gb_data_f32(&b, 8);
-    cr_assert_eq(gsw_bytes_save(&b, path), 0);
-    gsw_bytes_free(&b);
-}
+static char *parts[2]; /* x-00001-of-00002.gguf ("a"), x-00002-of-00002.gguf ("b") */
 
 static void setup(void)
 {
     cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
     dir = scratch_dir();
     cr_assert_not_null(dir);
-    part1 = path_join(dir, "x-00001-of-00002.gguf");
-    part2 = path_join(dir, "x-00002-of-00002.gguf");
-    build_part(part1, 0, "a");
-    build_part(part2, 1, "b");
+    char why[256];
+    cr_assert(write_split_pair(dir, "x", parts, why, sizeof why), "%s", why);
 }
 
 static void teardown(void)
 {
-    free(part1);
-    free(part2);
+    free(parts[0]);
+    free(parts[1]);
     scratch_remove(dir);
 }
 
@@ -51,7 +32,7 @@ TestSuite(split, .init = setup, .fini = teardown);
 Test(split, text_reports_the_whole_set)
 {
     run_result r;
-    cr_assert(run_cli(&r, "info", part1, NULL));
+    cr_assert(run_cli(&r, "info", parts[0], NULL));
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(contains(r.out, "parts:       2, 2 tensors in all\n"), "%s", r.out);
     cr_expect(contains(r.out, "\n== part 1 of 2 ==\n"));
@@ -70,7 +51,7 @@ Test(split, text_reports_the_whole_set)
 Test(split, json_reports_the_whole_set)
 {
     run_result r;
-    cr_assert(run_cli(&r, "info", "--json", part1, NULL));
+    cr_assert(run_cli(&r, "info", "--json", parts[0], NULL));
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     int st = check_json(dir, "info.schema.json", r.out, "/kind=\"split\"", "/part_count=2",
                         "/tensor_count=2", "/parts/0/kv_count=3", "/parts/0/tensor_count=1",
@@ -84,7 +65,7 @@ Test(split, json_reports_the_whole_set)
 Test(split, part_only_reports_one_part)
 {
     run_result r;
-    cr_assert(run_cli(&r, "info", "--part-only", part1, NULL));
+    cr_assert(run_cli(&r, "info", "--part-only", parts[0], NULL));
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(contains(r.out, "header:      GGUF v3, 1 tensors, 3 metadata pairs\n"), "%s", r.out);
     cr_expect(!contains(r.out, "== part"));
@@ -92,7 +73,7 @@ Test(split, part_only_reports_one_part)
     cr_expect(contains(r.out, "\nEXACT\n"));
     run_result_free(&r);
 
-    cr_assert(run_cli(&r, "info", "--json", "--part-only", part1, NULL));
+    cr_assert(run_cli(&r, "info", "--json", "--part-only", parts[0], NULL));
     cr_assert_eq(r.status, 0);
     int st = check_json(dir, "info.schema.json", r.out, "/kind=\"file\"", "/tensor_count=1",
                         "/kv_count=3", "kv:split.count=2", "kv:split.tensors.count=2", NULL);
@@ -103,7 +84,7 @@ Test(split, part_only_reports_one_part)
 Test(split, later_part_is_a_plain_file)
 {
     run_result r;
-    cr_assert(run_cli(&r, "info", part2, NULL));
+    cr_assert(run_cli(&r, "info", parts[1], NULL));
     cr_assert_eq(r.status, 0, "exit %d: %s", r.status, r.err);
     cr_expect(!contains(r.out, "== part"));
     cr_expect(contains(r.out, "  b  8  F32  offset 0\n"), "%s", r.out);
@@ -112,9 +93,9 @@ Test(split, later_part_is_a_plain_file)
 
 Test(split, missing_part_exits_1)
 {
-    cr_assert_eq(remove(part2), 0);
+    cr_assert_eq(remove(parts[1]), 0);
     run_result r;
-    cr_assert(run_cli(&r, "info", part1, NULL));
+    cr_assert(run_cli(&r, "info", parts[0], NULL));
     cr_expect_eq(r.status, 1);
     cr_expect_eq(r.out_len, 0);
     cr_expect(strncmp(r.err, "error: GS_E_SPLIT_PART_MISSING at byte 0 (", 42) == 0, "%s", r.err);

@@ -19,10 +19,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block_layout.h"
 #include "cli_test.h"
 #include "diff_test_util.h"
 #include "ggufsafe.h"
 #include "gsw_model.h"
+#include "le_load.h"
 #include "quant_ref.h"
 
 #define Q8_0_BOUND 1e-4
@@ -78,11 +80,12 @@ Test(diff_quant, quantized_blocks_decode_within_a_step)
 {
     enum { N = 32 * 64 };
     float *src = malloc(N * sizeof *src), *dec = malloc(N * sizeof *dec);
-    uint8_t *q = malloc(N / 32 * 34);
+    uint8_t *q = malloc(N / 32 * GSI_Q8_0_BYTES);
     qr_gaussian(5, 1.0f, src, N);
     for (int k = 0; k < 2; k++) {
         gs_type type = k == 0 ? GS_TYPE_Q8_0 : GS_TYPE_Q4_0;
-        size_t block_bytes = k == 0 ? 34 : 18;
+        size_t block_bytes = k == 0 ? GSI_Q8_0_BYTES : GSI_Q4_0_BYTES;
+        size_t d_at = k == 0 ? GSI_Q8_0_D : GSI_Q4_0_D;
         if (k == 0) {
             qr_quantize_q8_0(src, N, q);
         } else {
@@ -90,7 +93,7 @@ Test(diff_quant, quantized_blocks_decode_within_a_step)
         }
         cr_assert_eq(gs_dequantize(type, q, N / 32 * block_bytes, dec, N), GS_OK);
         for (size_t b = 0; b < N / 32; b++) {
-            uint16_t h = (uint16_t)(q[b * block_bytes] | q[b * block_bytes + 1] << 8);
+            uint16_t h = gsi_load_u16le(q + b * block_bytes + d_at);
             double step = fabs((double)half_value(h));
             cr_assert_gt(step, 0);
             for (size_t j = 0; j < 32; j++) {

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block_layout.h"
 #include "ggufsafe.h"
 #include "kat_runner.h"
+#include "le_load.h"
 
 /* ---- deterministic randomness ---------------------------------------------------------- */
 
@@ -95,7 +97,7 @@ static void set_scale(uint8_t *block, scale_field f, uint32_t v)
     case SCALE_IQ1M:
         for (unsigned k = 0; k < 4; k++) {
             uint8_t *p = block + f.offset + 2 * k;
-            const uint32_t word = (uint32_t)(p[0] | p[1] << 8);
+            const uint32_t word = gsi_load_u16le(p);
             put16(p, (word & 0x0fffu) | ((v >> (4 * k)) & 15u) << 12);
         }
         break;
@@ -191,14 +193,14 @@ static void set_finite_scales(const recipe *rc, uint8_t *block, rng *r)
 static void iq2_xxs_index(uint8_t *blk, size_t b) /* 8 blocks: 256 entries, 128 signs */
 {
     for (size_t ib = 0; ib < 8; ib++) {
-        uint8_t *sub = blk + 2 + 8 * ib;
+        uint8_t *sub = blk + GSI_IQ2_XXS_QS + GSI_IQ2_XXS_SUB_BYTES * ib;
         uint32_t a = (uint32_t)((8 * b + ib) & 15) << 28;
         for (size_t l = 0; l < 4; l++) {
             const size_t k = 32 * b + 4 * ib + l;
-            sub[l] = (uint8_t)k;
+            sub[GSI_IQ2_XXS_SUB_GRID + l] = (uint8_t)k;
             a |= (uint32_t)(k & 127) << (7 * l);
         }
-        put32(sub + 4, a);
+        put32(sub + GSI_IQ2_XXS_SUB_AUX, a);
     }
 }
 
@@ -212,9 +214,9 @@ static void iq2_xs_index(uint8_t *blk, size_t b) /* 16 blocks: 512 entries */
     for (size_t ib = 0; ib < 8; ib++) {
         for (size_t l = 0; l < 4; l++) {
             const size_t k = 32 * b + 4 * ib + l;
-            put16(blk + 2 + 2 * (4 * ib + l), (uint32_t)((k & 511) | (k & 127) << 9));
+            put16(blk + GSI_IQ2_XS_QS + 2 * (4 * ib + l), (uint32_t)((k & 511) | (k & 127) << 9));
         }
-        blk[66 + ib] = two_nibbles(8 * b + ib);
+        blk[GSI_IQ2_XS_SCALES + ib] = two_nibbles(8 * b + ib);
     }
 }
 
@@ -224,12 +226,12 @@ static void iq2_s_index(uint8_t *blk, size_t b) /* 32 blocks: 1024 entries, 256 
         uint8_t qh = 0;
         for (size_t l = 0; l < 4; l++) {
             const size_t k = 32 * b + 4 * ib + l;
-            blk[2 + 4 * ib + l] = (uint8_t)k;
-            blk[34 + 4 * ib + l] = (uint8_t)k;
+            blk[GSI_IQ2_S_QS + 4 * ib + l] = (uint8_t)k;
+            blk[GSI_IQ2_S_SIGNS + 4 * ib + l] = (uint8_t)k;
             qh = (uint8_t)(qh | ((k >> 8) & 3) << (2 * l));
         }
-        blk[66 + ib] = qh;
-        blk[74 + ib] = two_nibbles(8 * b + ib);
+        blk[GSI_IQ2_S_QH + ib] = qh;
+        blk[GSI_IQ2_S_SCALES + ib] = two_nibbles(8 * b + ib);
     }
 }
 
@@ -237,13 +239,13 @@ static void iq3_xxs_index(uint8_t *blk, size_t b) /* 4 blocks: 256 entries, 128 
 {
     for (size_t ib = 0; ib < 8; ib++) {
         for (size_t m = 0; m < 8; m++) {
-            blk[2 + 8 * ib + m] = (uint8_t)(64 * b + 8 * ib + m);
+            blk[GSI_IQ3_XXS_QS + 8 * ib + m] = (uint8_t)(64 * b + 8 * ib + m);
         }
         uint32_t a = (uint32_t)((8 * b + ib) & 15) << 28;
         for (size_t l = 0; l < 4; l++) {
             a |= (uint32_t)((32 * b + 4 * ib + l) & 127) << (7 * l);
         }
-        put32(blk + 66 + 4 * ib, a);
+        put32(blk + GSI_IQ3_XXS_SCALES_AND_SIGNS + 4 * ib, a);
     }
 }
 
@@ -253,16 +255,16 @@ static void iq3_s_index(uint8_t *blk, size_t b) /* 8 blocks: 512 entries, 256 si
         uint8_t qh = 0;
         for (size_t m = 0; m < 8; m++) {
             const size_t g = 64 * b + 8 * ib + m;
-            blk[2 + 8 * ib + m] = (uint8_t)g;
+            blk[GSI_IQ3_S_QS + 8 * ib + m] = (uint8_t)g;
             qh = (uint8_t)(qh | ((g >> 8) & 1) << m);
         }
-        blk[66 + ib] = qh;
+        blk[GSI_IQ3_S_QH + ib] = qh;
         for (size_t l = 0; l < 4; l++) {
-            blk[74 + 4 * ib + l] = (uint8_t)(32 * b + 4 * ib + l);
+            blk[GSI_IQ3_S_SIGNS + 4 * ib + l] = (uint8_t)(32 * b + 4 * ib + l);
         }
     }
     for (size_t k = 0; k < 4; k++) {
-        blk[106 + k] = two_nibbles(4 * b + k);
+        blk[GSI_IQ3_S_SCALES + k] = two_nibbles(4 * b + k);
     }
 }
 
@@ -272,10 +274,10 @@ static void iq1_s_index(uint8_t *blk, size_t b) /* 64 blocks: 2048 entries */
         uint32_t h = (uint32_t)((8 * b + ib) & 7) << 12 | (uint32_t)((b + ib) & 1) << 15;
         for (size_t l = 0; l < 4; l++) {
             const size_t g = 32 * b + 4 * ib + l;
-            blk[2 + 4 * ib + l] = (uint8_t)g;
+            blk[GSI_IQ1_S_QS + 4 * ib + l] = (uint8_t)g;
             h |= (uint32_t)((g >> 8) & 7) << (3 * l);
         }
-        put16(blk + 34 + 2 * ib, h);
+        put16(blk + GSI_IQ1_S_QH + 2 * ib, h);
     }
 }
 
@@ -285,16 +287,17 @@ static void iq1_m_index(uint8_t *blk, size_t b) /* 64 blocks: 2048 entries */
     for (size_t ib = 0; ib < 8; ib++) {
         for (size_t l = 0; l < 4; l++) {
             const size_t g = 32 * b + 4 * ib + l;
-            blk[4 * ib + l] = (uint8_t)g;
+            blk[GSI_IQ1_M_QS + 4 * ib + l] = (uint8_t)g;
             const uint32_t nib = (uint32_t)((g >> 8) & 7) | (uint32_t)((b + ib + l) & 1) << 3;
-            blk[32 + 2 * ib + l / 2] = (uint8_t)(blk[32 + 2 * ib + l / 2] | nib << (4 * (l % 2)));
+            uint8_t *qh = blk + GSI_IQ1_M_QH + 2 * ib + l / 2;
+            *qh = (uint8_t)(*qh | nib << (4 * (l % 2)));
         }
         for (size_t h = 0; h < 2; h++) {
             sc[ib / 2] |= (uint32_t)((8 * b + 2 * ib + h) & 7) << (6 * (ib % 2) + 3 * h);
         }
     }
     for (size_t k = 0; k < 4; k++) {
-        put16(blk + 48 + 2 * k, sc[k]); /* d nibbles are set afterwards */
+        put16(blk + GSI_IQ1_M_SCALES + 2 * k, sc[k]); /* d nibbles are set afterwards */
     }
 }
 
@@ -305,34 +308,36 @@ static const recipe recipes[] = {
     {GS_TYPE_F32, 0, {{0}}, NULL, 0},
     {GS_TYPE_F16, 0, {{0}}, NULL, 0},
     {GS_TYPE_BF16, 0, {{0}}, NULL, 0},
-    {GS_TYPE_Q4_0, 1, {F16(0)}, NULL, 0},
-    {GS_TYPE_Q4_1, 2, {F16(0), F16(2)}, NULL, 0},
-    {GS_TYPE_Q5_0, 1, {F16(0)}, NULL, 0},
-    {GS_TYPE_Q5_1, 2, {F16(0), F16(2)}, NULL, 0},
-    {GS_TYPE_Q8_0, 1, {F16(0)}, NULL, 0},
-    {GS_TYPE_Q8_1, 2, {F16(0), F16(2)}, NULL, 0},
-    {GS_TYPE_Q1_0, 1, {F16(0)}, NULL, 0},
-    {GS_TYPE_Q2_0, 1, {F16(0)}, NULL, 0},
-    {GS_TYPE_Q2_K, 2, {F16(80), F16(82)}, NULL, 0},
-    {GS_TYPE_Q3_K, 1, {F16(108)}, NULL, 0},
-    {GS_TYPE_Q4_K, 2, {F16(0), F16(2)}, NULL, 0},
-    {GS_TYPE_Q5_K, 2, {F16(0), F16(2)}, NULL, 0},
-    {GS_TYPE_Q6_K, 1, {F16(208)}, NULL, 0},
-    {GS_TYPE_Q8_K, 1, {{SCALE_F32, 0}}, NULL, 0},
-    {GS_TYPE_IQ2_XXS, 1, {F16(0)}, iq2_xxs_index, 8},
-    {GS_TYPE_IQ2_XS, 1, {F16(0)}, iq2_xs_index, 16},
-    {GS_TYPE_IQ2_S, 1, {F16(0)}, iq2_s_index, 32},
-    {GS_TYPE_IQ3_XXS, 1, {F16(0)}, iq3_xxs_index, 4},
-    {GS_TYPE_IQ3_S, 1, {F16(0)}, iq3_s_index, 8},
-    {GS_TYPE_IQ1_S, 1, {F16(0)}, iq1_s_index, 64},
-    {GS_TYPE_IQ1_M, 1, {{SCALE_IQ1M, 48}}, iq1_m_index, 64},
-    {GS_TYPE_IQ4_NL, 1, {F16(0)}, NULL, 0},
-    {GS_TYPE_IQ4_XS, 1, {F16(0)}, NULL, 0},
-    {GS_TYPE_MXFP4, 1, {{SCALE_E8M0, 0}}, NULL, 0},
-    {GS_TYPE_NVFP4, 4, {{SCALE_UE4M3, 0}, {SCALE_UE4M3, 1}, {SCALE_UE4M3, 2}, {SCALE_UE4M3, 3}},
+    {GS_TYPE_Q4_0, 1, {F16(GSI_Q4_0_D)}, NULL, 0},
+    {GS_TYPE_Q4_1, 2, {F16(GSI_Q4_1_D), F16(GSI_Q4_1_M)}, NULL, 0},
+    {GS_TYPE_Q5_0, 1, {F16(GSI_Q5_0_D)}, NULL, 0},
+    {GS_TYPE_Q5_1, 2, {F16(GSI_Q5_1_D), F16(GSI_Q5_1_M)}, NULL, 0},
+    {GS_TYPE_Q8_0, 1, {F16(GSI_Q8_0_D)}, NULL, 0},
+    {GS_TYPE_Q8_1, 2, {F16(GSI_Q8_1_D), F16(GSI_Q8_1_S)}, NULL, 0},
+    {GS_TYPE_Q1_0, 1, {F16(GSI_Q1_0_D)}, NULL, 0},
+    {GS_TYPE_Q2_0, 1, {F16(GSI_Q2_0_D)}, NULL, 0},
+    {GS_TYPE_Q2_K, 2, {F16(GSI_Q2_K_D), F16(GSI_Q2_K_DMIN)}, NULL, 0},
+    {GS_TYPE_Q3_K, 1, {F16(GSI_Q3_K_D)}, NULL, 0},
+    {GS_TYPE_Q4_K, 2, {F16(GSI_Q4_K_D), F16(GSI_Q4_K_DMIN)}, NULL, 0},
+    {GS_TYPE_Q5_K, 2, {F16(GSI_Q5_K_D), F16(GSI_Q5_K_DMIN)}, NULL, 0},
+    {GS_TYPE_Q6_K, 1, {F16(GSI_Q6_K_D)}, NULL, 0},
+    {GS_TYPE_Q8_K, 1, {{SCALE_F32, GSI_Q8_K_D}}, NULL, 0},
+    {GS_TYPE_IQ2_XXS, 1, {F16(GSI_IQ2_XXS_D)}, iq2_xxs_index, 8},
+    {GS_TYPE_IQ2_XS, 1, {F16(GSI_IQ2_XS_D)}, iq2_xs_index, 16},
+    {GS_TYPE_IQ2_S, 1, {F16(GSI_IQ2_S_D)}, iq2_s_index, 32},
+    {GS_TYPE_IQ3_XXS, 1, {F16(GSI_IQ3_XXS_D)}, iq3_xxs_index, 4},
+    {GS_TYPE_IQ3_S, 1, {F16(GSI_IQ3_S_D)}, iq3_s_index, 8},
+    {GS_TYPE_IQ1_S, 1, {F16(GSI_IQ1_S_D)}, iq1_s_index, 64},
+    {GS_TYPE_IQ1_M, 1, {{SCALE_IQ1M, GSI_IQ1_M_SCALES}}, iq1_m_index, 64},
+    {GS_TYPE_IQ4_NL, 1, {F16(GSI_IQ4_NL_D)}, NULL, 0},
+    {GS_TYPE_IQ4_XS, 1, {F16(GSI_IQ4_XS_D)}, NULL, 0},
+    {GS_TYPE_MXFP4, 1, {{SCALE_E8M0, GSI_MXFP4_E}}, NULL, 0},
+    {GS_TYPE_NVFP4, 4,
+     {{SCALE_UE4M3, GSI_NVFP4_D}, {SCALE_UE4M3, GSI_NVFP4_D + 1}, {SCALE_UE4M3, GSI_NVFP4_D + 2},
+      {SCALE_UE4M3, GSI_NVFP4_D + 3}},
      NULL, 0},
-    {GS_TYPE_TQ1_0, 1, {F16(52)}, NULL, 0},
-    {GS_TYPE_TQ2_0, 1, {F16(64)}, NULL, 0},
+    {GS_TYPE_TQ1_0, 1, {F16(GSI_TQ1_0_D)}, NULL, 0},
+    {GS_TYPE_TQ2_0, 1, {F16(GSI_TQ2_0_D)}, NULL, 0},
 };
 #undef F16
 

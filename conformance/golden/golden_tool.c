@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "golden_sets.h"
-#include "gs_sha256.h"
+#include "gsw_sha256.h"
 #include "kat_runner.h"
 
 static const char header[] = "type\tset\tn_blocks\tinput_sha256\toutput_sha256";
@@ -101,28 +101,25 @@ static int hash_output(int32_t type, const gsg_set *s, char hex[65])
     gs_type_get_info(type, &info);
     const size_t n = s->n_blocks * info.block_elems;
     float *out = malloc(n * sizeof *out);
-    uint8_t *le = malloc(n * 4);
     int rc = -1;
-    if (out != NULL && le != NULL &&
+    if (out != NULL &&
         gs_dequantize((gs_type)type, s->data, s->n_blocks * info.block_bytes, out, n) == GS_OK) {
-        for (size_t i = 0; i < n; i++) {
-            const uint32_t bits = gsk_canonical_bits(out[i]);
-            for (int k = 0; k < 4; k++) {
-                le[4 * i + (size_t)k] = (uint8_t)(bits >> (8 * k));
-            }
-        }
-        gsg_sha256_hex(le, n * 4, hex);
+        gsw_sha256_floats_hex(out, n, hex);
         rc = 0;
     }
     free(out);
-    free(le);
     return rc;
 }
 
-/* Generates every entry from the current sets and decoders. */
-static int generate(const char *kat_dir, entry_list *l)
+/* Calls each(type, info, set, ctx) for every input set of every decodable type, in type order,
+ * and stops at the first call that does not return 0. Returns that value, -1 when the sets of a
+ * type cannot be built, or 0. */
+typedef int set_fn(int32_t type, const gs_type_info *info, const gsg_set *set, void *ctx);
+
+static int for_each_set(const char *kat_dir, set_fn *each, void *ctx)
 {
-    for (int32_t t = 0; t < GS_TYPE_COUNT; t++) {
+    int rc = 0;
+    for (int32_t t = 0; t < GS_TYPE_COUNT && rc == 0; t++) {
         gs_type_info info;
         if (gs_type_get_info(t, &info) != GS_OK || !info.decodable) {
             continue;
@@ -133,23 +130,34 @@ static int generate(const char *kat_dir, entry_list *l)
             fprintf(stderr, "gs_golden: %s\n", err);
             return -1;
         }
-        for (size_t i = 0; i < sets.n; i++) {
-            const gsg_set *s = &sets.items[i];
-            entry *e = push(l);
-            snprintf(e->type, sizeof e->type, "%s", info.name);
-            snprintf(e->set, sizeof e->set, "%s", s->name);
-            e->type_id = t;
-            e->n_blocks = s->n_blocks;
-            gsg_sha256_hex(s->data, s->n_blocks * info.block_bytes, e->in_hash);
-            if (hash_output(t, s, e->out_hash) != 0) {
-                fprintf(stderr, "gs_golden: cannot decode %s/%s\n", e->type, e->set);
-                gsg_free_sets(&sets);
-                return -1;
-            }
+        for (size_t i = 0; i < sets.n && rc == 0; i++) {
+            rc = each(t, &info, &sets.items[i], ctx);
         }
         gsg_free_sets(&sets);
     }
+    return rc;
+}
+
+/* One entry from a set and the current decoders. */
+static int add_entry(int32_t type, const gs_type_info *info, const gsg_set *s, void *ctx)
+{
+    entry *e = push(ctx);
+    snprintf(e->type, sizeof e->type, "%s", info->name);
+    snprintf(e->set, sizeof e->set, "%s", s->name);
+    e->type_id = type;
+    e->n_blocks = s->n_blocks;
+    gsw_sha256_hex(s->data, s->n_blocks * info->block_bytes, e->in_hash);
+    if (hash_output(type, s, e->out_hash) != 0) {
+        fprintf(stderr, "gs_golden: cannot decode %s/%s\n", e->type, e->set);
+        return -1;
+    }
     return 0;
+}
+
+/* Generates every entry from the current sets and decoders. */
+static int generate(const char *kat_dir, entry_list *l)
+{
+    return for_each_set(kat_dir, add_entry, l);
 }
 
 static bool same(const entry *a, const entry *b)
@@ -277,33 +285,25 @@ static int update(const char *kat_dir, const char *path, entry_list *manifest, e
     return 0;
 }
 
-static int dump(const char *kat_dir, const char *out_dir)
+/* A set as OUT_DIR/TYPE.SET.in (ctx: the address of OUT_DIR). */
+static int dump_set(int32_t type, const gs_type_info *info, const gsg_set *s, void *ctx)
 {
-    for (int32_t t = 0; t < GS_TYPE_COUNT; t++) {
-        gs_type_info info;
-        if (gs_type_get_info(t, &info) != GS_OK || !info.decodable) {
-            continue;
-        }
-        gsg_sets sets;
-        char err[256];
-        if (!gsg_build_sets(t, kat_dir, &sets, err, sizeof err)) {
-            fprintf(stderr, "gs_golden: %s\n", err);
-            return 2;
-        }
-        for (size_t i = 0; i < sets.n; i++) {
-            char path[4200];
-            snprintf(path, sizeof path, "%s/%s.%s.in", out_dir, info.name, sets.items[i].name);
-            FILE *f = fopen(path, "wb");
-            const size_t size = sets.items[i].n_blocks * info.block_bytes;
-            if (f == NULL || fwrite(sets.items[i].data, 1, size, f) != size || fclose(f) != 0) {
-                fprintf(stderr, "gs_golden: cannot write %s\n", path);
-                gsg_free_sets(&sets);
-                return 2;
-            }
-        }
-        gsg_free_sets(&sets);
+    (void)type;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s.%s.in", *(const char **)ctx, info->name, s->name);
+    FILE *f = fopen(path, "wb");
+    const size_t size = s->n_blocks * info->block_bytes;
+    const int ok = f != NULL && fwrite(s->data, 1, size, f) == size;
+    if ((f != NULL && fclose(f) != 0) || !ok) {
+        fprintf(stderr, "gs_golden: cannot write %s\n", path);
+        return -1;
     }
     return 0;
+}
+
+static int dump(const char *kat_dir, const char *out_dir)
+{
+    return for_each_set(kat_dir, dump_set, &out_dir) == 0 ? 0 : 2;
 }
 
 static int usage(void)
@@ -337,13 +337,8 @@ int main(int argc, char **argv)
     if (mode == NULL || kat_dir == NULL || (dump_dir == NULL && manifest_path == NULL)) {
         return usage();
     }
-    bool usable;
-    gs_kernel kernel = gs_active_kernel(&usable);
-    if (skip_unavailable && !usable) {
-        /* a CI host without this path: report a skip (ctest SKIP_RETURN_CODE), not a failure */
-        printf("SKIP: decoder path '%s' (GGUFSAFE_KERNEL) is not available here\n",
-               gs_kernel_name(kernel));
-        return 77;
+    if (skip_unavailable && gsk_kernel_unavailable()) {
+        return GSK_EXIT_SKIP;
     }
     if (dump_dir != NULL) {
         return dump(kat_dir, dump_dir);

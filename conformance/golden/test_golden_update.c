@@ -63,8 +63,10 @@ static void teardown(void)
     cr_assert_eq(system(cmd), 0);
 }
 
-/* Runs gs_golden MODE on the scratch manifest; returns its exit status and its output. */
-static int run(const char *mode, const char *kat_dir, char **output)
+/* Runs gs_golden MODE on the scratch manifest and expects exit status rc and an output that
+ * contains want and, unless it is NULL, also_want. */
+static void expect_run(const char *mode, const char *kat_dir, int rc, const char *want,
+                       const char *also_want)
 {
     char out_path[128], cmd[2048];
     snprintf(out_path, sizeof out_path, "%s/out.txt", scratch);
@@ -72,9 +74,28 @@ static int run(const char *mode, const char *kat_dir, char **output)
              mode, kat_dir, manifest, out_path);
     const int status = system(cmd);
     cr_assert(WIFEXITED(status), "gs_golden did not exit normally");
-    *output = slurp(out_path);
-    fputs(*output, stdout); /* sanitizer reports reach ctest's fail regex */
-    return WEXITSTATUS(status);
+    char *out = slurp(out_path);
+    fputs(out, stdout); /* sanitizer reports reach ctest's fail regex */
+    cr_expect_eq(WEXITSTATUS(status), rc, "gs_golden %s: exit %d", mode, WEXITSTATUS(status));
+    cr_expect_not_null(strstr(out, want), "%s", out);
+    cr_expect(also_want == NULL || strstr(out, also_want) != NULL, "%s", out);
+    free(out);
+}
+
+/* The scratch manifest holds exactly text. */
+static void expect_manifest(const char *text)
+{
+    char *now = slurp(manifest);
+    cr_expect_str_eq(now, text);
+    free(now);
+}
+
+/* The scratch manifest is the checked-in one again. */
+static void expect_original_manifest(void)
+{
+    char *want = slurp(original);
+    expect_manifest(want);
+    free(want);
 }
 
 static const char *kat_dir(void)
@@ -115,41 +136,24 @@ TestSuite(golden_update, .init = setup, .fini = teardown);
 
 Test(golden_update, check_passes_on_the_checked_in_manifest)
 {
-    char *out;
-    cr_expect_eq(run("--check", kat_dir(), &out), 0);
-    cr_expect_not_null(strstr(out, " 0 failed"));
-    free(out);
+    expect_run("--check", kat_dir(), 0, " 0 failed", NULL);
 }
 
 Test(golden_update, changed_hash_with_passing_kats_is_rewritten)
 {
     tamper("q4_0\tzero\t");
-    char *out;
-    cr_expect_eq(run("--check", kat_dir(), &out), 1);
-    cr_expect_not_null(strstr(out, "changed q4_0/zero"), "%s", out);
-    free(out);
-    cr_expect_eq(run("--update", kat_dir(), &out), 0);
-    cr_expect_not_null(strstr(out, "rewrote q4_0/zero"), "%s", out);
-    free(out);
-    char *now = slurp(manifest), *want = slurp(original);
-    cr_expect_str_eq(now, want);
-    free(now);
-    free(want);
+    expect_run("--check", kat_dir(), 1, "changed q4_0/zero", NULL);
+    expect_run("--update", kat_dir(), 0, "rewrote q4_0/zero", NULL);
+    expect_original_manifest();
 }
 
 Test(golden_update, changed_hash_without_kats_is_refused)
 {
     tamper("f32\tspecials\t");
     char *before = slurp(manifest);
-    char *out;
-    cr_expect_eq(run("--update", kat_dir(), &out), 1);
-    cr_expect_not_null(strstr(out, "refused f32/specials"), "%s", out);
-    cr_expect_not_null(strstr(out, "no ggml KATs"), "%s", out);
-    free(out);
-    char *after = slurp(manifest);
-    cr_expect_str_eq(after, before);
+    expect_run("--update", kat_dir(), 1, "refused f32/specials", "no ggml KATs");
+    expect_manifest(before);
     free(before);
-    free(after);
 }
 
 /* A KAT directory whose q4_0.rand.out disagrees with the decoder in one sign bit: the KATs
@@ -182,31 +186,17 @@ Test(golden_update, changed_hash_with_failing_kats_is_refused)
 
     tamper("q4_0\tzero\t");
     char *before = slurp(manifest);
-    char *out;
-    cr_expect_eq(run("--update", bad_kat, &out), 1);
-    cr_expect_not_null(strstr(out, "refused q4_0/zero"), "%s", out);
-    cr_expect_not_null(strstr(out, "the ggml KATs fail"), "%s", out);
-    free(out);
-    char *after = slurp(manifest);
-    cr_expect_str_eq(after, before);
+    expect_run("--update", bad_kat, 1, "refused q4_0/zero", "the ggml KATs fail");
+    expect_manifest(before);
     free(before);
-    free(after);
 }
 
 Test(golden_update, missing_entry_is_added)
 {
     delete_line("iq1_m\tgrid\t");
-    char *out;
-    cr_expect_eq(run("--check", kat_dir(), &out), 1);
-    cr_expect_not_null(strstr(out, "missing iq1_m/grid"), "%s", out);
-    free(out);
-    cr_expect_eq(run("--update", kat_dir(), &out), 0);
-    cr_expect_not_null(strstr(out, "added iq1_m/grid"), "%s", out);
-    free(out);
-    char *now = slurp(manifest), *want = slurp(original);
-    cr_expect_str_eq(now, want);
-    free(now);
-    free(want);
+    expect_run("--check", kat_dir(), 1, "missing iq1_m/grid", NULL);
+    expect_run("--update", kat_dir(), 0, "added iq1_m/grid", NULL);
+    expect_original_manifest();
 }
 
 Test(golden_update, stale_entry_is_not_dropped)
@@ -218,16 +208,9 @@ Test(golden_update, stale_entry_is_not_dropped)
     memcpy(more, text, len);
     snprintf(more + len, 200, "q4_0\tretired\t1\t%064d\t%064d\n", 0, 0);
     spit(manifest, more);
-    char *out;
-    cr_expect_eq(run("--check", kat_dir(), &out), 1);
-    cr_expect_not_null(strstr(out, "stale q4_0/retired"), "%s", out);
-    free(out);
-    cr_expect_eq(run("--update", kat_dir(), &out), 1);
-    cr_expect_not_null(strstr(out, "refused to drop q4_0/retired"), "%s", out);
-    free(out);
-    char *after = slurp(manifest);
-    cr_expect_str_eq(after, more);
-    free(after);
+    expect_run("--check", kat_dir(), 1, "stale q4_0/retired", NULL);
+    expect_run("--update", kat_dir(), 1, "refused to drop q4_0/retired", NULL);
+    expect_manifest(more);
     free(more);
     free(text);
 }

@@ -5,8 +5,8 @@
  *
  * Every case is written to DIR (region subdirectories), then DIR/manifest.tsv (the verdicts the
  * recipes declare, with each file's sha256) and DIR/SHA256SUMS (sha256sum -c format). Files in
- * the regress directory are copied to DIR/regress/; their verdicts are hand-written in the
- * checked-in manifest (PATH), which is the only place they exist.
+ * the regress directory are copied to DIR/regress/ with the verdicts of their default run,
+ * hand-written in the regress directory's manifest.tsv (gsc_manifest.h).
  *   --check   compare the generated manifest with PATH line by line; exit 1 on any drift.
  *   --update  rewrite PATH with the generated manifest (a deliberate regeneration).
  * Exit status: 0 success, 1 drift, 2 usage or I/O error. */
@@ -60,37 +60,31 @@ static int by_name(const void *x, const void *y)
     return strcmp(*(char *const *)x, *(char *const *)y);
 }
 
-static int read_file(const char *path, gsw_bytes *b)
+/* Copies every regress file (sorted; README.md, manifest.tsv and dot files skipped) that has a
+ * run under the default options in dir/manifest.tsv, with that run's verdicts; a file with only
+ * other runs is not a corpus case. A file without any run is an error when checking or updating
+ * (its verdicts must be written by hand) and is skipped otherwise. */
+static int add_regress(gsc_sink *s, const char *dir, int strict)
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
+    char path[4096], why[512];
+    snprintf(path, sizeof path, "%s/manifest.tsv", dir);
+    gsc_runs runs;
+    if (gsc_runs_read(path, &runs, why, sizeof why) != 0) {
+        fprintf(stderr, "gs_corpus_gen: %s\n", why);
         return -1;
     }
-    uint8_t buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        gsw_put(b, buf, n);
-    }
-    int err = ferror(f);
-    fclose(f);
-    return err ? -1 : 0;
-}
-
-/* Copies every regress file (sorted, README.md and dot files skipped) with the verdicts the
- * checked-in manifest gives it. A file without a line there is an error when checking or
- * updating (its verdict must be written by hand) and is skipped otherwise. */
-static int add_regress(gsc_sink *s, const char *dir, const gsc_manifest *old, int strict)
-{
     DIR *d = opendir(dir);
     if (d == NULL) {
         fprintf(stderr, "gs_corpus_gen: cannot open %s\n", dir);
+        gsc_runs_free(&runs);
         return -1;
     }
     char **names = NULL;
     size_t n = 0;
     struct dirent *e;
     while ((e = readdir(d)) != NULL) {
-        if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0) {
+        if (e->d_name[0] == '.' || strcmp(e->d_name, "README.md") == 0 ||
+            strcmp(e->d_name, "manifest.tsv") == 0) {
             continue;
         }
         char **grown = realloc(names, (n + 1) * sizeof *names);
@@ -108,29 +102,30 @@ static int add_regress(gsc_sink *s, const char *dir, const gsc_manifest *old, in
     }
     int rc = 0;
     for (size_t i = 0; i < n; i++) {
-        char file[512], path[4096];
-        snprintf(file, sizeof file, "regress/%s", names[i]);
+        const gsc_run *run = gsc_runs_find(&runs, names[i], "default");
         snprintf(path, sizeof path, "%s/%s", dir, names[i]);
-        const gsc_entry *line = old != NULL ? gsc_manifest_find(old, file) : NULL;
         gsw_bytes b;
         gsw_bytes_init(&b);
-        if (read_file(path, &b) != 0) {
-            fprintf(stderr, "gs_corpus_gen: cannot read %s\n", path);
-            rc = -1;
-        } else if (line == NULL) {
-            fprintf(stderr, "gs_corpus_gen: %s has no line in the manifest: add one by hand with "
-                            "its expected verdicts\n", file);
+        if (gsc_runs_find(&runs, names[i], NULL) == NULL) {
+            fprintf(stderr, "gs_corpus_gen: %s has no line in %s/manifest.tsv: add one by hand "
+                            "with its expected verdicts\n", names[i], dir);
             if (strict) {
                 rc = -1;
             }
-        } else {
-            gsc_emit(s, file, b.data, b.len, line->strict, line->lenient,
-                     line->certify[0] - '0', line->desc);
+        } else if (run != NULL && gsw_bytes_load(&b, path) != 0) {
+            fprintf(stderr, "gs_corpus_gen: cannot read %s\n", path);
+            rc = -1;
+        } else if (run != NULL) {
+            char file[512];
+            snprintf(file, sizeof file, "regress/%s", names[i]);
+            gsc_emit(s, file, b.data, b.len, run->strict, run->lenient, run->certify[0] - '0',
+                     run->reproduces);
         }
         gsw_bytes_free(&b);
         free(names[i]);
     }
     free(names);
+    gsc_runs_free(&runs);
     return rc;
 }
 
@@ -222,7 +217,7 @@ int main(int argc, char **argv)
     gsc_cases_truncate(&s);
     int rc = 0;
     if (a.regress != NULL &&
-        add_regress(&s, a.regress, have_old ? &old : NULL, a.check || a.update) != 0) {
+        add_regress(&s, a.regress, a.check || a.update) != 0) {
         rc = 2;
     }
 

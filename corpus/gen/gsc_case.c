@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "gsc_sha256.h"
+#include "gsw_sha256.h"
 
 void gsc_sink_init(gsc_sink *s, const char *out_dir)
 {
@@ -73,7 +73,7 @@ void gsc_emit(gsc_sink *s, const char *file, const void *data, size_t len, gsc_v
         die("cannot write", path);
     }
     char sha[65];
-    gsc_sha256_hex(data, len, sha);
+    gsw_sha256_hex(data, len, sha);
     char exit_text[2] = {(char)('0' + certify_exit(certify, strict, file)), '\0'};
     gsc_manifest_add(&s->manifest, file, sha, strict, lenient, exit_text, desc);
     s->bytes += len;

@@ -27,8 +27,5 @@ void gsc_add_arch(gsw_model *m);
 gsw_tensor *gsc_add_f32(gsw_model *m, const char *name, uint64_t n);
 /* The usual small valid file: architecture key and one 8-element F32 tensor "w". */
 void gsc_base(gsc_case *c);
-/* True for tensor types with quantized blocks (not f32, f16, bf16, f64 or the integers): a
- * file holding one needs general.quantization_version to be certified. */
-bool gsc_is_quantized(int32_t type);
 
 #endif

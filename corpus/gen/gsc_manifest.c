@@ -144,63 +144,167 @@ static int parse_verdict(const char *status, const char *offset, gsc_verdict *v)
     return (errno == 0 && end != offset && *end == '\0' && offset[0] != '-') ? 0 : -1;
 }
 
-int gsc_manifest_read(const char *path, gsc_manifest *m, char *why, size_t why_cap)
+/* Reads a tab-separated file of n_fields columns after its header line: row(ctx, fields) for
+ * each line, which returns 0 or -1 with the reason in why; the reason gets the path and line
+ * number in front. 0, or -1 with the reason in why. */
+static int read_tsv(const char *path, const char *header, int n_fields,
+                    int (*row)(void *ctx, char **fields, char *why, size_t why_cap), void *ctx,
+                    char *why, size_t why_cap)
 {
-    gsc_manifest_init(m);
     FILE *f = fopen(path, "r");
     if (f == NULL) {
         snprintf(why, why_cap, "cannot open %s", path);
         return -1;
     }
-    char line[4096];
+    char line[4096], reason[512];
     int lineno = 0;
     int rc = 0;
-    while (fgets(line, sizeof line, f) != NULL) {
+    while (rc == 0 && fgets(line, sizeof line, f) != NULL) {
         lineno++;
         size_t n = strlen(line);
+        char *fl[8];
         if (n == 0 || line[n - 1] != '\n') {
-            snprintf(why, why_cap, "%s:%d: line too long or unterminated", path, lineno);
+            snprintf(reason, sizeof reason, "line too long or unterminated");
             rc = -1;
             break;
         }
         line[n - 1] = '\0';
         if (lineno == 1) {
-            if (strcmp(line, GSC_MANIFEST_HEADER) != 0) {
-                snprintf(why, why_cap, "%s:1: not the manifest header", path);
+            if (strcmp(line, header) != 0) {
+                snprintf(reason, sizeof reason, "not the header \"%s\"", header);
                 rc = -1;
-                break;
             }
-            continue;
-        }
-        char *fl[8];
-        gsc_verdict strict, lenient;
-        if (split_tabs(line, fl, 8) != 0 || strlen(fl[1]) != 64 ||
-            parse_verdict(fl[2], fl[3], &strict) != 0 ||
-            parse_verdict(fl[4], fl[5], &lenient) != 0 || fl[0][0] == '\0') {
-            snprintf(why, why_cap, "%s:%d: malformed line", path, lineno);
+        } else if (split_tabs(line, fl, n_fields) != 0) {
+            snprintf(reason, sizeof reason, "not %d tab-separated fields", n_fields);
             rc = -1;
-            break;
+        } else {
+            rc = row(ctx, fl, reason, sizeof reason);
         }
-        if (strlen(fl[6]) != 1 || fl[6][0] < '0' || fl[6][0] > '2') {
-            snprintf(why, why_cap, "%s:%d: certify_exit must be 0, 1 or 2 (the exit status of "
-                                   "ggufsafe certify on the file)", path, lineno);
-            rc = -1;
-            break;
-        }
-        if (gsc_manifest_find(m, fl[0]) != NULL) {
-            snprintf(why, why_cap, "%s:%d: %s listed twice", path, lineno, fl[0]);
-            rc = -1;
-            break;
-        }
-        gsc_manifest_add(m, fl[0], fl[1], strict, lenient, fl[6], fl[7]);
     }
-    if (rc == 0 && lineno == 0) {
+    if (rc != 0) {
+        snprintf(why, why_cap, "%s:%d: %s", path, lineno, reason);
+    } else if (lineno == 0) {
         snprintf(why, why_cap, "%s: empty", path);
         rc = -1;
     }
     fclose(f);
+    return rc;
+}
+
+/* The certify_exit column: 0, 1 or 2. */
+static int check_certify(const char *field, char *why, size_t why_cap)
+{
+    if (strlen(field) != 1 || field[0] < '0' || field[0] > '2') {
+        snprintf(why, why_cap, "certify_exit must be 0, 1 or 2 (the exit status of ggufsafe "
+                               "certify on the file)");
+        return -1;
+    }
+    return 0;
+}
+
+static int manifest_row(void *ctx, char **fl, char *why, size_t why_cap)
+{
+    gsc_manifest *m = ctx;
+    gsc_verdict strict, lenient;
+    if (strlen(fl[1]) != 64 || parse_verdict(fl[2], fl[3], &strict) != 0 ||
+        parse_verdict(fl[4], fl[5], &lenient) != 0 || fl[0][0] == '\0') {
+        snprintf(why, why_cap, "malformed line");
+        return -1;
+    }
+    if (check_certify(fl[6], why, why_cap) != 0) {
+        return -1;
+    }
+    if (gsc_manifest_find(m, fl[0]) != NULL) {
+        snprintf(why, why_cap, "%s listed twice", fl[0]);
+        return -1;
+    }
+    gsc_manifest_add(m, fl[0], fl[1], strict, lenient, fl[6], fl[7]);
+    return 0;
+}
+
+int gsc_manifest_read(const char *path, gsc_manifest *m, char *why, size_t why_cap)
+{
+    gsc_manifest_init(m);
+    const int rc = read_tsv(path, GSC_MANIFEST_HEADER, 8, manifest_row, m, why, why_cap);
     if (rc != 0) {
         gsc_manifest_free(m);
     }
     return rc;
+}
+
+void gsc_runs_free(gsc_runs *r)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        free(r->runs[i].file);
+        free(r->runs[i].options);
+        free(r->runs[i].certify);
+        free(r->runs[i].reproduces);
+    }
+    free(r->runs);
+    r->runs = NULL;
+    r->n = 0;
+}
+
+static int run_row(void *ctx, char **fl, char *why, size_t why_cap)
+{
+    gsc_runs *r = ctx;
+    gsc_run run;
+    memset(&run, 0, sizeof run);
+    const int is_default = strcmp(fl[1], "default") == 0;
+    const int other_harness = strncmp(fl[1], "fuzz_", 5) == 0 &&
+                              strncmp(fl[1], "fuzz_open:", 10) != 0;
+    run.reader = !(other_harness && strcmp(fl[2], "-") == 0 && strcmp(fl[3], "-") == 0 &&
+                   strcmp(fl[4], "-") == 0 && strcmp(fl[5], "-") == 0);
+    if (fl[0][0] == '\0' || fl[1][0] == '\0' || fl[7][0] == '\0' ||
+        (run.reader && (parse_verdict(fl[2], fl[3], &run.strict) != 0 ||
+                        parse_verdict(fl[4], fl[5], &run.lenient) != 0))) {
+        snprintf(why, why_cap, "malformed line");
+        return -1;
+    }
+    if (is_default ? check_certify(fl[6], why, why_cap) != 0 : strcmp(fl[6], "-") != 0) {
+        if (!is_default) {
+            snprintf(why, why_cap, "certify_exit is for the default options only: \"-\" here");
+        }
+        return -1;
+    }
+    for (size_t i = 0; i < r->n; i++) {
+        if (strcmp(r->runs[i].file, fl[0]) == 0 && strcmp(r->runs[i].options, fl[1]) == 0) {
+            snprintf(why, why_cap, "%s with %s listed twice", fl[0], fl[1]);
+            return -1;
+        }
+    }
+    gsc_run *grown = realloc(r->runs, (r->n + 1) * sizeof *grown);
+    if (grown == NULL) {
+        fprintf(stderr, "gsc_manifest: out of memory\n");
+        abort();
+    }
+    r->runs = grown;
+    run.file = xstrdup(fl[0]);
+    run.options = xstrdup(fl[1]);
+    run.certify = xstrdup(fl[6]);
+    run.reproduces = xstrdup(fl[7]);
+    r->runs[r->n++] = run;
+    return 0;
+}
+
+int gsc_runs_read(const char *path, gsc_runs *r, char *why, size_t why_cap)
+{
+    r->runs = NULL;
+    r->n = 0;
+    const int rc = read_tsv(path, GSC_RUNS_HEADER, 8, run_row, r, why, why_cap);
+    if (rc != 0) {
+        gsc_runs_free(r);
+    }
+    return rc;
+}
+
+const gsc_run *gsc_runs_find(const gsc_runs *r, const char *file, const char *options)
+{
+    for (size_t i = 0; i < r->n; i++) {
+        if (strcmp(r->runs[i].file, file) == 0 &&
+            (options == NULL || strcmp(r->runs[i].options, options) == 0)) {
+            return &r->runs[i];
+        }
+    }
+    return NULL;
 }

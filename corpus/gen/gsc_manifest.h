@@ -52,4 +52,40 @@ void gsc_entry_format(const gsc_entry *e, char *buf, size_t cap);
 /* The status whose gs_status_name is name; -1 when there is none. */
 int gsc_status_from_name(const char *name, gs_status *out);
 
+/* corpus/regress/manifest.tsv: what each regression file must reproduce, one line per run (a
+ * file under one set of options; see corpus/regress/README.md):
+ *   file  options  strict_status  strict_offset  lenient_status  lenient_offset  certify_exit
+ *   reproduces
+ * options: "default" (gs_options_init), or "fuzz_<target>:<trailer>": the file with that options
+ * trailer appended (8 hex digits, the 4 bytes in file order) is an input replay_<target> must
+ * pass, and for fuzz_open the verdicts are under the options fuzz_open derives from the trailer
+ * (fuzz_open_options). Verdicts as in the corpus manifest; a run of another harness, which does
+ * not open the file with reader options of its own choosing, may have "-" in all four verdict
+ * columns: the harness is then its only check. certify_exit for the default options only ("-"
+ * otherwise). The default run of a file is its line in the generated corpus (regress/<file>),
+ * with reproduces as its description. */
+#define GSC_RUNS_HEADER                                                                          \
+    "file\toptions\tstrict_status\tstrict_offset\tlenient_status\tlenient_offset\t"             \
+    "certify_exit\treproduces"
+
+typedef struct gsc_run {
+    char *file;    /* its name in corpus/regress/ */
+    char *options;
+    int reader;    /* the verdicts are given: the reader is held to them */
+    gsc_verdict strict, lenient;
+    char *certify; /* "0", "1", "2", or "-" */
+    char *reproduces;
+} gsc_run;
+
+typedef struct gsc_runs {
+    gsc_run *runs;
+    size_t n;
+} gsc_runs;
+
+/* Reads path; 0, or -1 with the reason (and line number) in why. */
+int gsc_runs_read(const char *path, gsc_runs *r, char *why, size_t why_cap);
+void gsc_runs_free(gsc_runs *r);
+/* The first run of file (with those options, unless options is NULL), or NULL. */
+const gsc_run *gsc_runs_find(const gsc_runs *r, const char *file, const char *options);
+
 #endif

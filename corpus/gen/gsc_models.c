@@ -18,23 +18,6 @@ gsw_tensor *gsc_add_f32(gsw_model *m, const char *name, uint64_t n)
     return t;
 }
 
-bool gsc_is_quantized(int32_t type)
-{
-    switch (type) {
-    case GS_TYPE_F32:
-    case GS_TYPE_F16:
-    case GS_TYPE_BF16:
-    case GS_TYPE_F64:
-    case GS_TYPE_I8:
-    case GS_TYPE_I16:
-    case GS_TYPE_I32:
-    case GS_TYPE_I64:
-        return false;
-    default:
-        return true;
-    }
-}
-
 void gsc_base(gsc_case *c)
 {
     gsc_begin(c, 3);

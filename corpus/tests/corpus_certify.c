@@ -12,7 +12,8 @@
 #include <unistd.h>
 
 #include "gsc_manifest.h"
-#include "gsc_sha256.h"
+#include "gsw_sha256.h"
+#include "gsw_bytes.h"
 
 /* Runs cli certify path with stdout and stderr into *out (NUL-terminated, allocated); returns
  * the exit status, 128 + signal when killed, or -1 when it could not be run. */
@@ -65,31 +66,14 @@ static int run_certify(const char *cli, const char *path, char **out)
 
 static int read_sha(const char *path, char sha[65])
 {
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return -1;
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    const int rc = gsw_bytes_load(&b, path);
+    if (rc == 0) {
+        gsw_sha256_hex(b.data, b.len, sha);
     }
-    size_t cap = 1 << 20, len = 0;
-    unsigned char *b = malloc(cap);
-    size_t n;
-    while (b != NULL && (n = fread(b + len, 1, cap - len, f)) > 0) {
-        len += n;
-        if (len == cap) {
-            cap *= 2;
-            unsigned char *grown = realloc(b, cap);
-            if (grown == NULL) {
-                free(b);
-            }
-            b = grown;
-        }
-    }
-    fclose(f);
-    if (b == NULL) {
-        return -1;
-    }
-    gsc_sha256_hex(b, len, sha);
-    free(b);
-    return 0;
+    gsw_bytes_free(&b);
+    return rc;
 }
 
 /* "reader.<STATUS> at byte <offset>" followed by the end of the location (',' or ' '). */

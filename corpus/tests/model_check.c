@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "le_load.h"
+
 typedef struct checker {
     const gs_file *f;
     char *why;
@@ -17,15 +19,6 @@ __attribute__((format(printf, 2, 3))) static int differ(checker *c, const char *
     (void)vsnprintf(c->why, c->cap, fmt, ap);
     va_end(ap);
     return -1;
-}
-
-static uint64_t le_bits(const uint8_t *p, unsigned size)
-{
-    uint64_t v = 0;
-    for (unsigned i = 0; i < size; i++) {
-        v |= (uint64_t)p[i] << (8 * i);
-    }
-    return v;
 }
 
 /* Reads element i (UINT64_MAX: the scalar) of a fixed-size value through the getter of its
@@ -100,7 +93,7 @@ static int check_array(checker *c, size_t k, const gsw_kv *kv)
     for (uint64_t i = 0; i < v->count; i++) {
         uint64_t bits = 0;
         gs_status st = read_bits(c->f, k, v->elem_type, i, &bits);
-        uint64_t want = le_bits(v->raw.ptr + i * size, size);
+        uint64_t want = gsi_load_le(v->raw.ptr + i * size, size);
         if (st != GS_OK || bits != want) {
             return differ(c, "kv %zu element %llu: %s, 0x%llx, want 0x%llx", k,
                           (unsigned long long)i, gs_status_name(st), (unsigned long long)bits,

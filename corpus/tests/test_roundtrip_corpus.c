@@ -11,21 +11,6 @@
 #include "gsw_from_file.h"
 #include "gsw_write.h"
 
-static int read_all(const char *path, gsw_bytes *b)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
-        return -1;
-    }
-    uint8_t buf[65536];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-        gsw_put(b, buf, n);
-    }
-    fclose(f);
-    return 0;
-}
-
 static int all_zero(const uint8_t *p, uint64_t n)
 {
     for (uint64_t i = 0; i < n; i++) {
@@ -88,7 +73,7 @@ Test(roundtrip, every_accepted_corpus_file, .timeout = 300)
         snprintf(path, sizeof path, "%s/corpus/generated/%s", bin, e->file);
         gsw_bytes b;
         gsw_bytes_init(&b);
-        cr_assert_eq(read_all(path, &b), 0, "cannot read %s", path);
+        cr_assert_eq(gsw_bytes_load(&b, path), 0, "cannot read %s", path);
         gs_options o;
         gs_options_init(&o);
         o.profile = p;

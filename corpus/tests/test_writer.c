@@ -7,6 +7,7 @@
 
 #include "gsw_from_file.h"
 #include "gsw_write.h"
+#include "test_util.h"
 
 static uint64_t le(const gsw_bytes *b, uint64_t at, unsigned width)
 {
@@ -27,26 +28,17 @@ static void write_ok(const gsw_model *m, unsigned flags, gsw_bytes *b, gsw_map *
     cr_assert_eq(gsw_write(m, flags, b, map, why, sizeof why), 0, "%s", why);
 }
 
-static gs_status open_as(const gsw_bytes *b, gs_profile p, gs_error *err)
+/* The model read back from f writes exactly the bytes b. */
+static void expect_rewrites_to(const gs_file *f, const gsw_bytes *b)
 {
-    gs_options o;
-    gs_options_init(&o);
-    o.profile = p;
-    gs_file *f = NULL;
-    gs_status st = gs_open_memory(b->data, b->len, &o, &f, err);
-    gs_close(f);
-    return st;
-}
-
-static void expect(const gsw_bytes *b, gs_profile p, gs_status want, uint64_t at)
-{
-    gs_error err;
-    gs_status st = open_as(b, p, &err);
-    cr_assert_eq(st, want, "profile %d: %s, want %s", p, gs_status_name(st), gs_status_name(want));
-    if (want != GS_OK) {
-        cr_assert_eq(err.offset, at, "profile %d: %s at %llu, want %llu", p, gs_status_name(st),
-                     (unsigned long long)err.offset, (unsigned long long)at);
-    }
+    gsw_model back;
+    char why[256] = "";
+    cr_assert_eq(gsw_model_from_file(f, &back, why, sizeof why), 0, "%s", why);
+    gsw_bytes again;
+    write_ok(&back, 0, &again, NULL);
+    cr_assert(again.len == b->len && memcmp(again.data, b->data, b->len) == 0);
+    gsw_bytes_free(&again);
+    gsw_model_free(&back);
 }
 
 /* One u32 key "a" = 7 and one f32 tensor "w" of 2 elements. By the spec: header 24 bytes; the KV
@@ -110,7 +102,7 @@ Test(writer, layout_of_a_tiny_model_by_hand)
                   (unsigned long long)f->size);
     }
     cr_assert_null(gsw_map_find(&map, GSW_DIM, 0, 1));
-    expect(&b, GS_PROFILE_STRICT, GS_OK, 0);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_OK, 0);
     gsw_map_free(&map);
     gsw_bytes_free(&b);
     gsw_model_free(&m);
@@ -129,7 +121,7 @@ Test(writer, pads_the_data_section_without_tensors)
     gsw_set_u8(gsw_add(&m, "b"), 1); /* 24 + 14 = 38 bytes, padded to 64 */
     write_ok(&m, 0, &b, NULL);
     cr_assert_eq(b.len, 64u);
-    expect(&b, GS_PROFILE_STRICT, GS_OK, 0);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_OK, 0);
     gsw_bytes_free(&b);
     gsw_model_free(&m);
 }
@@ -157,7 +149,7 @@ Test(writer, offsets_follow_the_declared_alignment)
     }
     cr_assert_eq(b.len % 64, 0u);
     cr_assert_eq(gsw_end(&map, GSW_DATA_PAD, 2, 0), b.len);
-    expect(&b, GS_PROFILE_STRICT, GS_OK, 0);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_OK, 0);
     gsw_map_free(&map);
     gsw_bytes_free(&b);
     gsw_model_free(&m);
@@ -238,8 +230,8 @@ Test(writer, bool_bytes_as_given)
     write_ok(&m, 0, &b, &map);
     uint64_t at = gsw_at(&map, GSW_VALUE, 0, 0);
     cr_assert_eq(b.data[at], 2);
-    expect(&b, GS_PROFILE_STRICT, GS_E_BAD_BOOL, at);
-    expect(&b, GS_PROFILE_LENIENT, GS_OK, 0);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_BAD_BOOL, at);
+    TU_EXPECT(&b, GS_PROFILE_LENIENT, GS_OK, 0);
 
     gs_options o;
     gs_options_init(&o);
@@ -249,14 +241,7 @@ Test(writer, bool_bytes_as_given)
     bool v = false;
     cr_assert_eq(gs_kv_get_bool(f, 0, &v), GS_OK);
     cr_assert(v);
-    gsw_model back;
-    char why[256] = "";
-    cr_assert_eq(gsw_model_from_file(f, &back, why, sizeof why), 0, "%s", why);
-    gsw_bytes again;
-    write_ok(&back, 0, &again, NULL);
-    cr_assert(again.len == b.len && memcmp(again.data, b.data, b.len) == 0);
-    gsw_bytes_free(&again);
-    gsw_model_free(&back);
+    expect_rewrites_to(f, &b);
     gs_close(f);
     gsw_map_free(&map);
     gsw_bytes_free(&b);
@@ -280,14 +265,7 @@ Test(writer, n_dims_as_stored)
     cr_assert_eq(ti.n_dims, 4u);
     cr_assert_eq(gs_tensor_info_at(f, 1, &ti), GS_OK);
     cr_assert_eq(ti.n_dims, 1u);
-    gsw_model back;
-    char why[256] = "";
-    cr_assert_eq(gsw_model_from_file(f, &back, why, sizeof why), 0, "%s", why);
-    gsw_bytes again;
-    write_ok(&back, 0, &again, NULL);
-    cr_assert(again.len == b.len && memcmp(again.data, b.data, b.len) == 0);
-    gsw_bytes_free(&again);
-    gsw_model_free(&back);
+    expect_rewrites_to(f, &b);
     gs_close(f);
     gsw_bytes_free(&b);
     gsw_model_free(&m);
@@ -317,8 +295,8 @@ Test(writer, nested_arrays)
     cr_assert_eq(le(&b, outer + 29, 8), 1u);
     cr_assert_eq(le(&b, outer + 37, 8), 2u);
     cr_assert_eq(memcmp(b.data + outer + 45, "hi", 2), 0);
-    expect(&b, GS_PROFILE_STRICT, GS_E_NESTED_ARRAY, outer);
-    expect(&b, GS_PROFILE_LENIENT, GS_E_NESTED_ARRAY, outer);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_NESTED_ARRAY, outer);
+    TU_EXPECT(&b, GS_PROFILE_LENIENT, GS_E_NESTED_ARRAY, outer);
     gsw_map_free(&map);
     gsw_bytes_free(&b);
     gsw_model_free(&m);
@@ -334,25 +312,25 @@ Test(writer, overrides_address_fields)
 
     write_ok(&m, 0, &b, &map);
     gsw_override(&b, &map, GSW_VALUE_TYPE, 0, 0, 13);
-    expect(&b, GS_PROFILE_STRICT, GS_E_BAD_VALUE_TYPE, 33);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_BAD_VALUE_TYPE, 33);
     gsw_bytes_free(&b);
     gsw_map_free(&map);
 
     write_ok(&m, 0, &b, &map);
     gsw_override(&b, &map, GSW_N_DIMS, 0, 0, 5);
-    expect(&b, GS_PROFILE_LENIENT, GS_E_TOO_MANY_DIMS, 50);
+    TU_EXPECT(&b, GS_PROFILE_LENIENT, GS_E_TOO_MANY_DIMS, 50);
     gsw_bytes_free(&b);
     gsw_map_free(&map);
 
     write_ok(&m, 0, &b, &map);
     gsw_override(&b, &map, GSW_OFFSET, 0, 0, 32);
-    expect(&b, GS_PROFILE_STRICT, GS_E_OFFSET_NOT_PACKED, 66);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_OFFSET_NOT_PACKED, 66);
     gsw_bytes_free(&b);
     gsw_map_free(&map);
 
     write_ok(&m, 0, &b, &map);
     gsw_truncate(&b, 103);
-    expect(&b, GS_PROFILE_STRICT, GS_E_DATA_OUTSIDE_FILE, 66);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_DATA_OUTSIDE_FILE, 66);
     gsw_bytes_free(&b);
     gsw_map_free(&map);
     gsw_model_free(&m);

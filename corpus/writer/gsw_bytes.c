@@ -144,6 +144,22 @@ void gsw_truncate(gsw_bytes *b, size_t len)
     b->len = len;
 }
 
+int gsw_bytes_load(gsw_bytes *b, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        return -1;
+    }
+    uint8_t buf[65536];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
+        gsw_put(b, buf, n);
+    }
+    const int err = ferror(f);
+    fclose(f);
+    return err ? -1 : 0;
+}
+
 int gsw_bytes_save(const gsw_bytes *b, const char *path)
 {
     FILE *f = fopen(path, "wb");

@@ -41,6 +41,8 @@ void gsw_patch(gsw_bytes *b, size_t at, const void *src, size_t n);
 /* Cuts the buffer to its first len bytes (len <= current length). */
 void gsw_truncate(gsw_bytes *b, size_t len);
 
+/* Appends the whole file at path; returns 0 or -1 (what was read stays appended). */
+int gsw_bytes_load(gsw_bytes *b, const char *path);
 /* Writes the buffer to path; returns 0 or -1. */
 int gsw_bytes_save(const gsw_bytes *b, const char *path);
 

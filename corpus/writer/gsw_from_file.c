@@ -4,17 +4,17 @@
 #include <string.h>
 
 /* Scalars are copied as their wire bytes so that a lenient file's bool byte 2 or a NaN payload
- * comes back unchanged; the public getters would normalise them. The bytes are reached through
- * the reader's internal file structure, which the reader validated at open. */
-#include "file_internal.h"
-
-static uint64_t wire_bits(const gs_file *f, uint64_t at, unsigned size)
+ * comes back unchanged (the typed getters would normalise them): read through gs_file_read at
+ * the value offset gs_kv_info_at gives. */
+static gs_status wire_bits(const gs_file *f, uint64_t at, unsigned size, uint64_t *bits)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < size; i++) {
-        v |= (uint64_t)f->base[at + i] << (8 * i);
+    uint8_t le[8];
+    const gs_status st = gs_file_read(f, at, le, size);
+    *bits = 0;
+    for (unsigned i = 0; st == GS_OK && i < size; i++) {
+        *bits |= (uint64_t)le[i] << (8 * i);
     }
-    return v;
+    return st;
 }
 
 static int copy_value(const gs_file *f, size_t index, const gs_kv_info *info, gsw_value *v,
@@ -28,8 +28,11 @@ static int copy_value(const gs_file *f, size_t index, const gs_kv_info *info, gs
             gsw_set_string(v, s.ptr, s.len);
         }
     } else if (info->type != GS_VALUE_ARRAY) {
-        unsigned size = gsw_value_size(info->type);
-        gsw_set_scalar(v, info->type, wire_bits(f, info->value_offset, size));
+        uint64_t bits;
+        st = wire_bits(f, info->value_offset, gsw_value_size(info->type), &bits);
+        if (st == GS_OK) {
+            gsw_set_scalar(v, info->type, bits);
+        }
     } else if (info->elem_type == GS_VALUE_STRING) {
         gsw_set_string_array(v, info->count);
         for (uint64_t i = 0; i < info->count && st == GS_OK; i++) {

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "type_registry.h"
-
 static void *xrealloc(void *p, size_t n)
 {
     void *q = realloc(p, n ? n : 1);
@@ -253,16 +251,16 @@ void gsw_tensor_set_data(gsw_tensor *t, const void *data, size_t len)
 
 bool gsw_tensor_nbytes(int32_t type, uint32_t n_dims, const uint64_t *ne, uint64_t *out)
 {
-    const gsi_type_row *row = gsi_type_lookup(type);
-    if (!gsi_type_is_usable(row) || n_dims > GS_MAX_DIMS) {
+    gs_type_info info; /* GS_OK: a live or activation type */
+    if (gs_type_get_info(type, &info) != GS_OK || info.block_elems == 0 || n_dims > GS_MAX_DIMS) {
         return false;
     }
     uint64_t ne0 = n_dims > 0 ? ne[0] : 1;
-    if (ne0 % row->block_elems != 0) {
+    if (ne0 % info.block_elems != 0) {
         return false;
     }
-    uint64_t n = ne0 / row->block_elems;
-    if (__builtin_mul_overflow(n, row->block_bytes, &n)) {
+    uint64_t n = ne0 / info.block_elems;
+    if (__builtin_mul_overflow(n, info.block_bytes, &n)) {
         return false;
     }
     for (uint32_t j = 1; j < n_dims; j++) {

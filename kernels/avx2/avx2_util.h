@@ -14,33 +14,13 @@
 #include <stdint.h>
 #include <string.h>
 
-/* A little-endian u16/u32 field at any address (x86 is little-endian; memcpy is one load). */
-static inline uint16_t gsa_u16(const uint8_t *p)
-{
-    uint16_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline uint32_t gsa_u32(const uint8_t *p)
-{
-    uint32_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
-
-static inline uint64_t gsa_u64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
+#include "le_load.h"
 
 /* An f16 field converted by F16C (exact; same bits as gsi_f16_to_f32, sNaN quieting included:
  * docs/quant-types.md, "Scale conversions"), in all 8 lanes. */
 static inline __m256 gsa_f16_splat(const uint8_t *p)
 {
-    return _mm256_broadcastss_ps(_mm_cvtph_ps(_mm_cvtsi32_si128(gsa_u16(p))));
+    return _mm256_broadcastss_ps(_mm_cvtph_ps(_mm_cvtsi32_si128(gsi_load_u16le(p))));
 }
 
 static inline __m128i gsa_load128(const uint8_t *p)
@@ -56,7 +36,7 @@ static inline __m256i gsa_load256(const uint8_t *p)
 /* 8 bytes at p in the low half of a vector (an unaligned 64-bit load). */
 static inline __m128i gsa_load64(const uint8_t *p)
 {
-    return _mm_cvtsi64_si128((long long)gsa_u64(p));
+    return _mm_cvtsi64_si128((long long)gsi_load_u64le(p));
 }
 
 /* Signed bytes 0..7 of v as 8 floats (both conversions exact). */

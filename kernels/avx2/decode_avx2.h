@@ -11,11 +11,11 @@
 #define GSI_AVX2_DECODER(name) \
     void gsi_avx2_##name(const uint8_t *src, float *dst, size_t n_blocks)
 
-/* decode_float.c */
+/* avx2_float.c */
 GSI_AVX2_DECODER(f32);
 GSI_AVX2_DECODER(f16);
 GSI_AVX2_DECODER(bf16);
-/* decode_legacy.c */
+/* avx2_legacy.c */
 GSI_AVX2_DECODER(q4_0);
 GSI_AVX2_DECODER(q4_1);
 GSI_AVX2_DECODER(q5_0);
@@ -24,14 +24,14 @@ GSI_AVX2_DECODER(q8_0);
 GSI_AVX2_DECODER(q8_1);
 GSI_AVX2_DECODER(q1_0);
 GSI_AVX2_DECODER(q2_0);
-/* decode_kquants.c */
+/* avx2_kquants.c */
 GSI_AVX2_DECODER(q2_K);
 GSI_AVX2_DECODER(q3_K);
 GSI_AVX2_DECODER(q4_K);
 GSI_AVX2_DECODER(q5_K);
 GSI_AVX2_DECODER(q6_K);
 GSI_AVX2_DECODER(q8_K);
-/* decode_iquants.c */
+/* avx2_iquants.c */
 GSI_AVX2_DECODER(iq2_xxs);
 GSI_AVX2_DECODER(iq2_xs);
 GSI_AVX2_DECODER(iq2_s);
@@ -39,12 +39,12 @@ GSI_AVX2_DECODER(iq3_xxs);
 GSI_AVX2_DECODER(iq3_s);
 GSI_AVX2_DECODER(iq1_s);
 GSI_AVX2_DECODER(iq1_m);
-/* decode_codebook.c */
+/* avx2_codebook.c */
 GSI_AVX2_DECODER(iq4_nl);
 GSI_AVX2_DECODER(iq4_xs);
 GSI_AVX2_DECODER(mxfp4);
 GSI_AVX2_DECODER(nvfp4);
-/* decode_ternary.c */
+/* avx2_ternary.c */
 GSI_AVX2_DECODER(tq1_0);
 GSI_AVX2_DECODER(tq2_0);
 

@@ -16,4 +16,10 @@ extern const uint8_t gsi_ksigns_iq2xs[128];
 extern const int8_t gsi_kvalues_iq4nl[16];
 extern const int8_t gsi_kvalues_fp4[16];
 
+/* Byte j (0..7) of a grid entry. */
+static inline uint8_t gsi_byte_of(uint64_t entry, unsigned j)
+{
+    return (uint8_t)(entry >> (8u * j));
+}
+
 #endif

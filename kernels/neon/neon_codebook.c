@@ -26,19 +26,22 @@ static inline void legacy_group(const uint8_t *qs, int8x16_t book, float32x4_t s
     gsn_store_mul_s8(y + 16, lookup_high(book, v), scale);
 }
 
-/* [0] d f16, [2] qs[16]: d * kvalues_iq4nl[nibble]. Load: bytes 2..17 of 18. */
+/* d, qs[16]: d * kvalues_iq4nl[nibble]. Load: qs. */
 GSI_NEON_DECODER(iq4_nl)
 {
     const int8x16_t book = vld1q_s8(gsi_kvalues_iq4nl);
     for (size_t i = 0; i < n_blocks; i++) {
-        const uint8_t *b = src + 18 * i;
-        legacy_group(b + 2, book, vdupq_n_f32(gsi_load_f16(b)), dst + 32 * i);
+        const uint8_t *b = src + GSI_IQ4_NL_BYTES * i;
+        legacy_group(b + GSI_IQ4_NL_QS, book, vdupq_n_f32(gsi_load_f16(b + GSI_IQ4_NL_D)),
+                     dst + GSI_IQ4_NL_ELEMS * i);
     }
 }
 
 /* The 8 sub-block scales of an IQ4_XS block, d * (ls - 32), with ls = nibble ib%2 of
  * scales_l[ib/2] | (bits 2ib..2ib+1 of scales_h) << 4. The block's first 8 bytes are loaded:
- * scales_h is lanes 2..3, scales_l lanes 4..7. */
+ * scales_h is lanes 2..3, scales_l lanes 4..7 (asserted). */
+_Static_assert(GSI_IQ4_XS_SCALES_H == 2 && GSI_IQ4_XS_SCALES_L == 4 && GSI_IQ4_XS_QS == 8,
+               "iq4_xs: the lane tables take scales_h at lanes 2..3, scales_l at 4..7");
 static void iq4_xs_scales(const uint8_t *b, float dl[8])
 {
     static const uint8_t lo_idx[8] = {4, 4, 5, 5, 6, 6, 7, 7};
@@ -52,53 +55,56 @@ static void iq4_xs_scales(const uint8_t *b, float dl[8])
         vand_u8(vshl_u8(vtbl1_u8(raw, vld1_u8(hi_idx)), vld1_s8(hi_shift)), vdup_n_u8(3));
     const int8x8_t ls = vsub_s8(vreinterpret_s8_u8(vorr_u8(lo, vshl_n_u8(hi, 4))), vdup_n_s8(32));
     const int16x8_t wide = vmovl_s8(ls);
-    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b));
+    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + GSI_IQ4_XS_D));
     vst1q_f32(dl, vmulq_f32(d, vcvtq_f32_s32(vmovl_s16(vget_low_s16(wide)))));
     vst1q_f32(dl + 4, vmulq_f32(d, vcvtq_f32_s32(vmovl_high_s16(wide))));
 }
 
-/* [0] d f16, [2] scales_h u16, [4] scales_l[4], [8] qs[128]: (d * (ls - 32)) * kvalue, the
- * scale formed first (signed zeros). Loads: bytes 0..7 and 8..135 of 136. */
+/* d, scales_h u16, scales_l[4], qs[128]: (d * (ls - 32)) * kvalue, the scale formed first
+ * (signed zeros). Loads: the first 8 bytes and qs. */
 GSI_NEON_DECODER(iq4_xs)
 {
     const int8x16_t book = vld1q_s8(gsi_kvalues_iq4nl);
     for (size_t i = 0; i < n_blocks; i++) {
-        const uint8_t *b = src + 136 * i;
+        const uint8_t *b = src + GSI_IQ4_XS_BYTES * i;
         float dl[8];
         iq4_xs_scales(b, dl);
         for (int ib = 0; ib < 8; ib++) {
-            legacy_group(b + 8 + 16 * ib, book, vdupq_n_f32(dl[ib]), dst + 256 * i + 32 * ib);
+            legacy_group(b + GSI_IQ4_XS_QS + 16 * ib, book, vdupq_n_f32(dl[ib]),
+                         dst + GSI_IQ4_XS_ELEMS * i + 32 * ib);
         }
     }
 }
 
-/* [0] e E8M0, [1] qs[16]: kvalues_fp4[nibble] * 2^(e-128). e = 0, 1 give subnormal scales, kept
- * because FPCR.FZ = 0. 17-byte blocks: any address. Load: bytes 1..16 of 17. */
+/* e E8M0, qs[16]: kvalues_fp4[nibble] * 2^(e-128). e = 0, 1 give subnormal scales, kept
+ * because FPCR.FZ = 0. 17-byte blocks: any address. Load: qs. */
 GSI_NEON_DECODER(mxfp4)
 {
     const int8x16_t book = vld1q_s8(gsi_kvalues_fp4);
     for (size_t i = 0; i < n_blocks; i++) {
-        const uint8_t *b = src + 17 * i;
-        legacy_group(b + 1, book, vdupq_n_f32(gsi_e8m0_half_to_f32(b[0])), dst + 32 * i);
+        const uint8_t *b = src + GSI_MXFP4_BYTES * i;
+        legacy_group(b + GSI_MXFP4_QS, book, vdupq_n_f32(gsi_e8m0_half_to_f32(b[GSI_MXFP4_E])),
+                     dst + GSI_MXFP4_ELEMS * i);
     }
 }
 
-/* [0] d UE4M3[4], [4] qs[32]: four 16-element sub-blocks of 8 bytes; inside each, low nibbles
- * are elements 0..7 and high nibbles 8..15. One 16-byte load covers two sub-blocks; their
- * halves are regrouped as (low, high) per sub-block. Loads: bytes 4..35 of 36. */
+/* d UE4M3[4], qs[32]: four 16-element sub-blocks of 8 bytes; inside each, low nibbles are
+ * elements 0..7 and high nibbles 8..15. One 16-byte load covers two sub-blocks; their halves
+ * are regrouped as (low, high) per sub-block. Loads: qs. */
 GSI_NEON_DECODER(nvfp4)
 {
     const int8x16_t book = vld1q_s8(gsi_kvalues_fp4);
     for (size_t i = 0; i < n_blocks; i++) {
-        const uint8_t *b = src + 36 * i;
-        float *y = dst + 64 * i;
+        const uint8_t *b = src + GSI_NVFP4_BYTES * i;
+        const uint8_t *d = b + GSI_NVFP4_D;
+        float *y = dst + GSI_NVFP4_ELEMS * i;
         for (int s = 0; s < 4; s += 2) {
-            const uint8x16_t v = vld1q_u8(b + 4 + 8 * s);
+            const uint8x16_t v = vld1q_u8(b + GSI_NVFP4_QS + 8 * s);
             const int8x16_t lo = lookup_low(book, v), hi = lookup_high(book, v);
             gsn_store_mul_s8(y + 16 * s, vcombine_s8(vget_low_s8(lo), vget_low_s8(hi)),
-                             vdupq_n_f32(gsi_ue4m3_half_to_f32(b[s])));
+                             vdupq_n_f32(gsi_ue4m3_half_to_f32(d[s])));
             gsn_store_mul_s8(y + 16 * s + 16, vcombine_s8(vget_high_s8(lo), vget_high_s8(hi)),
-                             vdupq_n_f32(gsi_ue4m3_half_to_f32(b[s + 1])));
+                             vdupq_n_f32(gsi_ue4m3_half_to_f32(d[s + 1])));
         }
     }
 }

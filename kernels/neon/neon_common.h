@@ -24,6 +24,7 @@
 #include <arm_neon.h>
 #include <stdint.h>
 
+#include "block_layout.h"
 #include "decode_neon.h"
 #include "le_load.h"
 

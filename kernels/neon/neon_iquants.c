@@ -36,35 +36,39 @@ static inline uint8_t ksigns_of(uint32_t a, int l)
     return gsi_ksigns_iq2xs[(a >> (7 * l)) & 127u];
 }
 
-/* [0] d, [2] 8 x {4 grid indices, u32 a}: a holds the groups' ksigns indices and, in its top
- * nibble, the sub-block scale. Reads bytes 2..65 of 66. */
+/* d, then 8 sub-block records {4 grid indices, u32 a}: a holds the groups' ksigns indices
+ * and, in its top nibble, the sub-block scale. */
 static void iq2_xxs_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
+    const float d = gsi_load_f16(b + GSI_IQ2_XXS_D);
     for (int ib = 0; ib < 8; ib++) {
-        const uint8_t *sub = b + 2 + 8 * ib;
-        const uint32_t a = gsi_load_u32le(sub + 4);
+        const uint8_t *sub = b + GSI_IQ2_XXS_QS + GSI_IQ2_XXS_SUB_BYTES * ib;
+        const uint8_t *grid = sub + GSI_IQ2_XXS_SUB_GRID;
+        const uint32_t a = gsi_load_u32le(sub + GSI_IQ2_XXS_SUB_AUX);
         const float32x4_t db = vdupq_n_f32(iq2_scale(d, a >> 28));
         for (int l = 0; l < 4; l += 2) {
-            const uint8x16_t g = gsn_grid_pair(gsi_iq2xxs_grid[sub[l]], gsi_iq2xxs_grid[sub[l + 1]]);
+            const uint8x16_t g =
+                gsn_grid_pair(gsi_iq2xxs_grid[grid[l]], gsi_iq2xxs_grid[grid[l + 1]]);
             const uint8x16_t neg = gsn_bit_mask16(ksigns_of(a, l), ksigns_of(a, l + 1));
             store_signed_grid(y + 32 * ib + 8 * l, g, neg, db);
         }
     }
 }
 
-/* [0] d, [2] qs u16[32] (9-bit grid index, 7-bit ksigns index), [66] scales[8] (a nibble per
- * pair of groups). */
+/* d, qs u16[32] (9-bit grid index, 7-bit ksigns index), scales[8] (a nibble per pair of
+ * groups). */
 static void iq2_xs_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *scales = b + 66;
+    const float d = gsi_load_f16(b + GSI_IQ2_XS_D);
+    const uint8_t *scales = b + GSI_IQ2_XS_SCALES;
     for (int ib = 0; ib < 8; ib++) {
         for (int l = 0; l < 4; l += 2) {
-            const uint16_t v0 = gsi_load_u16le(b + 2 + 2 * (4 * ib + l));
-            const uint16_t v1 = gsi_load_u16le(b + 4 + 2 * (4 * ib + l));
+            /* u16 entries 4ib + l and 4ib + l + 1 of qs */
+            const uint16_t v0 = gsi_load_u16le(b + GSI_IQ2_XS_QS + 2 * (4 * ib + l));
+            const uint16_t v1 = gsi_load_u16le(b + GSI_IQ2_XS_QS + 2 + 2 * (4 * ib + l));
             const float db = iq2_scale(d, (uint32_t)(scales[ib] >> (4 * (l / 2))) & 15u);
-            const uint8x16_t g = gsn_grid_pair(gsi_iq2xs_grid[v0 & 511u], gsi_iq2xs_grid[v1 & 511u]);
+            const uint8x16_t g =
+                gsn_grid_pair(gsi_iq2xs_grid[v0 & 511u], gsi_iq2xs_grid[v1 & 511u]);
             const uint8x16_t neg =
                 gsn_bit_mask16(gsi_ksigns_iq2xs[v0 >> 9], gsi_ksigns_iq2xs[v1 >> 9]);
             store_signed_grid(y + 32 * ib + 8 * l, g, neg, vdupq_n_f32(db));
@@ -72,15 +76,14 @@ static void iq2_xs_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] d, [2] qs[32], [34] signs[32] (direct masks), [66] qh[8] (2 high index bits per group),
- * [74] scales[8]. */
+/* d, qs[32], signs[32] (direct masks), qh[8] (2 high index bits per group), scales[8]. */
 static void iq2_s_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *qs = b + 2;
-    const uint8_t *signs = b + 34;
-    const uint8_t *qh = b + 66;
-    const uint8_t *scales = b + 74;
+    const float d = gsi_load_f16(b + GSI_IQ2_S_D);
+    const uint8_t *qs = b + GSI_IQ2_S_QS;
+    const uint8_t *signs = b + GSI_IQ2_S_SIGNS;
+    const uint8_t *qh = b + GSI_IQ2_S_QH;
+    const uint8_t *scales = b + GSI_IQ2_S_SCALES;
     for (int ib = 0; ib < 8; ib++) {
         for (int l = 0; l < 4; l += 2) {
             const int g0 = 4 * ib + l;
@@ -100,18 +103,19 @@ static inline uint64_t grid4_pair(uint32_t first, uint32_t second)
     return (uint64_t)first | (uint64_t)second << 32;
 }
 
-/* [0] d, [2] qs[64] (two u32 grid indices per group), [66] u32[8]: four 7-bit ksigns indices
- * and a 4-bit scale per sub-block; db = (d * (0.5 + s)) * 0.5. */
+/* d, qs[64] (two u32 grid indices per group), scales_and_signs u32[8]: four 7-bit ksigns
+ * indices and a 4-bit scale per sub-block; db = (d * (0.5 + s)) * 0.5. */
 static void iq3_xxs_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *qs = b + 2;
+    const float d = gsi_load_f16(b + GSI_IQ3_XXS_D);
+    const uint8_t *qs = b + GSI_IQ3_XXS_QS;
     for (int ib = 0; ib < 8; ib++) {
-        const uint32_t a = gsi_load_u32le(b + 66 + 4 * ib);
+        const uint32_t a = gsi_load_u32le(b + GSI_IQ3_XXS_SCALES_AND_SIGNS + 4 * ib);
         const float32x4_t db = vdupq_n_f32(d * (0.5f + (float)(a >> 28)) * 0.5f);
         const uint8_t *q = qs + 8 * ib;
         for (int l = 0; l < 4; l += 2) {
-            const uint64_t first = grid4_pair(gsi_iq3xxs_grid[q[2 * l]], gsi_iq3xxs_grid[q[2 * l + 1]]);
+            const uint64_t first =
+                grid4_pair(gsi_iq3xxs_grid[q[2 * l]], gsi_iq3xxs_grid[q[2 * l + 1]]);
             const uint64_t second =
                 grid4_pair(gsi_iq3xxs_grid[q[2 * l + 2]], gsi_iq3xxs_grid[q[2 * l + 3]]);
             const uint8x16_t neg = gsn_bit_mask16(ksigns_of(a, l), ksigns_of(a, l + 1));
@@ -120,16 +124,15 @@ static void iq3_xxs_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] d, [2] qs[64], [66] qh[8] (9th index bit of each of a sub-block's 8 indices),
- * [74] signs[32] (direct masks, one per group of 8), [106] scales[4] (a nibble per sub-block);
- * db = d * (1 + 2s). */
+/* d, qs[64], qh[8] (9th index bit of each of a sub-block's 8 indices), signs[32] (direct
+ * masks, one per group of 8), scales[4] (a nibble per sub-block); db = d * (1 + 2s). */
 static void iq3_s_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *qs = b + 2;
-    const uint8_t *qh = b + 66;
-    const uint8_t *signs = b + 74;
-    const uint8_t *scales = b + 106;
+    const float d = gsi_load_f16(b + GSI_IQ3_S_D);
+    const uint8_t *qs = b + GSI_IQ3_S_QS;
+    const uint8_t *qh = b + GSI_IQ3_S_QH;
+    const uint8_t *signs = b + GSI_IQ3_S_SIGNS;
+    const uint8_t *scales = b + GSI_IQ3_S_SCALES;
     for (int ib = 0; ib < 8; ib++) {
         const int s = (scales[ib / 2] >> (4 * (ib % 2))) & 15;
         const float32x4_t db = vdupq_n_f32(d * (float)(1 + 2 * s));
@@ -164,14 +167,14 @@ static inline float iq1_delta(unsigned negative)
     return negative ? -0.125f : 0.125f;
 }
 
-/* [0] d, [2] qs[32], [34] qh u16[8]: per sub-block, 3 high index bits per group (bits 0..11),
- * a 3-bit scale (12..14) and the delta sign (15). */
+/* d, qs[32], qh u16[8]: per sub-block, 3 high index bits per group (bits 0..11), a 3-bit
+ * scale (12..14) and the delta sign (15). */
 static void iq1_s_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *qs = b + 2;
+    const float d = gsi_load_f16(b + GSI_IQ1_S_D);
+    const uint8_t *qs = b + GSI_IQ1_S_QS;
     for (int ib = 0; ib < 8; ib++) {
-        const uint16_t h = gsi_load_u16le(b + 34 + 2 * ib);
+        const uint16_t h = gsi_load_u16le(b + GSI_IQ1_S_QH + 2 * ib);
         const float32x4_t dl = vdupq_n_f32(d * (float)(2 * ((h >> 12) & 7) + 1));
         const float delta = iq1_delta(h & 0x8000u);
         for (int l = 0; l < 4; l += 2) {
@@ -183,17 +186,17 @@ static void iq1_s_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] qs[32], [32] qh[16] (a nibble per group: 3 high index bits, delta sign), [48] scales
- * u16[4]: 3-bit scales per pair of groups in bits 0..11, and in bits 12..15 the four nibbles of
- * the block's f16 scale d. A pair of groups (l, l+1) shares its 3-bit scale and its qh byte. */
+/* qs[32], qh[16] (a nibble per group: 3 high index bits, delta sign), scales u16[4]: 3-bit
+ * scales per pair of groups in bits 0..11, and in bits 12..15 the four nibbles of the block's
+ * f16 scale d. A pair of groups (l, l+1) shares its 3-bit scale and its qh byte. */
 static void iq1_m_block(const uint8_t *b, float *y)
 {
-    const uint8_t *qs = b;
-    const uint8_t *qh = b + 32;
+    const uint8_t *qs = b + GSI_IQ1_M_QS;
+    const uint8_t *qh = b + GSI_IQ1_M_QH;
     uint16_t sc[4];
     uint16_t d_bits = 0;
     for (int k = 0; k < 4; k++) {
-        sc[k] = gsi_load_u16le(b + 48 + 2 * k);
+        sc[k] = gsi_load_u16le(b + GSI_IQ1_M_SCALES + 2 * k);
         d_bits = (uint16_t)(d_bits | (sc[k] >> 12) << (4 * k));
     }
     const float d = gsi_f16_to_f32(d_bits);
@@ -210,12 +213,12 @@ static void iq1_m_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_NEON_ROW(iq2_xxs, 66, 256)
-GSI_NEON_ROW(iq2_xs, 74, 256)
-GSI_NEON_ROW(iq2_s, 82, 256)
-GSI_NEON_ROW(iq3_xxs, 98, 256)
-GSI_NEON_ROW(iq3_s, 110, 256)
-GSI_NEON_ROW(iq1_s, 50, 256)
-GSI_NEON_ROW(iq1_m, 56, 256)
+GSI_NEON_ROW(iq2_xxs, GSI_IQ2_XXS_BYTES, GSI_IQ2_XXS_ELEMS)
+GSI_NEON_ROW(iq2_xs, GSI_IQ2_XS_BYTES, GSI_IQ2_XS_ELEMS)
+GSI_NEON_ROW(iq2_s, GSI_IQ2_S_BYTES, GSI_IQ2_S_ELEMS)
+GSI_NEON_ROW(iq3_xxs, GSI_IQ3_XXS_BYTES, GSI_IQ3_XXS_ELEMS)
+GSI_NEON_ROW(iq3_s, GSI_IQ3_S_BYTES, GSI_IQ3_S_ELEMS)
+GSI_NEON_ROW(iq1_s, GSI_IQ1_S_BYTES, GSI_IQ1_S_ELEMS)
+GSI_NEON_ROW(iq1_m, GSI_IQ1_M_BYTES, GSI_IQ1_M_ELEMS)
 
 #endif

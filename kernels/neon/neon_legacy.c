@@ -1,7 +1,7 @@
 /* The 32-element legacy blocks (Q4_0, Q4_1, Q5_0, Q5_1, Q8_0, Q8_1) and Q1_0, Q2_0 on NEON.
  * Legacy nibble order needs no shuffle: one 16-byte load gives elements 0..15 in its low
- * nibbles and 16..31 in its high nibbles. Every load stays inside its block (the comments give
- * the byte ranges). */
+ * nibbles and 16..31 in its high nibbles. Every load stays inside its block (the comments name
+ * the fields each load covers). */
 #include "neon_common.h"
 
 #if GSI_NEON_ENABLED
@@ -32,44 +32,44 @@ static inline void fifth_bits(const uint8_t *qh, uint8x16_t *first, uint8x16_t *
     *second = vandq_u8(gsn_bit_mask16(qh[2], qh[3]), bit4);
 }
 
-/* [0] d, [2] qs[16]: (q - 8) * d. Load: bytes 2..17 of 18. */
+/* d, qs[16]: (q - 8) * d. Load: qs, the block's last 16 bytes. */
 static void q4_0_block(const uint8_t *b, float *y)
 {
-    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b));
-    const uint8x16_t qs = vld1q_u8(b + 2);
+    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + GSI_Q4_0_D));
+    const uint8x16_t qs = vld1q_u8(b + GSI_Q4_0_QS);
     gsn_store_mul_s8(y, minus(low_nibbles(qs), 8), d);
     gsn_store_mul_s8(y + 16, minus(high_nibbles(qs), 8), d);
 }
 
-/* [0] d, [2] m, [4] qs[16]: q * d + m, fused (q * d is exact). Load: bytes 4..19 of 20. */
+/* d, m, qs[16]: q * d + m, fused (q * d is exact). Load: qs. */
 static void q4_1_block(const uint8_t *b, float *y)
 {
-    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b));
-    const float32x4_t m = vdupq_n_f32(gsi_load_f16(b + 2));
-    const uint8x16_t qs = vld1q_u8(b + 4);
+    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + GSI_Q4_1_D));
+    const float32x4_t m = vdupq_n_f32(gsi_load_f16(b + GSI_Q4_1_M));
+    const uint8x16_t qs = vld1q_u8(b + GSI_Q4_1_QS);
     gsn_store_fma_u8(y, low_nibbles(qs), d, m);
     gsn_store_fma_u8(y + 16, high_nibbles(qs), d, m);
 }
 
-/* [0] d, [2] qh u32, [6] qs[16]: (q - 16) * d. Load: bytes 6..21 of 22. */
+/* d, qh u32, qs[16]: (q - 16) * d. Load: qs. */
 static void q5_0_block(const uint8_t *b, float *y)
 {
-    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b));
+    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + GSI_Q5_0_D));
     uint8x16_t h0, h1;
-    fifth_bits(b + 2, &h0, &h1);
-    const uint8x16_t qs = vld1q_u8(b + 6);
+    fifth_bits(b + GSI_Q5_0_QH, &h0, &h1);
+    const uint8x16_t qs = vld1q_u8(b + GSI_Q5_0_QS);
     gsn_store_mul_s8(y, minus(vorrq_u8(low_nibbles(qs), h0), 16), d);
     gsn_store_mul_s8(y + 16, minus(vorrq_u8(high_nibbles(qs), h1), 16), d);
 }
 
-/* [0] d, [2] m, [4] qh u32, [8] qs[16]: q * d + m, fused. Load: bytes 8..23 of 24. */
+/* d, m, qh u32, qs[16]: q * d + m, fused. Load: qs. */
 static void q5_1_block(const uint8_t *b, float *y)
 {
-    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b));
-    const float32x4_t m = vdupq_n_f32(gsi_load_f16(b + 2));
+    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + GSI_Q5_1_D));
+    const float32x4_t m = vdupq_n_f32(gsi_load_f16(b + GSI_Q5_1_M));
     uint8x16_t h0, h1;
-    fifth_bits(b + 4, &h0, &h1);
-    const uint8x16_t qs = vld1q_u8(b + 8);
+    fifth_bits(b + GSI_Q5_1_QH, &h0, &h1);
+    const uint8x16_t qs = vld1q_u8(b + GSI_Q5_1_QS);
     gsn_store_fma_u8(y, vorrq_u8(low_nibbles(qs), h0), d, m);
     gsn_store_fma_u8(y + 16, vorrq_u8(high_nibbles(qs), h1), d, m);
 }
@@ -82,44 +82,44 @@ static inline void int8x32(const uint8_t *qs, float d_scalar, float *y)
     gsn_store_mul_s8(y + 16, vreinterpretq_s8_u8(vld1q_u8(qs + 16)), d);
 }
 
-/* [0] d, [2] qs int8[32]. Loads: bytes 2..33 of 34. */
+/* d, qs int8[32]. Loads: qs. */
 static void q8_0_block(const uint8_t *b, float *y)
 {
-    int8x32(b + 2, gsi_load_f16(b), y);
+    int8x32(b + GSI_Q8_0_QS, gsi_load_f16(b + GSI_Q8_0_D), y);
 }
 
-/* [0] d, [2] s (unused), [4] qs int8[32]. Loads: bytes 4..35 of 36. */
+/* d, s (unused), qs int8[32]. Loads: qs. */
 static void q8_1_block(const uint8_t *b, float *y)
 {
-    int8x32(b + 4, gsi_load_f16(b), y);
+    int8x32(b + GSI_Q8_1_QS, gsi_load_f16(b + GSI_Q8_1_D), y);
 }
 
-/* [0] d, [2] qs[16], 128 elements: bit e%8 of qs[e/8] selects +d (1) or -d (0). A bit select
- * of the two floats, as the scalar `bit ? d : -d`. 16 elements (2 bytes) per step. */
+/* d, qs[16], 128 elements: bit e%8 of qs[e/8] selects +d (1) or -d (0). A bit select of the
+ * two floats, as the scalar `bit ? d : -d`. 16 elements (2 bytes) per step. */
 static void q1_0_block(const uint8_t *b, float *y)
 {
-    const float d_scalar = gsi_load_f16(b);
+    const float d_scalar = gsi_load_f16(b + GSI_Q1_0_D);
     const float32x4_t d = vdupq_n_f32(d_scalar);
     const float32x4_t neg_d = vdupq_n_f32(-d_scalar);
+    const uint8_t *qs = b + GSI_Q1_0_QS;
     for (int k = 0; k < 8; k++) {
         uint32x4_t set[4];
-        gsn_mask_to_u32(gsn_bit_mask16(b[2 + 2 * k], b[3 + 2 * k]), set);
+        gsn_mask_to_u32(gsn_bit_mask16(qs[2 * k], qs[2 * k + 1]), set);
         for (int i = 0; i < 4; i++) {
             vst1q_f32(y + 16 * k + 4 * i, vbslq_f32(set[i], d, neg_d));
         }
     }
 }
 
-/* [0] d, [2] qs[16], 64 elements: q = (qs[e/4] >> 2*(e%4)) & 3, value (q - 1) * d. Each step
- * spreads 4 bytes over 16 lanes (a table lookup) and shifts lane e by 2*(e%4). Load: bytes
- * 2..17 of 18. */
+/* d, qs[16], 64 elements: q = (qs[e/4] >> 2*(e%4)) & 3, value (q - 1) * d. Each step spreads
+ * 4 bytes over 16 lanes (a table lookup) and shifts lane e by 2*(e%4). Load: qs. */
 static void q2_0_block(const uint8_t *b, float *y)
 {
     static const uint8_t spread[16] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3};
     static const int8_t shifts[16] = {0, -2, -4, -6, 0, -2, -4, -6,
                                       0, -2, -4, -6, 0, -2, -4, -6};
-    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b));
-    const uint8x16_t qs = vld1q_u8(b + 2);
+    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + GSI_Q2_0_D));
+    const uint8x16_t qs = vld1q_u8(b + GSI_Q2_0_QS);
     const uint8x16_t idx0 = vld1q_u8(spread);
     const int8x16_t shift = vld1q_s8(shifts);
     for (int k = 0; k < 4; k++) {
@@ -129,13 +129,13 @@ static void q2_0_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_NEON_ROW(q4_0, 18, 32)
-GSI_NEON_ROW(q4_1, 20, 32)
-GSI_NEON_ROW(q5_0, 22, 32)
-GSI_NEON_ROW(q5_1, 24, 32)
-GSI_NEON_ROW(q8_0, 34, 32)
-GSI_NEON_ROW(q8_1, 36, 32)
-GSI_NEON_ROW(q1_0, 18, 128)
-GSI_NEON_ROW(q2_0, 18, 64)
+GSI_NEON_ROW(q4_0, GSI_Q4_0_BYTES, GSI_Q4_0_ELEMS)
+GSI_NEON_ROW(q4_1, GSI_Q4_1_BYTES, GSI_Q4_1_ELEMS)
+GSI_NEON_ROW(q5_0, GSI_Q5_0_BYTES, GSI_Q5_0_ELEMS)
+GSI_NEON_ROW(q5_1, GSI_Q5_1_BYTES, GSI_Q5_1_ELEMS)
+GSI_NEON_ROW(q8_0, GSI_Q8_0_BYTES, GSI_Q8_0_ELEMS)
+GSI_NEON_ROW(q8_1, GSI_Q8_1_BYTES, GSI_Q8_1_ELEMS)
+GSI_NEON_ROW(q1_0, GSI_Q1_0_BYTES, GSI_Q1_0_ELEMS)
+GSI_NEON_ROW(q2_0, GSI_Q2_0_BYTES, GSI_Q2_0_ELEMS)
 
 #endif

@@ -15,35 +15,39 @@ static inline int8x16_t trits_minus_one(uint8x16_t bytes, uint8x16_t pow3)
     return vsubq_s8(vreinterpretq_s8_u8(t), vdupq_n_s8(1));
 }
 
-/* [0] qs[48], [48] qh[4], [52] d. Trit n of byte m: element 32n + m for bytes 0..31,
- * 160 + 16n + (m-32) for bytes 32..47, 240 + 4n + (m-48) for the 4 qh bytes. The qh bytes are
- * read from a load at byte 38 (so that it ends inside the 54-byte block: qh is lanes 10..13)
- * and spread over 16 lanes, lane 4n + m taking trit n of qh[m]. Loads: bytes 0..47, 38..53. */
+/* qs[48], qh[4], d. Trit n of byte m of qs: element 32n + m for bytes 0..31, 160 + 16n + (m-32)
+ * for bytes 32..47; of qh, 240 + 4n + m. The qh bytes are read from the block's last 16 bytes
+ * (so that the load ends at the block's end: qh is lanes 10..13, asserted) and spread over 16
+ * lanes, lane 4n + m taking trit n of qh[m]. Loads: qs and the last 16 bytes. */
+#define TQ1_0_TAIL (GSI_TQ1_0_BYTES - 16)
+_Static_assert(GSI_TQ1_0_QH - TQ1_0_TAIL == 10, "tq1_0: qh_idx takes qh at lanes 10..13");
 static void tq1_0_block(const uint8_t *b, float *y)
 {
     static const uint8_t pow3[5] = {1, 3, 9, 27, 81};
     static const uint8_t qh_idx[16] = {10, 11, 12, 13, 10, 11, 12, 13,
                                        10, 11, 12, 13, 10, 11, 12, 13};
     static const uint8_t qh_pow3[16] = {1, 1, 1, 1, 3, 3, 3, 3, 9, 9, 9, 9, 27, 27, 27, 27};
-    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + 52));
-    const uint8x16_t qs[3] = {vld1q_u8(b), vld1q_u8(b + 16), vld1q_u8(b + 32)};
+    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + GSI_TQ1_0_D));
+    const uint8_t *bytes = b + GSI_TQ1_0_QS;
+    const uint8x16_t qs[3] = {vld1q_u8(bytes), vld1q_u8(bytes + 16), vld1q_u8(bytes + 32)};
     for (int n = 0; n < 5; n++) {
         const uint8x16_t p = vdupq_n_u8(pow3[n]);
         gsn_store_mul_s8(y + 32 * n, trits_minus_one(qs[0], p), d);
         gsn_store_mul_s8(y + 32 * n + 16, trits_minus_one(qs[1], p), d);
         gsn_store_mul_s8(y + 160 + 16 * n, trits_minus_one(qs[2], p), d);
     }
-    const uint8x16_t qh = vqtbl1q_u8(vld1q_u8(b + 38), vld1q_u8(qh_idx));
+    const uint8x16_t qh = vqtbl1q_u8(vld1q_u8(b + TQ1_0_TAIL), vld1q_u8(qh_idx));
     gsn_store_mul_s8(y + 240, trits_minus_one(qh, vld1q_u8(qh_pow3)), d);
 }
 
-/* [0] qs[64], [64] d: 2-bit planes, each 32 bytes feeding 128 elements at shifts 0, 2, 4, 6.
- * Loads: bytes 0..63 of 66. */
+/* qs[64], d: 2-bit planes, each 32 bytes feeding 128 elements at shifts 0, 2, 4, 6. Loads:
+ * qs. */
 static void tq2_0_block(const uint8_t *b, float *y)
 {
-    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + 64));
+    const float32x4_t d = vdupq_n_f32(gsi_load_f16(b + GSI_TQ2_0_D));
+    const uint8_t *bytes = b + GSI_TQ2_0_QS;
     for (int n = 0; n < 2; n++) {
-        const uint8x16_t qs[2] = {vld1q_u8(b + 32 * n), vld1q_u8(b + 32 * n + 16)};
+        const uint8x16_t qs[2] = {vld1q_u8(bytes + 32 * n), vld1q_u8(bytes + 32 * n + 16)};
         for (int r = 0; r < 4; r++) {
             for (int h = 0; h < 2; h++) {
                 const uint8x16_t q = vandq_u8(gsn_shr_u8(qs[h], 2 * r), vdupq_n_u8(3));
@@ -54,7 +58,7 @@ static void tq2_0_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_NEON_ROW(tq1_0, 54, 256)
-GSI_NEON_ROW(tq2_0, 66, 256)
+GSI_NEON_ROW(tq1_0, GSI_TQ1_0_BYTES, GSI_TQ1_0_ELEMS)
+GSI_NEON_ROW(tq2_0, GSI_TQ2_0_BYTES, GSI_TQ2_0_ELEMS)
 
 #endif

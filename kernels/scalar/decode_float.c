@@ -1,4 +1,5 @@
 /* Plain float element types: F32 (a bit copy), F16 and BF16 (exact conversions). */
+#include "block_layout.h"
 #include "decode_scalar.h"
 #include "le_load.h"
 
@@ -6,7 +7,7 @@
  * (signalling NaNs included) is copied unchanged. */
 static void f32_block(const uint8_t *b, float *y)
 {
-    *y = gsi_f32_from_bits(gsi_load_u32le(b));
+    *y = gsi_load_f32le(b);
 }
 
 static void f16_block(const uint8_t *b, float *y)
@@ -19,6 +20,6 @@ static void bf16_block(const uint8_t *b, float *y)
     *y = gsi_bf16_to_f32(gsi_load_u16le(b));
 }
 
-GSI_SCALAR_ROW(f32, 4, 1)
-GSI_SCALAR_ROW(f16, 2, 1)
-GSI_SCALAR_ROW(bf16, 2, 1)
+GSI_SCALAR_ROW(f32, GSI_F32_BYTES, GSI_F32_ELEMS)
+GSI_SCALAR_ROW(f16, GSI_F16_BYTES, GSI_F16_ELEMS)
+GSI_SCALAR_ROW(bf16, GSI_BF16_BYTES, GSI_BF16_ELEMS)

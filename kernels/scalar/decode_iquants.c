@@ -4,6 +4,7 @@
  * Values are (sub-block scale * grid byte) * (+1 or -1), in that order, as in ggml. */
 #include <stdbool.h>
 
+#include "block_layout.h"
 #include "decode_scalar.h"
 #include "grids/grids.h"
 #include "le_load.h"
@@ -27,46 +28,46 @@ static void grid8(float *y, float db, uint64_t entry, uint8_t signs)
     }
 }
 
-/* [0] d, [2] 8 x {4 grid indices, u32 a}: a holds four 7-bit ksigns indices and, in its top
- * nibble, the sub-block scale. */
+/* d, then 8 sub-block records {4 grid indices, u32 a}: a holds four 7-bit ksigns indices and,
+ * in its top nibble, the sub-block scale. */
 static void iq2_xxs_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
+    const float d = gsi_load_f16(b + GSI_IQ2_XXS_D);
     for (int ib = 0; ib < 8; ib++) {
-        const uint8_t *sub = b + 2 + 8 * ib;
-        const uint32_t a = gsi_load_u32le(sub + 4);
+        const uint8_t *sub = b + GSI_IQ2_XXS_QS + GSI_IQ2_XXS_SUB_BYTES * ib;
+        const uint32_t a = gsi_load_u32le(sub + GSI_IQ2_XXS_SUB_AUX);
         const float db = iq2_scale(d, a >> 28);
         for (int l = 0; l < 4; l++) {
             const uint8_t signs = gsi_ksigns_iq2xs[(a >> (7 * l)) & 127u];
-            grid8(y + 32 * ib + 8 * l, db, gsi_iq2xxs_grid[sub[l]], signs);
+            grid8(y + 32 * ib + 8 * l, db, gsi_iq2xxs_grid[sub[GSI_IQ2_XXS_SUB_GRID + l]], signs);
         }
     }
 }
 
-/* [0] d, [2] qs u16[32] (9-bit grid index, 7-bit ksigns index), [66] scales[8] (a nibble per
- * pair of groups). */
+/* d, qs u16[32] (9-bit grid index, 7-bit ksigns index), scales[8] (a nibble per pair of
+ * groups). */
 static void iq2_xs_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *scales = b + 66;
+    const float d = gsi_load_f16(b + GSI_IQ2_XS_D);
+    const uint8_t *scales = b + GSI_IQ2_XS_SCALES;
     for (int ib = 0; ib < 8; ib++) {
         for (int l = 0; l < 4; l++) {
-            const uint16_t v = gsi_load_u16le(b + 2 + 2 * (4 * ib + l));
+            const uint16_t v = gsi_load_u16le(b + GSI_IQ2_XS_QS + 2 * (4 * ib + l));
             const float db = iq2_scale(d, (uint32_t)(scales[ib] >> (4 * (l / 2))) & 15u);
             grid8(y + 32 * ib + 8 * l, db, gsi_iq2xs_grid[v & 511u], gsi_ksigns_iq2xs[v >> 9]);
         }
     }
 }
 
-/* [0] d, [2] qs[32], [34] signs[32] (direct 8-bit masks), [66] qh[8] (2 high index bits per
- * group), [74] scales[8]. */
+/* d, qs[32], signs[32] (direct 8-bit masks), qh[8] (2 high index bits per group),
+ * scales[8]. */
 static void iq2_s_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *qs = b + 2;
-    const uint8_t *signs = b + 34;
-    const uint8_t *qh = b + 66;
-    const uint8_t *scales = b + 74;
+    const float d = gsi_load_f16(b + GSI_IQ2_S_D);
+    const uint8_t *qs = b + GSI_IQ2_S_QS;
+    const uint8_t *signs = b + GSI_IQ2_S_SIGNS;
+    const uint8_t *qh = b + GSI_IQ2_S_QH;
+    const uint8_t *scales = b + GSI_IQ2_S_SCALES;
     for (int ib = 0; ib < 8; ib++) {
         for (int l = 0; l < 4; l++) {
             const int g = 4 * ib + l;
@@ -85,14 +86,14 @@ static void grid4(float *y, float db, uint32_t entry, uint8_t signs, int j0)
     }
 }
 
-/* [0] d, [2] qs[64] (two u32 grid indices per group), [66] u32[8]: four 7-bit ksigns indices
- * and a 4-bit scale per sub-block; db = d * (0.5 + s) / 2. */
+/* d, qs[64] (two u32 grid indices per group), scales_and_signs u32[8]: four 7-bit ksigns
+ * indices and a 4-bit scale per sub-block; db = d * (0.5 + s) / 2. */
 static void iq3_xxs_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *qs = b + 2;
+    const float d = gsi_load_f16(b + GSI_IQ3_XXS_D);
+    const uint8_t *qs = b + GSI_IQ3_XXS_QS;
     for (int ib = 0; ib < 8; ib++) {
-        const uint32_t a = gsi_load_u32le(b + 66 + 4 * ib);
+        const uint32_t a = gsi_load_u32le(b + GSI_IQ3_XXS_SCALES_AND_SIGNS + 4 * ib);
         const float db = d * (0.5f + (float)(a >> 28)) * 0.5f;
         for (int l = 0; l < 4; l++) {
             const uint8_t signs = gsi_ksigns_iq2xs[(a >> (7 * l)) & 127u];
@@ -103,15 +104,15 @@ static void iq3_xxs_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] d, [2] qs[64], [66] qh[8] (9th index bit of each of a sub-block's 8 indices),
- * [74] signs[32] (direct masks), [106] scales[4] (a nibble per sub-block); db = d * (1 + 2s). */
+/* d, qs[64], qh[8] (9th index bit of each of a sub-block's 8 indices), signs[32] (direct
+ * masks), scales[4] (a nibble per sub-block); db = d * (1 + 2s). */
 static void iq3_s_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *qs = b + 2;
-    const uint8_t *qh = b + 66;
-    const uint8_t *signs = b + 74;
-    const uint8_t *scales = b + 106;
+    const float d = gsi_load_f16(b + GSI_IQ3_S_D);
+    const uint8_t *qs = b + GSI_IQ3_S_QS;
+    const uint8_t *qh = b + GSI_IQ3_S_QH;
+    const uint8_t *signs = b + GSI_IQ3_S_SIGNS;
+    const uint8_t *scales = b + GSI_IQ3_S_SCALES;
     for (int ib = 0; ib < 8; ib++) {
         const int s = (scales[ib / 2] >> (4 * (ib % 2))) & 15;
         const float db = d * (float)(1 + 2 * s);
@@ -134,14 +135,14 @@ static void iq1_group(float *y, float dl, unsigned idx, bool negative_delta)
     }
 }
 
-/* [0] d, [2] qs[32], [34] qh u16[8]: per sub-block, 3 high index bits per group (bits 0..11),
- * a 3-bit scale (12..14) and the delta sign (15). */
+/* d, qs[32], qh u16[8]: per sub-block, 3 high index bits per group (bits 0..11), a 3-bit
+ * scale (12..14) and the delta sign (15). */
 static void iq1_s_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const uint8_t *qs = b + 2;
+    const float d = gsi_load_f16(b + GSI_IQ1_S_D);
+    const uint8_t *qs = b + GSI_IQ1_S_QS;
     for (int ib = 0; ib < 8; ib++) {
-        const uint16_t h = gsi_load_u16le(b + 34 + 2 * ib);
+        const uint16_t h = gsi_load_u16le(b + GSI_IQ1_S_QH + 2 * ib);
         const float dl = d * (float)(2 * ((h >> 12) & 7) + 1);
         for (int l = 0; l < 4; l++) {
             const unsigned idx = qs[4 * ib + l] | ((h >> (3 * l)) & 7u) << 8;
@@ -150,17 +151,17 @@ static void iq1_s_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] qs[32], [32] qh[16] (a nibble per group: 3 high index bits, delta sign), [48] scales
- * u16[4]: 3-bit scales per half sub-block in bits 0..11, and in bits 12..15 the four nibbles of
- * the block's f16 scale d (there is no d field). */
+/* qs[32], qh[16] (a nibble per group: 3 high index bits, delta sign), scales u16[4]: 3-bit
+ * scales per half sub-block in bits 0..11, and in bits 12..15 the four nibbles of the block's
+ * f16 scale d (there is no d field). */
 static void iq1_m_block(const uint8_t *b, float *y)
 {
-    const uint8_t *qs = b;
-    const uint8_t *qh = b + 32;
+    const uint8_t *qs = b + GSI_IQ1_M_QS;
+    const uint8_t *qh = b + GSI_IQ1_M_QH;
     uint16_t sc[4];
     uint16_t d_bits = 0;
     for (int k = 0; k < 4; k++) {
-        sc[k] = gsi_load_u16le(b + 48 + 2 * k);
+        sc[k] = gsi_load_u16le(b + GSI_IQ1_M_SCALES + 2 * k);
         d_bits = (uint16_t)(d_bits | (sc[k] >> 12) << (4 * k));
     }
     const float d = gsi_f16_to_f32(d_bits);
@@ -175,10 +176,10 @@ static void iq1_m_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_SCALAR_ROW(iq2_xxs, 66, 256)
-GSI_SCALAR_ROW(iq2_xs, 74, 256)
-GSI_SCALAR_ROW(iq2_s, 82, 256)
-GSI_SCALAR_ROW(iq3_xxs, 98, 256)
-GSI_SCALAR_ROW(iq3_s, 110, 256)
-GSI_SCALAR_ROW(iq1_s, 50, 256)
-GSI_SCALAR_ROW(iq1_m, 56, 256)
+GSI_SCALAR_ROW(iq2_xxs, GSI_IQ2_XXS_BYTES, GSI_IQ2_XXS_ELEMS)
+GSI_SCALAR_ROW(iq2_xs, GSI_IQ2_XS_BYTES, GSI_IQ2_XS_ELEMS)
+GSI_SCALAR_ROW(iq2_s, GSI_IQ2_S_BYTES, GSI_IQ2_S_ELEMS)
+GSI_SCALAR_ROW(iq3_xxs, GSI_IQ3_XXS_BYTES, GSI_IQ3_XXS_ELEMS)
+GSI_SCALAR_ROW(iq3_s, GSI_IQ3_S_BYTES, GSI_IQ3_S_ELEMS)
+GSI_SCALAR_ROW(iq1_s, GSI_IQ1_S_BYTES, GSI_IQ1_S_ELEMS)
+GSI_SCALAR_ROW(iq1_m, GSI_IQ1_M_BYTES, GSI_IQ1_M_ELEMS)

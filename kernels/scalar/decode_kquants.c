@@ -2,6 +2,7 @@
  * Factors meet in ggml's order, (d * sub_scale) first and then * q, because merging the integer
  * factors first flips the sign of zero results (docs/quant-types.md, "Bit-exact arithmetic").
  * Q2_K, Q4_K and Q5_K round once, in the final - (dmin * min). */
+#include "block_layout.h"
 #include "decode_scalar.h"
 #include "le_load.h"
 
@@ -10,18 +11,18 @@ static int nibble(uint8_t byte, int high)
     return high ? byte >> 4 : byte & 15;
 }
 
-/* [0] scales[16] (low nibble scale, high nibble min), [16] qs[64], [80] d, [82] dmin.
- * Each 32-byte group of qs feeds 128 elements through four 2-bit planes (shift 2r for the r-th
- * 32 elements); every 16 elements have their own scale byte. */
+/* scales[16] (low nibble scale, high nibble min), qs[64], d, dmin. Each 32-byte group of qs
+ * feeds 128 elements through four 2-bit planes (shift 2r for the r-th 32 elements); every 16
+ * elements have their own scale byte. */
 static void q2_K_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b + 80);
-    const float dmin = gsi_load_f16(b + 82);
+    const float d = gsi_load_f16(b + GSI_Q2_K_D);
+    const float dmin = gsi_load_f16(b + GSI_Q2_K_DMIN);
     for (int j = 0; j < 16; j++) { /* 16-element sub-block j: elements 16j.. */
-        const uint8_t sc = b[j];
+        const uint8_t sc = b[GSI_Q2_K_SCALES + j];
         const float dl = d * (float)(sc & 15);
         const float ml = dmin * (float)(sc >> 4);
-        const uint8_t *qs = b + 16 + 32 * (j / 8) + 16 * (j % 2);
+        const uint8_t *qs = b + GSI_Q2_K_QS + 32 * (j / 8) + 16 * (j % 2);
         const int shift = 2 * ((j / 2) % 4);
         for (int l = 0; l < 16; l++) {
             y[16 * j + l] = dl * (float)((qs[l] >> shift) & 3) - ml;
@@ -38,15 +39,15 @@ static int q3_K_scale(const uint8_t *sc, int j)
     return (lo | hi << 4) - 32;
 }
 
-/* [0] hmask[32], [32] qs[64], [96] scales[12], [108] d. Element e: 2-bit plane as in Q2_K, and
- * bit e/32 of hmask[e%32]; a clear high bit subtracts 4. */
+/* hmask[32], qs[64], scales[12], d. Element e: 2-bit plane as in Q2_K, and bit e/32 of
+ * hmask[e%32]; a clear high bit subtracts 4. */
 static void q3_K_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b + 108);
+    const float d = gsi_load_f16(b + GSI_Q3_K_D);
     for (int j = 0; j < 16; j++) {
-        const float dl = d * (float)q3_K_scale(b + 96, j);
-        const uint8_t *hmask = b + 16 * (j % 2);
-        const uint8_t *qs = b + 32 + 32 * (j / 8) + 16 * (j % 2);
+        const float dl = d * (float)q3_K_scale(b + GSI_Q3_K_SCALES, j);
+        const uint8_t *hmask = b + GSI_Q3_K_HMASK + 16 * (j % 2);
+        const uint8_t *qs = b + GSI_Q3_K_QS + 32 * (j / 8) + 16 * (j % 2);
         const int plane = (j / 2) % 4, bit = j / 2;
         for (int l = 0; l < 16; l++) {
             const int q = (qs[l] >> (2 * plane)) & 3;
@@ -70,16 +71,16 @@ static void k4_scale_min(const uint8_t *s, int j, int *scale, int *min)
     }
 }
 
-/* [0] d, [2] dmin, [4] scales[12], [16] qs[128]. Each 32-byte chunk of qs gives its low nibbles
- * to one 32-element sub-block and its high nibbles to the next. */
+/* d, dmin, scales[12], qs[128]. Each 32-byte chunk of qs gives its low nibbles to one
+ * 32-element sub-block and its high nibbles to the next. */
 static void q4_K_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const float dmin = gsi_load_f16(b + 2);
-    const uint8_t *qs = b + 16;
+    const float d = gsi_load_f16(b + GSI_Q4_K_D);
+    const float dmin = gsi_load_f16(b + GSI_Q4_K_DMIN);
+    const uint8_t *qs = b + GSI_Q4_K_QS;
     for (int j = 0; j < 8; j++) {
         int sc, m;
-        k4_scale_min(b + 4, j, &sc, &m);
+        k4_scale_min(b + GSI_Q4_K_SCALES, j, &sc, &m);
         const float dl = d * (float)sc;
         const float ml = dmin * (float)m;
         for (int l = 0; l < 32; l++) {
@@ -88,17 +89,17 @@ static void q4_K_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] d, [2] dmin, [4] scales[12], [16] qh[32], [48] qs[128]. As Q4_K, with bit j of qh[l] as
- * the 5th bit of element 32j+l. */
+/* d, dmin, scales[12], qh[32], qs[128]. As Q4_K, with bit j of qh[l] as the 5th bit of
+ * element 32j+l. */
 static void q5_K_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b);
-    const float dmin = gsi_load_f16(b + 2);
-    const uint8_t *qh = b + 16;
-    const uint8_t *qs = b + 48;
+    const float d = gsi_load_f16(b + GSI_Q5_K_D);
+    const float dmin = gsi_load_f16(b + GSI_Q5_K_DMIN);
+    const uint8_t *qh = b + GSI_Q5_K_QH;
+    const uint8_t *qs = b + GSI_Q5_K_QS;
     for (int j = 0; j < 8; j++) {
         int sc, m;
-        k4_scale_min(b + 4, j, &sc, &m);
+        k4_scale_min(b + GSI_Q5_K_SCALES, j, &sc, &m);
         const float dl = d * (float)sc;
         const float ml = dmin * (float)m;
         for (int l = 0; l < 32; l++) {
@@ -108,17 +109,17 @@ static void q5_K_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] ql[128], [128] qh[64], [192] scales int8[16], [208] d. In each 128-element half n, the
- * 32 elements of quarter r take nibble r/2 of ql[64n + 32(r%2) + l] and bits 2r..2r+1 of
- * qh[32n + l]; every 16 elements have their own scale. */
+/* ql[128], qh[64], scales int8[16], d. In each 128-element half n, the 32 elements of
+ * quarter r take nibble r/2 of ql[64n + 32(r%2) + l] and bits 2r..2r+1 of qh[32n + l]; every
+ * 16 elements have their own scale. */
 static void q6_K_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b + 208);
+    const float d = gsi_load_f16(b + GSI_Q6_K_D);
     for (int j = 0; j < 16; j++) {
         const int n = j / 8, r = (j / 2) % 4, half = j % 2;
-        const float dl = d * (float)gsi_s8(b[192 + j]);
-        const uint8_t *ql = b + 64 * n + 32 * (r % 2) + 16 * half;
-        const uint8_t *qh = b + 128 + 32 * n + 16 * half;
+        const float dl = d * (float)gsi_s8(b[GSI_Q6_K_SCALES + j]);
+        const uint8_t *ql = b + GSI_Q6_K_QL + 64 * n + 32 * (r % 2) + 16 * half;
+        const uint8_t *qh = b + GSI_Q6_K_QH + 32 * n + 16 * half;
         for (int l = 0; l < 16; l++) {
             const int lo = nibble(ql[l], r / 2);
             const int hi = (qh[l] >> (2 * r)) & 3;
@@ -127,18 +128,19 @@ static void q6_K_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] d f32, [4] qs int8[256], [260] bsums int16[16] (unused here). One rounding: d * q. */
+/* d f32, qs int8[256], bsums int16[16] (unused here). One rounding: d * q. */
 static void q8_K_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_f32_from_bits(gsi_load_u32le(b));
+    const float d = gsi_load_f32le(b + GSI_Q8_K_D);
+    const uint8_t *qs = b + GSI_Q8_K_QS;
     for (int e = 0; e < 256; e++) {
-        y[e] = d * (float)gsi_s8(b[4 + e]);
+        y[e] = d * (float)gsi_s8(qs[e]);
     }
 }
 
-GSI_SCALAR_ROW(q2_K, 84, 256)
-GSI_SCALAR_ROW(q3_K, 110, 256)
-GSI_SCALAR_ROW(q4_K, 144, 256)
-GSI_SCALAR_ROW(q5_K, 176, 256)
-GSI_SCALAR_ROW(q6_K, 210, 256)
-GSI_SCALAR_ROW(q8_K, 292, 256)
+GSI_SCALAR_ROW(q2_K, GSI_Q2_K_BYTES, GSI_Q2_K_ELEMS)
+GSI_SCALAR_ROW(q3_K, GSI_Q3_K_BYTES, GSI_Q3_K_ELEMS)
+GSI_SCALAR_ROW(q4_K, GSI_Q4_K_BYTES, GSI_Q4_K_ELEMS)
+GSI_SCALAR_ROW(q5_K, GSI_Q5_K_BYTES, GSI_Q5_K_ELEMS)
+GSI_SCALAR_ROW(q6_K, GSI_Q6_K_BYTES, GSI_Q6_K_ELEMS)
+GSI_SCALAR_ROW(q8_K, GSI_Q8_K_BYTES, GSI_Q8_K_ELEMS)

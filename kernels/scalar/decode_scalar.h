@@ -1,7 +1,7 @@
 /* The scalar reference decoders, one per ggml type with an f32 form. Each decodes n_blocks
  * consecutive blocks from src (any alignment) into n_blocks * block_elems floats at dst, giving
- * the bits of ggml's dequantize_row_* (NaN payloads aside). The registry owns block geometry;
- * each decoder's internal layout is checked against it by the tests. */
+ * the bits of ggml's dequantize_row_* (NaN payloads aside). Block sizes and field offsets come
+ * from kernels/block_layout.h, the registry's source too, so decoders and registry agree. */
 #ifndef GGUFSAFE_DECODE_SCALAR_H
 #define GGUFSAFE_DECODE_SCALAR_H
 

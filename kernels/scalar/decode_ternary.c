@@ -1,4 +1,5 @@
 /* Ternary types: every element is (t - 1) * d with a trit t in {0, 1, 2}. */
+#include "block_layout.h"
 #include "decode_scalar.h"
 #include "le_load.h"
 
@@ -23,30 +24,31 @@ static void trit_planes(const uint8_t *bytes, int width, int count, float d, flo
     }
 }
 
-/* [0] qs[48], [48] qh[4], [52] d. Bytes 0..31 hold 5 trits each (elements 0..159), bytes
- * 32..47 5 each (160..239) and the 4 qh bytes 4 each (240..255); within each group of bytes
- * the trit number varies slowest. */
+/* qs[48], qh[4], d. Bytes 0..31 of qs hold 5 trits each (elements 0..159), bytes 32..47 5
+ * each (160..239) and the 4 qh bytes 4 each (240..255); within each group of bytes the trit
+ * number varies slowest. */
 static void tq1_0_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b + 52);
-    trit_planes(b, 32, 5, d, y);
-    trit_planes(b + 32, 16, 5, d, y + 160);
-    trit_planes(b + 48, 4, 4, d, y + 240);
+    const float d = gsi_load_f16(b + GSI_TQ1_0_D);
+    trit_planes(b + GSI_TQ1_0_QS, 32, 5, d, y);
+    trit_planes(b + GSI_TQ1_0_QS + 32, 16, 5, d, y + 160);
+    trit_planes(b + GSI_TQ1_0_QH, 4, 4, d, y + 240);
 }
 
-/* [0] qs[64], [64] d. 2-bit planes: each 32 bytes feed 128 elements at shifts 0, 2, 4, 6. */
+/* qs[64], d. 2-bit planes: each 32 bytes feed 128 elements at shifts 0, 2, 4, 6. */
 static void tq2_0_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b + 64);
+    const float d = gsi_load_f16(b + GSI_TQ2_0_D);
+    const uint8_t *qs = b + GSI_TQ2_0_QS;
     for (int n = 0; n < 2; n++) {
         for (int r = 0; r < 4; r++) {
             for (int l = 0; l < 32; l++) {
-                const int q = (b[32 * n + l] >> (2 * r)) & 3;
+                const int q = (qs[32 * n + l] >> (2 * r)) & 3;
                 y[128 * n + 32 * r + l] = (float)(q - 1) * d;
             }
         }
     }
 }
 
-GSI_SCALAR_ROW(tq1_0, 54, 256)
-GSI_SCALAR_ROW(tq2_0, 66, 256)
+GSI_SCALAR_ROW(tq1_0, GSI_TQ1_0_BYTES, GSI_TQ1_0_ELEMS)
+GSI_SCALAR_ROW(tq2_0, GSI_TQ2_0_BYTES, GSI_TQ2_0_ELEMS)

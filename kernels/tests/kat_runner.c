@@ -6,39 +6,29 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gsw_sha256.h"
+#include "gsw_bytes.h"
+#include "le_load.h"
+
 const char *const gsk_set_names[GSK_N_SETS] = {"rand", "real"};
 
 bool gsk_read_file(const char *path, gsk_blob *out)
 {
     *out = (gsk_blob){NULL, 0};
-    FILE *f = fopen(path, "rb");
-    if (f == NULL) {
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    if (gsw_bytes_load(&b, path) != 0) {
+        gsw_bytes_free(&b);
         return false;
     }
-    size_t cap = 1 << 16, len = 0;
-    uint8_t *buf = malloc(cap);
-    while (buf != NULL) {
-        len += fread(buf + len, 1, cap - len, f);
-        if (len < cap) {
-            break;
+    if (b.data == NULL) { /* an empty file: still a buffer */
+        b.data = malloc(1);
+        if (b.data == NULL) {
+            errno = ENOMEM;
+            return false;
         }
-        uint8_t *bigger = realloc(buf, cap * 2);
-        if (bigger == NULL) {
-            free(buf);
-            buf = NULL;
-            break;
-        }
-        buf = bigger;
-        cap *= 2;
     }
-    const bool ok = buf != NULL && !ferror(f);
-    fclose(f);
-    if (!ok) {
-        free(buf);
-        errno = buf == NULL ? ENOMEM : EIO;
-        return false;
-    }
-    *out = (gsk_blob){buf, len};
+    *out = (gsk_blob){b.data, b.len};
     return true;
 }
 
@@ -48,20 +38,15 @@ void gsk_blob_free(gsk_blob *blob)
     *blob = (gsk_blob){NULL, 0};
 }
 
-uint32_t gsk_canonical_bits(float f)
+bool gsk_kernel_unavailable(void)
 {
-    uint32_t bits;
-    memcpy(&bits, &f, sizeof bits);
-    /* NaN: exponent all ones and a non-zero mantissa, whatever the sign. */
-    return (bits & 0x7fffffffu) > 0x7f800000u ? GSK_NAN_CANONICAL : bits;
-}
-
-void gsk_canonicalize(float *values, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        const uint32_t bits = gsk_canonical_bits(values[i]);
-        memcpy(&values[i], &bits, sizeof bits);
+    bool usable;
+    const gs_kernel kernel = gs_active_kernel(&usable);
+    if (!usable) {
+        printf("SKIP: decoder path '%s' (GGUFSAFE_KERNEL) is not available here\n",
+               gs_kernel_name(kernel));
     }
+    return !usable;
 }
 
 bool gsk_type_has_kat(int32_t type)
@@ -81,11 +66,6 @@ __attribute__((format(printf, 2, 3))) static void fail(gsk_kat_result *res, cons
     va_start(ap, fmt);
     vsnprintf(res->message, sizeof res->message, fmt, ap);
     va_end(ap);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result *res)
@@ -129,11 +109,11 @@ void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result 
         goto done;
     }
     for (size_t i = 0; i < n_elems; i++) {
-        const uint32_t got = gsk_canonical_bits(res->decoded[i]);
-        const uint32_t raw_want = le32(out.data + 4 * i);
+        const uint32_t got = gsw_nan_canonical_bits(res->decoded[i]);
+        const uint32_t raw_want = gsi_load_u32le(out.data + 4 * i);
         float want_f;
         memcpy(&want_f, &raw_want, sizeof want_f);
-        const uint32_t want = gsk_canonical_bits(want_f);
+        const uint32_t want = gsw_nan_canonical_bits(want_f);
         if (got != want) {
             uint32_t raw_got;
             memcpy(&raw_got, &res->decoded[i], sizeof raw_got);

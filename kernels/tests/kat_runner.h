@@ -1,7 +1,7 @@
 /* Known-answer comparison shared by kat_check, test_kat and gs_golden: decode a KAT input with
  * gs_dequantize and compare it with ggml's output under the NaN rule (every NaN is one value;
- * all other bits, signed zeros included, must match). Plain C and libc only, so that it also
- * runs under qemu where there is no Criterion or libcrypto. */
+ * all other bits, signed zeros included, must match: gsw_nan_canonical_bits). Plain C without
+ * Criterion, so that it also runs under qemu. */
 #ifndef GGUFSAFE_KAT_RUNNER_H
 #define GGUFSAFE_KAT_RUNNER_H
 
@@ -28,10 +28,11 @@ typedef struct gsk_blob {
 bool gsk_read_file(const char *path, gsk_blob *out);
 void gsk_blob_free(gsk_blob *blob);
 
-/* Bits of f with every NaN replaced by 0x7FC00000. */
-uint32_t gsk_canonical_bits(float f);
-/* The same over an array, in place. */
-void gsk_canonicalize(float *values, size_t n);
+/* --skip-unavailable of kat_check and gs_golden: true, after printing a SKIP line, when
+ * GGUFSAFE_KERNEL names a decoder path this CPU cannot run (a CI host without that path: then
+ * exit GSK_EXIT_SKIP, ctest's SKIP_RETURN_CODE, not a failure). */
+#define GSK_EXIT_SKIP 77
+bool gsk_kernel_unavailable(void);
 
 /* True for the types that have KAT files: every type with a ggml reference decoder (all
  * decodable types except F32 and Q8_1). */

@@ -30,9 +30,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "block_layout.h"
 #include "decode.h"
 #include "dispatch.h"
 #include "ggufsafe.h"
+#include "gsw_sha256.h"
 
 #define EXIT_SKIP 77
 #define CANARY 0xa5a5a5a5u
@@ -66,13 +68,6 @@ static void fill_random(uint8_t *p, size_t n)
 
 /* ---- comparison ---------------------------------------------------------------------- */
 
-static uint32_t canonical_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0 ? 0x7fc00000u : b;
-}
-
 static uint32_t raw_bits(float f)
 {
     uint32_t b;
@@ -91,7 +86,7 @@ static bool same_bits(const type_case *tc, const char *what, const float *want, 
                       size_t n_elems)
 {
     for (size_t e = 0; e < n_elems; e++) {
-        if (canonical_bits(want[e]) != canonical_bits(got[e])) {
+        if (gsw_nan_canonical_bits(want[e]) != gsw_nan_canonical_bits(got[e])) {
             printf("MISMATCH %s %s: block %zu element %zu: scalar 0x%08x, simd 0x%08x\n",
                    tc->info.name, what, e / tc->info.block_elems, e % tc->info.block_elems,
                    raw_bits(want[e]), raw_bits(got[e]));
@@ -183,26 +178,30 @@ typedef struct f16_fields {
 static f16_fields f16_fields_of(int32_t type)
 {
     switch (type) {
-    case GS_TYPE_Q4_0: case GS_TYPE_Q5_0: case GS_TYPE_Q8_0: case GS_TYPE_Q1_0:
-    case GS_TYPE_Q2_0: case GS_TYPE_IQ2_XXS: case GS_TYPE_IQ2_XS: case GS_TYPE_IQ2_S:
-    case GS_TYPE_IQ3_XXS: case GS_TYPE_IQ3_S: case GS_TYPE_IQ1_S: case GS_TYPE_IQ4_NL:
-    case GS_TYPE_IQ4_XS:
-        return (f16_fields){1, {0, 0}};
-    case GS_TYPE_Q4_1: case GS_TYPE_Q5_1: case GS_TYPE_Q8_1: case GS_TYPE_Q4_K:
-    case GS_TYPE_Q5_K:
-        return (f16_fields){2, {0, 2}};
-    case GS_TYPE_Q2_K:
-        return (f16_fields){2, {80, 82}};
-    case GS_TYPE_Q3_K:
-        return (f16_fields){1, {108, 0}};
-    case GS_TYPE_Q6_K:
-        return (f16_fields){1, {208, 0}};
-    case GS_TYPE_TQ1_0:
-        return (f16_fields){1, {52, 0}};
-    case GS_TYPE_TQ2_0:
-        return (f16_fields){1, {64, 0}};
-    default:
-        return (f16_fields){0, {0, 0}};
+    case GS_TYPE_Q4_0: return (f16_fields){1, {GSI_Q4_0_D, 0}};
+    case GS_TYPE_Q5_0: return (f16_fields){1, {GSI_Q5_0_D, 0}};
+    case GS_TYPE_Q8_0: return (f16_fields){1, {GSI_Q8_0_D, 0}};
+    case GS_TYPE_Q1_0: return (f16_fields){1, {GSI_Q1_0_D, 0}};
+    case GS_TYPE_Q2_0: return (f16_fields){1, {GSI_Q2_0_D, 0}};
+    case GS_TYPE_IQ2_XXS: return (f16_fields){1, {GSI_IQ2_XXS_D, 0}};
+    case GS_TYPE_IQ2_XS: return (f16_fields){1, {GSI_IQ2_XS_D, 0}};
+    case GS_TYPE_IQ2_S: return (f16_fields){1, {GSI_IQ2_S_D, 0}};
+    case GS_TYPE_IQ3_XXS: return (f16_fields){1, {GSI_IQ3_XXS_D, 0}};
+    case GS_TYPE_IQ3_S: return (f16_fields){1, {GSI_IQ3_S_D, 0}};
+    case GS_TYPE_IQ1_S: return (f16_fields){1, {GSI_IQ1_S_D, 0}};
+    case GS_TYPE_IQ4_NL: return (f16_fields){1, {GSI_IQ4_NL_D, 0}};
+    case GS_TYPE_IQ4_XS: return (f16_fields){1, {GSI_IQ4_XS_D, 0}};
+    case GS_TYPE_Q3_K: return (f16_fields){1, {GSI_Q3_K_D, 0}};
+    case GS_TYPE_Q6_K: return (f16_fields){1, {GSI_Q6_K_D, 0}};
+    case GS_TYPE_TQ1_0: return (f16_fields){1, {GSI_TQ1_0_D, 0}};
+    case GS_TYPE_TQ2_0: return (f16_fields){1, {GSI_TQ2_0_D, 0}};
+    case GS_TYPE_Q4_1: return (f16_fields){2, {GSI_Q4_1_D, GSI_Q4_1_M}};
+    case GS_TYPE_Q5_1: return (f16_fields){2, {GSI_Q5_1_D, GSI_Q5_1_M}};
+    case GS_TYPE_Q8_1: return (f16_fields){2, {GSI_Q8_1_D, GSI_Q8_1_S}};
+    case GS_TYPE_Q4_K: return (f16_fields){2, {GSI_Q4_K_D, GSI_Q4_K_DMIN}};
+    case GS_TYPE_Q5_K: return (f16_fields){2, {GSI_Q5_K_D, GSI_Q5_K_DMIN}};
+    case GS_TYPE_Q2_K: return (f16_fields){2, {GSI_Q2_K_D, GSI_Q2_K_DMIN}};
+    default: return (f16_fields){0, {0, 0}};
     }
 }
 
@@ -212,11 +211,11 @@ static void put_u16(uint8_t *p, uint16_t v)
     p[1] = (uint8_t)(v >> 8);
 }
 
-/* IQ1_M has no d field: its f16 d is the top nibbles of the four u16 scales at 48. */
+/* IQ1_M has no d field: its f16 d is the top nibbles of the four u16 scales. */
 static void put_iq1_m_d(uint8_t *block, uint16_t d)
 {
     for (int k = 0; k < 4; k++) {
-        uint8_t *hi = block + 48 + 2 * k + 1;
+        uint8_t *hi = block + GSI_IQ1_M_SCALES + 2 * k + 1;
         *hi = (uint8_t)((*hi & 0x0f) | ((d >> (4 * k)) & 0x0f) << 4);
     }
 }
@@ -231,13 +230,13 @@ static void put_normal_scales(int32_t type, uint8_t *block)
     }
     switch (type) {
     case GS_TYPE_Q8_K:
-        memcpy(block, &special_f32[15], 4);
+        memcpy(block + GSI_Q8_K_D, &special_f32[15], 4);
         break;
     case GS_TYPE_MXFP4:
-        block[0] = 127;
+        block[GSI_MXFP4_E] = 127;
         break;
     case GS_TYPE_NVFP4:
-        memset(block, 0x38, 4);
+        memset(block + GSI_NVFP4_D, 0x38, 4);
         break;
     case GS_TYPE_IQ1_M:
         put_iq1_m_d(block, 0x3c00);
@@ -297,15 +296,15 @@ static void case_scales(const type_case *tc)
             put_u16(blk + f.at[0], special_f16[setting / N_SPECIAL_F16]);
             put_u16(blk + f.at[1], special_f16[setting % N_SPECIAL_F16]);
         } else if (tc->type == GS_TYPE_Q8_K) {
-            memcpy(blk, &special_f32[setting], 4);
+            memcpy(blk + GSI_Q8_K_D, &special_f32[setting], 4);
         } else if (tc->type == GS_TYPE_MXFP4) {
-            blk[0] = (uint8_t)setting;
+            blk[GSI_MXFP4_E] = (uint8_t)setting;
         } else if (tc->type == GS_TYPE_NVFP4) {
             /* The value in all four sub-block scales, or in one of them (others random). */
             if (i % per == 0) {
-                memset(blk, (int)setting, 4);
+                memset(blk + GSI_NVFP4_D, (int)setting, 4);
             } else {
-                blk[i % 4] = (uint8_t)setting;
+                blk[GSI_NVFP4_D + i % 4] = (uint8_t)setting;
             }
         } else { /* IQ1_M */
             put_iq1_m_d(blk, special_f16[setting]);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "block_layout.h"
 #include "decode.h"
 #include "type_registry.h"
 
@@ -89,7 +90,7 @@ Test(decoders, geometry_matches_registry)
 /* Blocks at every misalignment 1..15 decode to the same bits as at an aligned address. */
 Test(decoders, any_alignment)
 {
-    static _Alignas(64) uint8_t buf[16 + 3 * 292];
+    static _Alignas(64) uint8_t buf[16 + 3 * GSI_Q8_K_BYTES]; /* the largest block */
     static float ref[3 * 256], got[3 * 256];
     for (int32_t t = 0; t < GS_TYPE_COUNT; t++) {
         const gsi_type_row *row = gsi_type_lookup(t);
@@ -136,20 +137,19 @@ Test(decoders, f32_copies_bits)
 Test(decoders, q8_1_is_q8_0_ignoring_s)
 {
     const uint16_t s_values[] = {0x0000, 0x8000, 0x7c00, 0x7e00, 0xfc01, 0x3c00, 0x1234};
-    uint8_t q8_0[34], q8_1[36];
+    uint8_t q8_0[GSI_Q8_0_BYTES], q8_1[GSI_Q8_1_BYTES];
     float want[32], got[32];
     for (int trial = 0; trial < 64; trial++) {
         for (size_t i = 0; i < sizeof q8_0; i++) {
             q8_0[i] = next_byte();
         }
-        cr_assert_eq(gs_dequantize(GS_TYPE_Q8_0, q8_0, 34, want, 32), GS_OK);
+        cr_assert_eq(gs_dequantize(GS_TYPE_Q8_0, q8_0, sizeof q8_0, want, 32), GS_OK);
         for (size_t k = 0; k < sizeof s_values / sizeof s_values[0]; k++) {
-            q8_1[0] = q8_0[0];
-            q8_1[1] = q8_0[1];
-            q8_1[2] = (uint8_t)s_values[k];
-            q8_1[3] = (uint8_t)(s_values[k] >> 8);
-            memcpy(q8_1 + 4, q8_0 + 2, 32);
-            cr_assert_eq(gs_dequantize(GS_TYPE_Q8_1, q8_1, 36, got, 32), GS_OK);
+            memcpy(q8_1 + GSI_Q8_1_D, q8_0 + GSI_Q8_0_D, 2);
+            q8_1[GSI_Q8_1_S] = (uint8_t)s_values[k];
+            q8_1[GSI_Q8_1_S + 1] = (uint8_t)(s_values[k] >> 8);
+            memcpy(q8_1 + GSI_Q8_1_QS, q8_0 + GSI_Q8_0_QS, 32);
+            cr_assert_eq(gs_dequantize(GS_TYPE_Q8_1, q8_1, sizeof q8_1, got, 32), GS_OK);
             for (int e = 0; e < 32; e++) {
                 /* Same code path, so even NaN bits agree. */
                 cr_expect_eq(bits_of(got[e]), bits_of(want[e]), "trial %d s 0x%04x element %d",

@@ -34,26 +34,28 @@ static gs_status deq(int32_t type, const void *s, size_t s_bytes, float *d, size
     return gs_dequantize((gs_type)type, s, s_bytes, d, n);
 }
 
+/* Each id refused with want by gs_dequantize, with and without buffers, and by
+ * gsi_decode_blocks; nothing written. */
+static void expect_refused_ids(const int32_t *ids, size_t n_ids, gs_status want)
+{
+    for (size_t i = 0; i < n_ids; i++) {
+        cr_expect_eq(deq(ids[i], src, 18, dst, 32), want, "id %d", ids[i]);
+        cr_expect_eq(deq(ids[i], NULL, 0, NULL, 0), want, "id %d", ids[i]);
+        cr_expect_eq(gsi_decode_blocks(ids[i], src, dst, 1), want);
+    }
+    assert_dst_untouched();
+}
+
 Test(dequantize_args, unknown_ids)
 {
     const int32_t ids[] = {-1, INT32_MIN, 43, 44, 99, 1000, INT32_MAX};
-    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-        cr_expect_eq(deq(ids[i], src, 18, dst, 32), GS_E_UNKNOWN_TENSOR_TYPE, "id %d", ids[i]);
-        cr_expect_eq(deq(ids[i], NULL, 0, NULL, 0), GS_E_UNKNOWN_TENSOR_TYPE, "id %d", ids[i]);
-        cr_expect_eq(gsi_decode_blocks(ids[i], src, dst, 1), GS_E_UNKNOWN_TENSOR_TYPE);
-    }
-    assert_dst_untouched();
+    expect_refused_ids(ids, sizeof ids / sizeof ids[0], GS_E_UNKNOWN_TENSOR_TYPE);
 }
 
 Test(dequantize_args, removed_ids)
 {
     const int32_t ids[] = {4, 5, 31, 32, 33, 36, 37, 38};
-    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++) {
-        cr_expect_eq(deq(ids[i], src, 18, dst, 32), GS_E_REMOVED_TENSOR_TYPE, "id %d", ids[i]);
-        cr_expect_eq(deq(ids[i], NULL, 0, NULL, 0), GS_E_REMOVED_TENSOR_TYPE, "id %d", ids[i]);
-        cr_expect_eq(gsi_decode_blocks(ids[i], src, dst, 1), GS_E_REMOVED_TENSOR_TYPE);
-    }
-    assert_dst_untouched();
+    expect_refused_ids(ids, sizeof ids / sizeof ids[0], GS_E_REMOVED_TENSOR_TYPE);
 }
 
 Test(dequantize_args, integer_and_f64_not_decodable)
@@ -88,25 +90,37 @@ Test(dequantize_args, empty_is_ok)
     assert_dst_untouched();
 }
 
+/* gs_dequantize(type, src, src_bytes, dst, n_elems) calls that must be size mismatches. */
+typedef struct sized_call {
+    int32_t type;
+    size_t src_bytes, n_elems;
+} sized_call;
+
+static void expect_size_mismatches(const sized_call *calls, size_t n_calls)
+{
+    for (size_t i = 0; i < n_calls; i++) {
+        const sized_call *c = &calls[i];
+        cr_expect_eq(deq(c->type, src, c->src_bytes, dst, c->n_elems), GS_E_SIZE_MISMATCH,
+                     "%s: %zu bytes for %zu elements", gs_type_name(c->type), c->src_bytes,
+                     c->n_elems);
+    }
+    assert_dst_untouched();
+}
+
 Test(dequantize_args, partial_blocks)
 {
-    cr_expect_eq(deq(GS_TYPE_Q4_0, src, 18, dst, 31), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_Q4_0, src, 18, dst, 33), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_Q4_0, src, 36, dst, 48), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_Q4_K, src, 144, dst, 255), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_NVFP4, src, 36, dst, 32), GS_E_SIZE_MISMATCH);
-    assert_dst_untouched();
+    const sized_call calls[] = {{GS_TYPE_Q4_0, 18, 31}, {GS_TYPE_Q4_0, 18, 33},
+                                {GS_TYPE_Q4_0, 36, 48}, {GS_TYPE_Q4_K, 144, 255},
+                                {GS_TYPE_NVFP4, 36, 32}};
+    expect_size_mismatches(calls, sizeof calls / sizeof calls[0]);
 }
 
 Test(dequantize_args, byte_count_must_be_exact)
 {
-    cr_expect_eq(deq(GS_TYPE_Q4_0, src, 17, dst, 32), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_Q4_0, src, 19, dst, 32), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_Q4_0, src, 36, dst, 32), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_Q4_0, src, 18, dst, 0), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_F16, src, 7, dst, 4), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_MXFP4, src, 34, dst, 32), GS_E_SIZE_MISMATCH);
-    assert_dst_untouched();
+    const sized_call calls[] = {{GS_TYPE_Q4_0, 17, 32}, {GS_TYPE_Q4_0, 19, 32},
+                                {GS_TYPE_Q4_0, 36, 32}, {GS_TYPE_Q4_0, 18, 0},
+                                {GS_TYPE_F16, 7, 4},    {GS_TYPE_MXFP4, 34, 32}};
+    expect_size_mismatches(calls, sizeof calls / sizeof calls[0]);
 }
 
 /* n_blocks * block_bytes wraps size_t (possible where a block has more bytes than elements):
@@ -115,11 +129,11 @@ Test(dequantize_args, byte_count_overflow)
 {
     const size_t n_elems = SIZE_MAX - SIZE_MAX % 256; /* whole Q8_K blocks */
     const size_t wrapped = n_elems / 256 * 292;       /* what an unchecked multiply computes */
-    cr_expect_eq(deq(GS_TYPE_Q8_K, src, wrapped, dst, n_elems), GS_E_SIZE_MISMATCH);
-    /* 2^62 (or 2^30) f32 elements need 2^64 (2^32) bytes, which wraps to 0. */
-    cr_expect_eq(deq(GS_TYPE_F32, src, 0, dst, SIZE_MAX / 4 + 1), GS_E_SIZE_MISMATCH);
-    cr_expect_eq(deq(GS_TYPE_F16, src, 0, dst, SIZE_MAX / 2 + 1), GS_E_SIZE_MISMATCH);
-    assert_dst_untouched();
+    /* ... and 2^62 (or 2^30) f32 elements need 2^64 (2^32) bytes, which wraps to 0. */
+    const sized_call calls[] = {{GS_TYPE_Q8_K, wrapped, n_elems},
+                                {GS_TYPE_F32, 0, SIZE_MAX / 4 + 1},
+                                {GS_TYPE_F16, 0, SIZE_MAX / 2 + 1}};
+    expect_size_mismatches(calls, sizeof calls / sizeof calls[0]);
 }
 
 /* Every decodable type decodes two whole blocks with GS_OK and writes exactly 2 blocks of

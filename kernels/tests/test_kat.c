@@ -4,12 +4,12 @@
 #define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "gsw_sha256.h"
 #include "kat_runner.h"
 
 static const char *kat_dir(void)
@@ -19,16 +19,6 @@ static const char *kat_dir(void)
     cr_assert_not_null(src, "GS_SOURCE_DIR is not set");
     snprintf(dir, sizeof dir, "%s/conformance/kat", src);
     return dir;
-}
-
-static void sha256_hex(const void *data, size_t size, char hex[65])
-{
-    unsigned char md[32];
-    unsigned int md_len = 0;
-    cr_assert(EVP_Digest(data, size, md, &md_len, EVP_sha256(), NULL) == 1 && md_len == 32);
-    for (int i = 0; i < 32; i++) {
-        snprintf(hex + 2 * i, 3, "%02x", md[i]);
-    }
 }
 
 /* The hash listed for `file` in a sha256sum-format list, or "" when it is not listed. */
@@ -82,13 +72,12 @@ ParameterizedTest(struct kat_case *c, kat, matches_ggml)
     if (c->set == 1) { /* real: no NaN, so the raw bits must be ggml's exactly */
         listed_hash("SHA256SUMS", in_file, want);
         cr_assert_str_neq(want, "", "%s is not listed in SHA256SUMS", in_file);
-        sha256_hex(res.decoded, res.n_elems * sizeof(float), got);
+        gsw_sha256_hex(res.decoded, res.n_elems * sizeof(float), got);
         cr_expect_str_eq(got, want, "%s: raw output hash differs from SHA256SUMS", in_file);
     }
     listed_hash("SHA256SUMS.nan-canonical", in_file, want);
     cr_assert_str_neq(want, "", "%s is not listed in SHA256SUMS.nan-canonical", in_file);
-    gsk_canonicalize(res.decoded, res.n_elems);
-    sha256_hex(res.decoded, res.n_elems * sizeof(float), got);
+    gsw_sha256_floats_hex(res.decoded, res.n_elems, got);
     cr_expect_str_eq(got, want, "%s: NaN-canonical output hash differs", in_file);
 
     cr_expect(res.passed, "%s", res.message);
@@ -130,17 +119,17 @@ Test(kat, covers_every_listed_vector)
 /* The NaN rule: every NaN is one value; signed zeros and infinities keep their bits. */
 Test(kat, nan_rule)
 {
-    cr_assert_eq(gsk_canonical_bits(-0.0f), 0x80000000u);
+    cr_assert_eq(gsw_nan_canonical_bits(-0.0f), 0x80000000u);
     float nans[3];
     const uint32_t bits[3] = {0xffc00000u, 0x7f800001u, 0xfffffffeu};
     memcpy(nans, bits, sizeof bits);
     for (int i = 0; i < 3; i++) {
-        cr_assert_eq(gsk_canonical_bits(nans[i]), GSK_NAN_CANONICAL);
+        cr_assert_eq(gsw_nan_canonical_bits(nans[i]), GSK_NAN_CANONICAL);
     }
     const uint32_t inf = 0x7f800000u;
     float f;
     memcpy(&f, &inf, sizeof f);
-    cr_assert_eq(gsk_canonical_bits(f), inf);
+    cr_assert_eq(gsw_nan_canonical_bits(f), inf);
 }
 
 static void write_file(const char *path, const void *data, size_t size)

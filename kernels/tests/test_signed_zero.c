@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "block_layout.h"
 #include "ggufsafe.h"
 #include "grids/grids.h"
+#include "le_load.h"
 
 #define POS_ZERO 0x00000000u
 #define NEG_ZERO 0x80000000u
@@ -48,17 +50,17 @@ Test(signed_zero, q3_K)
     const int scales[] = {5, -5, 31, -32};
     for (int neg_d = 0; neg_d < 2; neg_d++) {
         for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
-            uint8_t b[110] = {0};
+            uint8_t b[GSI_Q3_K_BYTES] = {0};
             const int raw = scales[k] + 32;
             const int lo = raw & 15, hi = raw >> 4;
-            memset(b, 0xff, 32);                 /* hmask: high bit set everywhere */
+            memset(b + GSI_Q3_K_HMASK, 0xff, 32); /* hmask: high bit set everywhere */
             for (int j = 0; j < 8; j++) {
-                b[96 + j] = (uint8_t)(lo | lo << 4);
+                b[GSI_Q3_K_SCALES + j] = (uint8_t)(lo | lo << 4);
             }
             for (int j = 8; j < 12; j++) {
-                b[96 + j] = (uint8_t)(hi | hi << 2 | hi << 4 | hi << 6);
+                b[GSI_Q3_K_SCALES + j] = (uint8_t)(hi | hi << 2 | hi << 4 | hi << 6);
             }
-            put_u16(b + 108, neg_d ? F16_MINUS_ONE : F16_ONE);
+            put_u16(b + GSI_Q3_K_D, neg_d ? F16_MINUS_ONE : F16_ONE);
             float y[256];
             cr_assert_eq(gs_dequantize(GS_TYPE_Q3_K, b, sizeof b, y, 256), GS_OK);
             char what[64];
@@ -74,10 +76,10 @@ Test(signed_zero, q6_K)
     const int scales[] = {1, -1, 127, -128};
     for (int neg_d = 0; neg_d < 2; neg_d++) {
         for (size_t k = 0; k < sizeof scales / sizeof scales[0]; k++) {
-            uint8_t b[210] = {0};
-            memset(b + 128, 0xaa, 64);            /* every 2-bit high field = 2 */
-            memset(b + 192, (uint8_t)(scales[k] & 0xff), 16);
-            put_u16(b + 208, neg_d ? F16_MINUS_ONE : F16_ONE);
+            uint8_t b[GSI_Q6_K_BYTES] = {0};
+            memset(b + GSI_Q6_K_QH, 0xaa, 64); /* every 2-bit high field = 2 */
+            memset(b + GSI_Q6_K_SCALES, (uint8_t)(scales[k] & 0xff), 16);
+            put_u16(b + GSI_Q6_K_D, neg_d ? F16_MINUS_ONE : F16_ONE);
             float y[256];
             cr_assert_eq(gs_dequantize(GS_TYPE_Q6_K, b, sizeof b, y, 256), GS_OK);
             char what[64];
@@ -93,10 +95,11 @@ Test(signed_zero, q6_K)
 Test(signed_zero, iq4_xs)
 {
     for (int neg_d = 0; neg_d < 2; neg_d++) {
-        uint8_t b[136] = {0};
-        put_u16(b, neg_d ? F16_MINUS_ONE : F16_ONE);
-        put_u16(b + 2, 0xaaaa); /* high 2 bits of every ls = 2, low nibbles 0: ls = 32 */
-        memset(b + 8, 0x80, 128);
+        uint8_t b[GSI_IQ4_XS_BYTES] = {0};
+        put_u16(b + GSI_IQ4_XS_D, neg_d ? F16_MINUS_ONE : F16_ONE);
+        /* high 2 bits of every ls = 2, low nibbles 0: ls = 32 */
+        put_u16(b + GSI_IQ4_XS_SCALES_H, 0xaaaa);
+        memset(b + GSI_IQ4_XS_QS, 0x80, 128);
         float y[256];
         cr_assert_eq(gs_dequantize(GS_TYPE_IQ4_XS, b, sizeof b, y, 256), GS_OK);
         for (int ib = 0; ib < 8; ib++) {
@@ -112,22 +115,23 @@ Test(signed_zero, iq1_s)
 {
     for (int neg_d = 0; neg_d < 2; neg_d++) {
         for (int neg_delta = 0; neg_delta < 2; neg_delta++) {
-            uint8_t b[50] = {0};
-            put_u16(b, neg_d ? 0x8000 : 0x0000);
+            uint8_t b[GSI_IQ1_S_BYTES] = {0};
+            put_u16(b + GSI_IQ1_S_D, neg_d ? 0x8000 : 0x0000);
             for (int g = 0; g < 32; g++) {
-                b[2 + g] = (uint8_t)(37 * g + 5); /* grid indices with mixed -1/0/+1 bytes */
+                /* grid indices with mixed -1/0/+1 bytes */
+                b[GSI_IQ1_S_QS + g] = (uint8_t)(37 * g + 5);
             }
             for (int ib = 0; ib < 8; ib++) {
                 const uint16_t h = (uint16_t)((neg_delta ? 0x8000 : 0) | (ib & 7) << 12 |
                                               (uint16_t)(ib * 0x249));
-                put_u16(b + 34 + 2 * ib, h);
+                put_u16(b + GSI_IQ1_S_QH + 2 * ib, h);
             }
             float y[256];
             cr_assert_eq(gs_dequantize(GS_TYPE_IQ1_S, b, sizeof b, y, 256), GS_OK);
             for (int e = 0; e < 256; e++) {
                 const int ib = e / 32, l = (e % 32) / 8, j = e % 8;
-                const uint16_t h = (uint16_t)(b[34 + 2 * ib] | b[35 + 2 * ib] << 8);
-                const unsigned idx = b[2 + 4 * ib + l] | ((h >> (3 * l)) & 7u) << 8;
+                const uint16_t h = gsi_load_u16le(b + GSI_IQ1_S_QH + 2 * ib);
+                const unsigned idx = b[GSI_IQ1_S_QS + 4 * ib + l] | ((h >> (3 * l)) & 7u) << 8;
                 const int g = (int)(int8_t)(uint8_t)(gsi_iq1s_grid[idx] >> (8 * j));
                 const double sum = g + (neg_delta ? -0.125 : 0.125);
                 cr_assert_eq(bits_of(y[e]), zero_with_sign(neg_d, sum < 0),

@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "ggufsafe.h"
-#include "gsw_bytes.h"
+#include "gsw_raw.h"
 
 static double now(void)
 {
@@ -19,25 +19,15 @@ static double now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void header(gsw_bytes *b, uint64_t n_kv)
-{
-    gsw_put(b, "GGUF", 4);
-    gsw_put_u32(b, 3);
-    gsw_put_u64(b, 0);
-    gsw_put_u64(b, n_kv);
-}
-
 static void many_keys(gsw_bytes *b)
 {
     const uint64_t n = 160000;
-    header(b, n);
+    gsw_raw_header(b, 3, 0, n);
     char key[64];
     for (uint64_t i = 0; i < n; i++) {
-        int len = snprintf(key, sizeof key, "bench.group_%llu.key_%llu",
-                           (unsigned long long)(i % 97), (unsigned long long)i);
-        gsw_put_str(b, key, (size_t)len);
-        gsw_put_u32(b, 4); /* u32 */
-        gsw_put_u32(b, (uint32_t)i);
+        snprintf(key, sizeof key, "bench.group_%llu.key_%llu", (unsigned long long)(i % 97),
+                 (unsigned long long)i);
+        gsw_raw_kv_u32(b, key, (uint32_t)i);
     }
 }
 
@@ -59,39 +49,33 @@ static size_t token(char *out, uint64_t i)
     return n;
 }
 
+/* The head of an array key-value: key, type array, element type, count. */
+static void array_head(gsw_bytes *b, const char *key, gs_value_type elem, uint64_t count)
+{
+    gsw_raw_kv_head(b, key, strlen(key), GS_VALUE_ARRAY);
+    gsw_put_u32(b, (uint32_t)elem);
+    gsw_put_u64(b, count);
+}
+
 static void vocabulary(gsw_bytes *b)
 {
     const uint64_t n_tokens = 262144, n_merges = 514906;
-    header(b, 5);
-    gsw_put_cstr(b, "general.architecture");
-    gsw_put_u32(b, 8);
-    gsw_put_cstr(b, "gemma3");
-    gsw_put_cstr(b, "tokenizer.ggml.tokens");
-    gsw_put_u32(b, 9);
-    gsw_put_u32(b, 8);
-    gsw_put_u64(b, n_tokens);
+    gsw_raw_header(b, 3, 0, 5);
+    gsw_raw_kv_str(b, "general.architecture", "gemma3");
+    array_head(b, "tokenizer.ggml.tokens", GS_VALUE_STRING, n_tokens);
     char buf[128];
     for (uint64_t i = 0; i < n_tokens; i++) {
         gsw_put_str(b, buf, token(buf, i));
     }
-    gsw_put_cstr(b, "tokenizer.ggml.scores");
-    gsw_put_u32(b, 9);
-    gsw_put_u32(b, 6);
-    gsw_put_u64(b, n_tokens);
+    array_head(b, "tokenizer.ggml.scores", GS_VALUE_F32, n_tokens);
     for (uint64_t i = 0; i < n_tokens; i++) {
         gsw_put_f32(b, -(float)i);
     }
-    gsw_put_cstr(b, "tokenizer.ggml.token_type");
-    gsw_put_u32(b, 9);
-    gsw_put_u32(b, 5);
-    gsw_put_u64(b, n_tokens);
+    array_head(b, "tokenizer.ggml.token_type", GS_VALUE_I32, n_tokens);
     for (uint64_t i = 0; i < n_tokens; i++) {
         gsw_put_u32(b, 1);
     }
-    gsw_put_cstr(b, "tokenizer.ggml.merges");
-    gsw_put_u32(b, 9);
-    gsw_put_u32(b, 8);
-    gsw_put_u64(b, n_merges);
+    array_head(b, "tokenizer.ggml.merges", GS_VALUE_STRING, n_merges);
     for (uint64_t i = 0; i < n_merges; i++) {
         size_t n = token(buf, i);
         buf[n++] = ' ';

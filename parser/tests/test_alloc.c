@@ -15,9 +15,8 @@ Test(alloc, no_live_allocation_after_close)
     size_t n;
     uint8_t *data = tu_read_file(sample_path(), &n);
     tu_counter c;
-    tu_counter_init(&c);
     gs_options o;
-    tu_counting_options(&o, &c);
+    tu_counting_options(&o, &c, -1);
     gs_file *f;
     cr_assert_eq(gs_open_memory(data, n, &o, &f, NULL), GS_OK);
     cr_assert_gt(c.live, 0);
@@ -36,9 +35,8 @@ Test(alloc, no_live_allocation_after_a_failed_open)
     size_t n;
     uint8_t *data = tu_read_file(sample_path(), &n);
     tu_counter c;
-    tu_counter_init(&c);
     gs_options o;
-    tu_counting_options(&o, &c);
+    tu_counting_options(&o, &c, -1);
     /* every truncation point fails somewhere inside the parse */
     for (size_t len = 0; len < n; len += 97) {
         gs_file *f = NULL;
@@ -69,10 +67,8 @@ Test(alloc, every_allocation_failure_is_clean)
         long fail_at = 0;
         for (;; fail_at++) {
             tu_counter c;
-            tu_counter_init(&c);
-            c.fail_at = fail_at;
             gs_options o;
-            tu_counting_options(&o, &c);
+            tu_counting_options(&o, &c, fail_at);
             o.profile = seeds[s].profile;
             gs_file *f = NULL;
             gs_error e;

@@ -89,10 +89,8 @@ static long sweep_diag(const char *what, open_fn op, close_fn cl, const void *ct
 {
     for (long fail_at = 0; fail_at < MAX_ALLOCATIONS; fail_at++) {
         tu_counter c;
-        tu_counter_init(&c);
-        c.fail_at = fail_at;
         gs_options o;
-        tu_counting_options(&o, &c);
+        tu_counting_options(&o, &c, fail_at);
         o.profile = profile;
         void *h = NULL;
         gs_error e;

@@ -57,7 +57,7 @@ Test(misuse, options)
     cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_OK); /* all NULL: libc */
     gs_close(f);
     tu_counter c;
-    tu_counting_options(&o, &c);
+    tu_counting_options(&o, &c, -1);
     o.allocator.realloc_fn = NULL; /* some hooks but not all */
     cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_INVALID_ARGUMENT);
 
@@ -195,8 +195,8 @@ Test(misuse, invalid_utf8_in_a_long_string)
     static const char value[] = "abcdefghijk\xc0\xafmnopqrstuvwxyz"; /* overlong '/' */
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 1);
-    size_t at = tu_kv_head(&b, "general.name", 12, GS_VALUE_STRING);
+    gsw_raw_header(&b, 3, 0, 1);
+    size_t at = gsw_raw_kv_head(&b, "general.name", 12, GS_VALUE_STRING);
     gsw_put_str(&b, value, sizeof value - 1);
     const size_t value_at = at + 8 + 12 + 4;
     TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_INVALID_UTF8, value_at);
@@ -213,8 +213,8 @@ Test(misuse, string_array_element_over_the_length_limit)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 1);
-    tu_kv_head(&b, "tok", 3, GS_VALUE_ARRAY); /* the key is a string too: keep it short */
+    gsw_raw_header(&b, 3, 0, 1);
+    gsw_raw_kv_head(&b, "tok", 3, GS_VALUE_ARRAY); /* the key is a string too: keep it short */
     gsw_put_u32(&b, GS_VALUE_STRING);
     gsw_put_u64(&b, 3);
     gsw_put_str(&b, "ab", 2);

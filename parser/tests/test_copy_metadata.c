@@ -149,10 +149,8 @@ Test(copy_metadata, allocation_failures_are_clean)
 {
     for (long fail_at = 0;; fail_at++) {
         tu_counter c;
-        tu_counter_init(&c);
-        c.fail_at = fail_at;
         gs_options o;
-        tu_counting_options(&o, &c);
+        tu_counting_options(&o, &c, fail_at);
         o.copy_metadata = true;
         gs_file *f = NULL;
         gs_status st = gs_open_file(tu_source_path(SAMPLE), &o, &f, NULL);

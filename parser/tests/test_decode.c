@@ -2,37 +2,14 @@
  * whole tensors, statuses for every misuse, and a file that shrinks under the decoder. */
 #define _DEFAULT_SOURCE
 #include <criterion/criterion.h>
-#include <openssl/evp.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "gsw_sha256.h"
 #include "test_util.h"
 
 #define SAMPLE "conformance/samples/ggml-written.gguf"
-
-static void sha256_hex(const float *v, size_t n, char out[65])
-{
-    EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    EVP_DigestInit_ex(ctx, EVP_sha256(), NULL);
-    for (size_t i = 0; i < n; i++) {
-        uint32_t bits;
-        memcpy(&bits, &v[i], 4);
-        if ((bits & 0x7F800000u) == 0x7F800000u && (bits & 0x007FFFFFu) != 0) {
-            bits = 0x7FC00000u; /* the NaN rule */
-        }
-        uint8_t le[4] = {(uint8_t)bits, (uint8_t)(bits >> 8), (uint8_t)(bits >> 16),
-                         (uint8_t)(bits >> 24)};
-        EVP_DigestUpdate(ctx, le, 4);
-    }
-    unsigned char md[32];
-    unsigned len;
-    EVP_DigestFinal_ex(ctx, md, &len);
-    EVP_MD_CTX_free(ctx);
-    for (int i = 0; i < 32; i++) {
-        snprintf(out + 2 * i, 3, "%02x", md[i]);
-    }
-}
 
 static void check_against_ggml(gs_file *f)
 {
@@ -53,7 +30,7 @@ static void check_against_ggml(gs_file *f)
         } else {
             cr_assert_eq(st, GS_OK, "%s: %s", name, gs_status_name(st));
             char got[65];
-            sha256_hex(out, t.n_elements, got);
+            gsw_sha256_floats_hex(out, t.n_elements, got);
             cr_assert_str_eq(got, hash, "%s (%s)", name, type);
         }
         free(out);

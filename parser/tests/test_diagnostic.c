@@ -47,7 +47,7 @@ Test(diagnostic, truncated_data_is_a_finding)
     gs_tensor_info t;
     gs_tensor_info_at(f, 1, &t);
     size_t b_info = t.info_offset;
-    expect_finding(f, 0, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(b_info, 1, 2), "b");
+    expect_finding(f, 0, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(b_info, 1, 2), "b");
     cr_assert(!t.data_in_file);
     cr_assert_null(t.data);
     float out[8];
@@ -61,7 +61,7 @@ Test(diagnostic, truncated_data_is_a_finding)
     cr_assert_eq(l.findings_dropped, 0);
     gs_close(f);
     /* without diagnostic mode the same bytes fail the open exactly there */
-    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(b_info, 1, 2));
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(b_info, 1, 2));
     gsw_bytes_free(&b);
 }
 
@@ -70,17 +70,17 @@ Test(diagnostic, packing_violations_reported_once_each)
     uint64_t ne[1] = {8};
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 4, 0);
-    tu_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t gap = tu_tensor(&b, "b", 1, ne, GS_TYPE_F32, 64);       /* expected 32 */
-    tu_tensor(&b, "c", 1, ne, GS_TYPE_F32, 96);                    /* packed after b */
-    size_t mis = tu_tensor(&b, "d", 1, ne, GS_TYPE_F32, 130);      /* misaligned */
+    gsw_raw_header(&b, 3, 4, 0);
+    gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
+    size_t gap = gsw_raw_tensor(&b, "b", 1, ne, GS_TYPE_F32, 64);       /* expected 32 */
+    gsw_raw_tensor(&b, "c", 1, ne, GS_TYPE_F32, 96);                    /* packed after b */
+    size_t mis = gsw_raw_tensor(&b, "d", 1, ne, GS_TYPE_F32, 130);      /* misaligned */
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 192);
     gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
     cr_assert_eq(gs_file_finding_count(f), 2);
-    expect_finding(f, 0, GS_E_OFFSET_NOT_PACKED, tu_offset_field(gap, 1, 1), "b");
-    expect_finding(f, 1, GS_E_MISALIGNED_OFFSET, tu_offset_field(mis, 1, 1), "d");
+    expect_finding(f, 0, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(gap, 1, 1), "b");
+    expect_finding(f, 1, GS_E_MISALIGNED_OFFSET, gsw_raw_offset_field(mis, 1, 1), "d");
     gs_close(f);
     f = open_diag(&b, GS_PROFILE_LENIENT);
     cr_assert_eq(gs_file_finding_count(f), 0, "lenient does not require packing");
@@ -93,15 +93,15 @@ Test(diagnostic, missing_padding_and_every_tensor_outside)
     uint64_t ne[1] = {8};
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 2, 0);
-    size_t a = tu_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t c = tu_tensor(&b, "c", 1, ne, GS_TYPE_F32, 32);
+    gsw_raw_header(&b, 3, 2, 0);
+    size_t a = gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
+    size_t c = gsw_raw_tensor(&b, "c", 1, ne, GS_TYPE_F32, 32);
     size_t info_end = b.len;
     gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
     cr_assert_eq(gs_file_finding_count(f), 3);
     expect_finding(f, 0, GS_E_TRUNCATED, info_end, NULL);
-    expect_finding(f, 1, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(a, 1, 1), "a");
-    expect_finding(f, 2, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(c, 1, 1), "c");
+    expect_finding(f, 1, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(a, 1, 1), "a");
+    expect_finding(f, 2, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(c, 1, 1), "c");
     gs_close(f);
     gsw_bytes_free(&b);
 }
@@ -111,17 +111,17 @@ Test(diagnostic, every_overlap_in_lenient)
     uint64_t ne8[1] = {8}, ne32[1] = {32};
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 4, 0);
-    tu_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
-    size_t x = tu_tensor(&b, "x", 1, ne8, GS_TYPE_F32, 16);
-    size_t y = tu_tensor(&b, "y", 1, ne8, GS_TYPE_F32, 64);
-    tu_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
+    gsw_raw_header(&b, 3, 4, 0);
+    gsw_raw_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
+    size_t x = gsw_raw_tensor(&b, "x", 1, ne8, GS_TYPE_F32, 16);
+    size_t y = gsw_raw_tensor(&b, "y", 1, ne8, GS_TYPE_F32, 64);
+    gsw_raw_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 160);
     gs_file *f = open_diag(&b, GS_PROFILE_LENIENT);
     cr_assert_eq(gs_file_finding_count(f), 2);
-    expect_finding(f, 0, GS_E_TENSOR_OVERLAP, tu_offset_field(x, 1, 1), "x");
-    expect_finding(f, 1, GS_E_TENSOR_OVERLAP, tu_offset_field(y, 1, 1), "y");
+    expect_finding(f, 0, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(x, 1, 1), "x");
+    expect_finding(f, 1, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(y, 1, 1), "y");
     gs_close(f);
     gsw_bytes_free(&b);
 }
@@ -148,12 +148,12 @@ Test(diagnostic, findings_are_capped)
     const size_t n = 70000;
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, n, 0);
+    gsw_raw_header(&b, 3, n, 0);
     uint64_t ne[1] = {1};
     char name[32];
     for (size_t i = 0; i < n; i++) {
         snprintf(name, sizeof name, "t%zu", i);
-        tu_tensor(&b, name, 1, ne, GS_TYPE_F32, 32 * i);
+        gsw_raw_tensor(&b, name, 1, ne, GS_TYPE_F32, 32 * i);
     }
     gsw_pad_to(&b, 32);
     gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
@@ -201,14 +201,14 @@ Test(diagnostic, strict_only_rules_become_findings)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 1, 5);
-    size_t align_at = tu_kv_u32(&b, "general.alignment", 24);
-    size_t utf8_at = tu_kv_head(&b, "k.s", 3, GS_VALUE_STRING);
+    gsw_raw_header(&b, 3, 1, 5);
+    size_t align_at = gsw_raw_kv_u32(&b, "general.alignment", 24);
+    size_t utf8_at = gsw_raw_kv_head(&b, "k.s", 3, GS_VALUE_STRING);
     gsw_put_cstr(&b, "\xff");
-    size_t bool_at = tu_kv_head(&b, "k.b", 3, GS_VALUE_BOOL);
+    size_t bool_at = gsw_raw_kv_head(&b, "k.b", 3, GS_VALUE_BOOL);
     gsw_put_u8(&b, 2);
-    size_t key_at = tu_kv_u8(&b, "Bad.Key", 1);
-    size_t arr_at = tu_kv_head(&b, "k.a", 3, GS_VALUE_ARRAY);
+    size_t key_at = gsw_raw_kv_u8(&b, "Bad.Key", 1);
+    size_t arr_at = gsw_raw_kv_head(&b, "k.a", 3, GS_VALUE_ARRAY);
     gsw_put_u32(&b, GS_VALUE_STRING);
     gsw_put_u64(&b, 3);
     gsw_put_cstr(&b, "\xc0");
@@ -217,7 +217,7 @@ Test(diagnostic, strict_only_rules_become_findings)
     char name[65];
     memset(name, 'n', 64);
     uint64_t ne[1] = {8};
-    size_t name_at = tu_tensor_n(&b, name, 64, 1, ne, GS_TYPE_F32, 0);
+    size_t name_at = gsw_raw_tensor_n(&b, name, 64, 1, ne, GS_TYPE_F32, 0);
     gsw_pad_to(&b, 24);
     gsw_put_fill(&b, 0, 48);
     gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
@@ -243,10 +243,10 @@ Test(diagnostic, failed_open_reports_the_first_problem)
      * a normal strict open reports it */
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 2);
-    size_t bool_at = tu_kv_head(&b, "k.b", 3, GS_VALUE_BOOL);
+    gsw_raw_header(&b, 3, 0, 2);
+    size_t bool_at = gsw_raw_kv_head(&b, "k.b", 3, GS_VALUE_BOOL);
     gsw_put_u8(&b, 7);
-    tu_kv_head(&b, "k.u", 3, GS_VALUE_U64);
+    gsw_raw_kv_head(&b, "k.u", 3, GS_VALUE_U64);
     gsw_put_u32(&b, 0);
     gsw_put_fill(&b, 0, 1);
     gs_options o;

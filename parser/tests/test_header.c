@@ -27,7 +27,7 @@ Test(header, bad_magic)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 0);
+    gsw_raw_header(&b, 3, 0, 0);
     memcpy(b.data, "FUGG", 4);
     TU_EXPECT(&b, STRICT, GS_E_BAD_MAGIC, 0);
     TU_EXPECT(&b, LENIENT, GS_E_BAD_MAGIC, 0);
@@ -52,7 +52,7 @@ Test(header, versions)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gsw_bytes b;
         gsw_bytes_init(&b);
-        tu_header(&b, cases[i].version, 0, 0);
+        gsw_raw_header(&b, cases[i].version, 0, 0);
         TU_EXPECT(&b, STRICT, cases[i].want, 4);
         TU_EXPECT(&b, LENIENT, cases[i].want, 4);
         gsw_bytes_free(&b);
@@ -63,7 +63,7 @@ Test(header, header_only_file_opens)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 0);
+    gsw_raw_header(&b, 3, 0, 0);
     gs_file *f;
     cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
     cr_assert_eq(gs_kv_count(f), 0);
@@ -82,7 +82,7 @@ Test(header, truncated_fields)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 0);
+    gsw_raw_header(&b, 3, 0, 0);
     size_t lens[] = {5, 7, 8, 15, 16, 23};
     uint64_t want[] = {4, 4, 8, 8, 16, 16};
     for (size_t i = 0; i < 6; i++) {
@@ -98,25 +98,25 @@ Test(header, counts_checked_against_remaining_bytes)
     /* 2^60 KVs in a 24-byte file fails before any allocation (Talos 2024-1916 shape). */
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 1ull << 60);
+    gsw_raw_header(&b, 3, 0, 1ull << 60);
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 16);
     gsw_bytes_free(&b);
 
     gsw_bytes_init(&b);
-    tu_header(&b, 3, UINT64_MAX, 0); /* n*25 wraps */
+    gsw_raw_header(&b, 3, UINT64_MAX, 0); /* n*25 wraps */
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 8);
     gsw_bytes_free(&b);
 
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, UINT64_MAX / 14 + 1); /* n*14 wraps to a small number */
+    gsw_raw_header(&b, 3, 0, UINT64_MAX / 14 + 1); /* n*14 wraps to a small number */
     gsw_put_fill(&b, 0, 64);
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 16);
     gsw_bytes_free(&b);
 
     /* exactly enough bytes for one minimal KV passes the count check */
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 1);
-    tu_kv_u8(&b, "k", 1);
+    gsw_raw_header(&b, 3, 0, 1);
+    gsw_raw_kv_u8(&b, "k", 1);
     cr_assert_eq(b.len, 24 + 14);
     TU_EXPECT(&b, STRICT, GS_OK, 0);
     b.len--;
@@ -129,8 +129,8 @@ Test(header, tensor_count_rechecked_after_kvs)
     /* 1 tensor needs 25 bytes: present after the header, but consumed by the KV. */
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 1, 1);
-    tu_kv_str(&b, "general.name", "0123456789abcdefghijklmnopqrstuvwxyz");
+    gsw_raw_header(&b, 3, 1, 1);
+    gsw_raw_kv_str(&b, "general.name", "0123456789abcdefghijklmnopqrstuvwxyz");
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 8);
     gsw_bytes_free(&b);
 }

@@ -12,8 +12,8 @@
 static size_t one_kv(gsw_bytes *b, const void *key, size_t key_len, uint32_t type)
 {
     gsw_bytes_init(b);
-    tu_header(b, 3, 0, 1);
-    tu_kv_head(b, key, key_len, type);
+    gsw_raw_header(b, 3, 0, 1);
+    gsw_raw_kv_head(b, key, key_len, type);
     return b->len - 4;
 }
 
@@ -103,10 +103,10 @@ Test(kv, nul_key_cannot_shadow_alignment)
     static const char evil[] = "general.alignment\0x";
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 2);
-    tu_kv_head(&b, evil, sizeof evil - 1, GS_VALUE_U32);
+    gsw_raw_header(&b, 3, 0, 2);
+    gsw_raw_kv_head(&b, evil, sizeof evil - 1, GS_VALUE_U32);
     gsw_put_u32(&b, 64);
-    tu_kv_u32(&b, "general.alignment", 32);
+    gsw_raw_kv_u32(&b, "general.alignment", 32);
     TU_EXPECT(&b, STRICT, GS_E_KEY_HAS_NUL, 24);
     TU_EXPECT(&b, LENIENT, GS_E_KEY_HAS_NUL, 24);
     gsw_bytes_free(&b);
@@ -156,10 +156,10 @@ Test(kv, duplicate_keys)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 3);
-    tu_kv_u8(&b, "a", 1);
-    tu_kv_u8(&b, "ab", 1);
-    size_t at = tu_kv_u32(&b, "a", 2);
+    gsw_raw_header(&b, 3, 0, 3);
+    gsw_raw_kv_u8(&b, "a", 1);
+    gsw_raw_kv_u8(&b, "ab", 1);
+    size_t at = gsw_raw_kv_u32(&b, "a", 2);
     TU_EXPECT(&b, STRICT, GS_E_DUPLICATE_KEY, at);
     TU_EXPECT(&b, LENIENT, GS_E_DUPLICATE_KEY, at);
     gs_error e;
@@ -174,7 +174,7 @@ Test(kv, strings_bounded_by_file)
     gsw_bytes b;
     /* key length larger than the file (Talos 2024-1913 shape) */
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 1);
+    gsw_raw_header(&b, 3, 0, 1);
     gsw_put_u64(&b, UINT64_MAX);
     gsw_put_fill(&b, 'a', 16);
     TU_EXPECT(&b, STRICT, GS_E_STRING_EXCEEDS_FILE, 24);
@@ -292,11 +292,11 @@ static gs_file *open_ok(const gsw_bytes *b, gs_profile profile)
 static size_t alignment_file(gsw_bytes *b, uint32_t type, const void *value, size_t n)
 {
     gsw_bytes_init(b);
-    tu_header(b, 3, 1, 1);
-    size_t at = tu_kv_head(b, "general.alignment", 17, type);
+    gsw_raw_header(b, 3, 1, 1);
+    size_t at = gsw_raw_kv_head(b, "general.alignment", 17, type);
     gsw_put(b, value, n);
     uint64_t ne[1] = {4};
-    tu_tensor(b, "t", 1, ne, GS_TYPE_F32, 0);
+    gsw_raw_tensor(b, "t", 1, ne, GS_TYPE_F32, 0);
     gsw_put_fill(b, 0, 4096);
     return at;
 }
@@ -340,8 +340,8 @@ Test(kv, alignment_values)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gsw_bytes b;
         gsw_bytes_init(&b);
-        tu_header(&b, 3, 0, 1);
-        size_t at = tu_kv_u32(&b, "general.alignment", cases[i].value);
+        gsw_raw_header(&b, 3, 0, 1);
+        size_t at = gsw_raw_kv_u32(&b, "general.alignment", cases[i].value);
         TU_EXPECT(&b, STRICT, cases[i].strict, at + 8 + 17 + 4);
         TU_EXPECT(&b, LENIENT, cases[i].lenient, at + 8 + 17 + 4);
         gsw_bytes_free(&b);
@@ -353,10 +353,10 @@ Test(kv, lenient_alignment_is_used_for_layout)
     /* alignment 24: data starts at the next multiple of 24 */
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 1, 1);
-    tu_kv_u32(&b, "general.alignment", 24);
+    gsw_raw_header(&b, 3, 1, 1);
+    gsw_raw_kv_u32(&b, "general.alignment", 24);
     uint64_t ne[1] = {4};
-    tu_tensor(&b, "t", 1, ne, GS_TYPE_F32, 0);
+    gsw_raw_tensor(&b, "t", 1, ne, GS_TYPE_F32, 0);
     size_t info_end = b.len;
     gsw_pad_to(&b, 24);
     gsw_put_fill(&b, 0, 24);
@@ -397,38 +397,38 @@ Test(kv, every_value_type_reads_back)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 14);
-    tu_kv_head(&b, "u8", 2, GS_VALUE_U8);
+    gsw_raw_header(&b, 3, 0, 14);
+    gsw_raw_kv_head(&b, "u8", 2, GS_VALUE_U8);
     gsw_put_u8(&b, 250);
-    tu_kv_head(&b, "i8", 2, GS_VALUE_I8);
+    gsw_raw_kv_head(&b, "i8", 2, GS_VALUE_I8);
     gsw_put_u8(&b, 0x80);
-    tu_kv_head(&b, "u16", 3, GS_VALUE_U16);
+    gsw_raw_kv_head(&b, "u16", 3, GS_VALUE_U16);
     gsw_put_u16(&b, 65535);
-    tu_kv_head(&b, "i16", 3, GS_VALUE_I16);
+    gsw_raw_kv_head(&b, "i16", 3, GS_VALUE_I16);
     gsw_put_u16(&b, 0x8000);
-    tu_kv_head(&b, "u32", 3, GS_VALUE_U32);
+    gsw_raw_kv_head(&b, "u32", 3, GS_VALUE_U32);
     gsw_put_u32(&b, 0xDEADBEEF);
-    tu_kv_head(&b, "i32", 3, GS_VALUE_I32);
+    gsw_raw_kv_head(&b, "i32", 3, GS_VALUE_I32);
     gsw_put_u32(&b, 0xFFFFFFFF);
-    tu_kv_head(&b, "f32", 3, GS_VALUE_F32);
+    gsw_raw_kv_head(&b, "f32", 3, GS_VALUE_F32);
     gsw_put_f32(&b, -1.5f);
-    tu_kv_head(&b, "bool", 4, GS_VALUE_BOOL);
+    gsw_raw_kv_head(&b, "bool", 4, GS_VALUE_BOOL);
     gsw_put_u8(&b, 1);
-    tu_kv_head(&b, "str", 3, GS_VALUE_STRING);
+    gsw_raw_kv_head(&b, "str", 3, GS_VALUE_STRING);
     gsw_put_cstr(&b, "h\xc3\xa9llo");
-    tu_kv_head(&b, "u64", 3, GS_VALUE_U64);
+    gsw_raw_kv_head(&b, "u64", 3, GS_VALUE_U64);
     gsw_put_u64(&b, UINT64_MAX);
-    tu_kv_head(&b, "i64", 3, GS_VALUE_I64);
+    gsw_raw_kv_head(&b, "i64", 3, GS_VALUE_I64);
     gsw_put_u64(&b, 0x8000000000000000ull);
-    tu_kv_head(&b, "f64", 3, GS_VALUE_F64);
+    gsw_raw_kv_head(&b, "f64", 3, GS_VALUE_F64);
     gsw_put_f64(&b, 1e300);
-    tu_kv_head(&b, "arr", 3, GS_VALUE_ARRAY);
+    gsw_raw_kv_head(&b, "arr", 3, GS_VALUE_ARRAY);
     gsw_put_u32(&b, GS_VALUE_STRING);
     gsw_put_u64(&b, 3);
     gsw_put_cstr(&b, "x");
     gsw_put_cstr(&b, "");
     gsw_put_cstr(&b, "zz");
-    tu_kv_head(&b, "ai16", 4, GS_VALUE_ARRAY);
+    gsw_raw_kv_head(&b, "ai16", 4, GS_VALUE_ARRAY);
     gsw_put_u32(&b, GS_VALUE_I16);
     gsw_put_u64(&b, 2);
     gsw_put_u16(&b, 0xFFFE);

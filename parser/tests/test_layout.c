@@ -14,9 +14,9 @@ static void two_tensors(gsw_bytes *b, uint64_t off_a, uint64_t off_b, size_t dat
 {
     uint64_t ne[1] = {8};
     gsw_bytes_init(b);
-    tu_header(b, 3, 2, 0);
-    *first = tu_tensor(b, "a", 1, ne, GS_TYPE_F32, off_a);
-    *second = tu_tensor(b, "b", 1, ne, GS_TYPE_F32, off_b);
+    gsw_raw_header(b, 3, 2, 0);
+    *first = gsw_raw_tensor(b, "a", 1, ne, GS_TYPE_F32, off_a);
+    *second = gsw_raw_tensor(b, "b", 1, ne, GS_TYPE_F32, off_b);
     gsw_pad_to(b, 32);
     gsw_put_fill(b, 0, data_bytes);
 }
@@ -30,23 +30,23 @@ Test(layout, packed_offsets_in_strict)
     gsw_bytes_free(&b);
 
     two_tensors(&b, 0, 48, 96, &a, &s); /* misaligned */
-    TU_EXPECT(&b, STRICT, GS_E_MISALIGNED_OFFSET, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, STRICT, GS_E_MISALIGNED_OFFSET, gsw_raw_offset_field(s, 1, 1));
     TU_EXPECT(&b, LENIENT, GS_OK, 0);
     gsw_bytes_free(&b);
 
     two_tensors(&b, 0, 64, 96, &a, &s); /* a gap */
-    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(s, 1, 1));
     TU_EXPECT(&b, LENIENT, GS_OK, 0);
     gsw_bytes_free(&b);
 
     two_tensors(&b, 32, 0, 64, &a, &s); /* reordered */
-    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, tu_offset_field(a, 1, 1));
+    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(a, 1, 1));
     TU_EXPECT(&b, LENIENT, GS_OK, 0);
     gsw_bytes_free(&b);
 
     two_tensors(&b, 0, 0, 64, &a, &s); /* aliasing */
-    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, tu_offset_field(s, 1, 1));
-    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(s, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(s, 1, 1));
     gsw_bytes_free(&b);
 }
 
@@ -57,20 +57,20 @@ Test(layout, lenient_overlap_detection)
     gsw_bytes b;
     /* partial overlap, listed out of order: the later record is the one reported */
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 3, 0);
-    tu_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 64);
-    tu_tensor(&b, "b", 1, ne8, GS_TYPE_F32, 0);
-    size_t c = tu_tensor(&b, "c", 1, ne8, GS_TYPE_F32, 16);
+    gsw_raw_header(&b, 3, 3, 0);
+    gsw_raw_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 64);
+    gsw_raw_tensor(&b, "b", 1, ne8, GS_TYPE_F32, 0);
+    size_t c = gsw_raw_tensor(&b, "c", 1, ne8, GS_TYPE_F32, 16);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 96);
-    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, tu_offset_field(c, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(c, 1, 1));
     gsw_bytes_free(&b);
     /* empty tensors may share an offset with anything */
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 3, 0);
-    tu_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 0);
-    tu_tensor(&b, "e", 2, ne0, GS_TYPE_F32, 0);
-    tu_tensor(&b, "f", 2, ne0, GS_TYPE_F32, 0);
+    gsw_raw_header(&b, 3, 3, 0);
+    gsw_raw_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 0);
+    gsw_raw_tensor(&b, "e", 2, ne0, GS_TYPE_F32, 0);
+    gsw_raw_tensor(&b, "f", 2, ne0, GS_TYPE_F32, 0);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 32);
     TU_EXPECT(&b, LENIENT, GS_OK, 0);
@@ -78,13 +78,13 @@ Test(layout, lenient_overlap_detection)
     /* a tensor inside a long one, listed after a tensor that follows the long one */
     uint64_t ne32[1] = {32};
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 3, 0);
-    tu_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
-    tu_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
-    size_t in = tu_tensor(&b, "in", 1, ne8, GS_TYPE_F32, 96);
+    gsw_raw_header(&b, 3, 3, 0);
+    gsw_raw_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
+    gsw_raw_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
+    size_t in = gsw_raw_tensor(&b, "in", 1, ne8, GS_TYPE_F32, 96);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 160);
-    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, tu_offset_field(in, 2, 1));
+    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(in, 2, 1));
     gsw_bytes_free(&b);
 }
 
@@ -93,18 +93,18 @@ Test(layout, data_must_lie_inside_the_file)
     gsw_bytes b;
     size_t a, s;
     two_tensors(&b, 0, 32, 63, &a, &s); /* one byte short */
-    TU_EXPECT(&b, STRICT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(s, 1, 1));
-    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, STRICT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(s, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(s, 1, 1));
     gsw_bytes_free(&b);
 
     /* Bleeding Llama: an offset far past the end of the file */
     two_tensors(&b, 0, 1ull << 40, 64, &a, &s);
-    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(s, 1, 1));
     gsw_bytes_free(&b);
     /* an offset whose sum with the data start wraps */
     two_tensors(&b, 0, UINT64_MAX - 31, 64, &a, &s);
-    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(s, 1, 1));
-    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, tu_offset_field(s, 1, 1));
+    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(s, 1, 1));
+    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(s, 1, 1));
     gsw_bytes_free(&b);
 }
 
@@ -113,8 +113,8 @@ Test(layout, padding_before_data_must_exist)
     uint64_t ne[2] = {8, 0}; /* an empty tensor still needs the data section to start */
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 1, 0);
-    tu_tensor(&b, "e", 2, ne, GS_TYPE_F32, 0);
+    gsw_raw_header(&b, 3, 1, 0);
+    gsw_raw_tensor(&b, "e", 2, ne, GS_TYPE_F32, 0);
     size_t info_end = b.len;
     cr_assert_neq(info_end % 32, 0);
     TU_EXPECT(&b, STRICT, GS_E_TRUNCATED, info_end);

@@ -58,11 +58,11 @@ Test(limits, string_length_applies_to_keys_values_and_names)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 1, 2);
-    tu_kv_str(&b, "abcdefgh", "x");               /* key of 8 bytes */
-    size_t v = tu_kv_str(&b, "k", "0123456789"); /* value of 10 bytes */
+    gsw_raw_header(&b, 3, 1, 2);
+    gsw_raw_kv_str(&b, "abcdefgh", "x");               /* key of 8 bytes */
+    size_t v = gsw_raw_kv_str(&b, "k", "0123456789"); /* value of 10 bytes */
     uint64_t ne[1] = {1};
-    size_t t = tu_tensor(&b, "name_of_9", 1, ne, GS_TYPE_F32, 0);
+    size_t t = gsw_raw_tensor(&b, "name_of_9", 1, ne, GS_TYPE_F32, 0);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 32);
     gs_options o;
@@ -76,9 +76,9 @@ Test(limits, string_length_applies_to_keys_values_and_names)
     /* raise the value limit out of the way: only key and name remain */
     gsw_bytes c;
     gsw_bytes_init(&c);
-    tu_header(&c, 3, 1, 1);
-    tu_kv_str(&c, "abcdefgh", "x");
-    t = tu_tensor(&c, "name_of_9", 1, ne, GS_TYPE_F32, 0);
+    gsw_raw_header(&c, 3, 1, 1);
+    gsw_raw_kv_str(&c, "abcdefgh", "x");
+    t = gsw_raw_tensor(&c, "name_of_9", 1, ne, GS_TYPE_F32, 0);
     gsw_pad_to(&c, 32);
     gsw_put_fill(&c, 0, 32);
     o.limits.max_string_length = 8;
@@ -93,12 +93,12 @@ Test(limits, array_length)
 {
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 0, 2);
-    size_t a = tu_kv_head(&b, "a", 1, GS_VALUE_ARRAY);
+    gsw_raw_header(&b, 3, 0, 2);
+    size_t a = gsw_raw_kv_head(&b, "a", 1, GS_VALUE_ARRAY);
     gsw_put_u32(&b, GS_VALUE_U16);
     gsw_put_u64(&b, 5);
     gsw_put_fill(&b, 0, 10);
-    size_t s = tu_kv_head(&b, "s", 1, GS_VALUE_ARRAY);
+    size_t s = gsw_raw_kv_head(&b, "s", 1, GS_VALUE_ARRAY);
     gsw_put_u32(&b, GS_VALUE_STRING);
     gsw_put_u64(&b, 4);
     for (int i = 0; i < 4; i++) {

@@ -32,14 +32,14 @@ Test(sparse, two_and_a_half_gib_file_opens_without_touching_data)
     cr_assert_geq(fd, 0);
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 3, 1);
-    tu_kv_str(&b, "general.architecture", "sparse");
+    gsw_raw_header(&b, 3, 3, 1);
+    gsw_raw_kv_str(&b, "general.architecture", "sparse");
     uint64_t big[2] = {16384, 40960}; /* 2.5 GiB of f32 */
     uint64_t ne[1] = {1024};
-    tu_tensor(&b, "big", 2, big, GS_TYPE_F32, 0);
+    gsw_raw_tensor(&b, "big", 2, big, GS_TYPE_F32, 0);
     uint64_t big_bytes = big[0] * big[1] * 4;
-    tu_tensor(&b, "q", 1, ne, GS_TYPE_Q4_0, big_bytes);
-    tu_tensor(&b, "tail", 1, ne, GS_TYPE_F32, big_bytes + 576);
+    gsw_raw_tensor(&b, "q", 1, ne, GS_TYPE_Q4_0, big_bytes);
+    gsw_raw_tensor(&b, "tail", 1, ne, GS_TYPE_F32, big_bytes + 576);
     gsw_pad_to(&b, 32);
     uint64_t total = b.len + big_bytes + 576 + 4096;
     cr_assert_eq(write(fd, b.data, b.len), (ssize_t)b.len);

@@ -17,8 +17,8 @@ typedef struct part_spec {
 static void build_part(gsw_bytes *b, const part_spec *p)
 {
     gsw_bytes_init(b);
-    tu_header(b, 3, p->tensor ? 1 : 0, p->omit_count ? 2 : 3);
-    tu_kv_head(b, "split.no", 8, (uint32_t)p->no_type);
+    gsw_raw_header(b, 3, p->tensor ? 1 : 0, p->omit_count ? 2 : 3);
+    gsw_raw_kv_head(b, "split.no", 8, (uint32_t)p->no_type);
     if (p->no_type == GS_VALUE_U16) {
         gsw_put_u16(b, (uint16_t)p->no);
     } else if (p->no_type == GS_VALUE_I32) {
@@ -27,14 +27,14 @@ static void build_part(gsw_bytes *b, const part_spec *p)
         gsw_put_cstr(b, "zero");
     }
     if (!p->omit_count) {
-        tu_kv_head(b, "split.count", 11, GS_VALUE_U16);
+        gsw_raw_kv_head(b, "split.count", 11, GS_VALUE_U16);
         gsw_put_u16(b, (uint16_t)p->count);
     }
-    tu_kv_head(b, "split.tensors.count", 19, GS_VALUE_I32);
+    gsw_raw_kv_head(b, "split.tensors.count", 19, GS_VALUE_I32);
     gsw_put_u32(b, (uint32_t)p->tensors);
     if (p->tensor) {
         uint64_t ne[1] = {4};
-        tu_tensor(b, p->tensor, 1, ne, GS_TYPE_F32, 0);
+        gsw_raw_tensor(b, p->tensor, 1, ne, GS_TYPE_F32, 0);
     }
     gsw_pad_to(b, 32);
     if (p->tensor) {

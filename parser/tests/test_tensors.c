@@ -13,8 +13,8 @@ static size_t one_tensor_n(gsw_bytes *b, const void *name, size_t name_len, uint
                            const uint64_t *ne, int32_t type)
 {
     gsw_bytes_init(b);
-    tu_header(b, 3, 1, 0);
-    size_t at = tu_tensor_n(b, name, name_len, n_dims, ne, type, 0);
+    gsw_raw_header(b, 3, 1, 0);
+    size_t at = gsw_raw_tensor_n(b, name, name_len, n_dims, ne, type, 0);
     gsw_pad_to(b, 32);
     gsw_put_fill(b, 0, 4096);
     return at;
@@ -61,10 +61,10 @@ Test(tensors, duplicate_names)
     uint64_t ne[1] = {8};
     gsw_bytes b;
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 3, 0);
-    tu_tensor(&b, "w", 1, ne, GS_TYPE_F32, 0);
-    tu_tensor(&b, "w2", 1, ne, GS_TYPE_F32, 32);
-    size_t at = tu_tensor(&b, "w", 1, ne, GS_TYPE_F32, 64);
+    gsw_raw_header(&b, 3, 3, 0);
+    gsw_raw_tensor(&b, "w", 1, ne, GS_TYPE_F32, 0);
+    gsw_raw_tensor(&b, "w2", 1, ne, GS_TYPE_F32, 32);
+    size_t at = gsw_raw_tensor(&b, "w", 1, ne, GS_TYPE_F32, 64);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 96);
     TU_EXPECT(&b, STRICT, GS_E_DUPLICATE_TENSOR_NAME, at);
@@ -73,9 +73,9 @@ Test(tensors, duplicate_names)
 
     /* "w\0a" and "w\0b" collide in ggml (names cut at the NUL); here NUL is refused outright */
     gsw_bytes_init(&b);
-    tu_header(&b, 3, 2, 0);
-    at = tu_tensor_n(&b, "w\0a", 3, 1, ne, GS_TYPE_F32, 0);
-    tu_tensor_n(&b, "w\0b", 3, 1, ne, GS_TYPE_F32, 32);
+    gsw_raw_header(&b, 3, 2, 0);
+    at = gsw_raw_tensor_n(&b, "w\0a", 3, 1, ne, GS_TYPE_F32, 0);
+    gsw_raw_tensor_n(&b, "w\0b", 3, 1, ne, GS_TYPE_F32, 32);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 64);
     TU_EXPECT(&b, LENIENT, GS_E_TENSOR_NAME_HAS_NUL, at);
@@ -89,7 +89,7 @@ Test(tensors, dims)
     for (size_t i = 0; i < 3; i++) {
         gsw_bytes b;
         gsw_bytes_init(&b);
-        tu_header(&b, 3, 1, 0);
+        gsw_raw_header(&b, 3, 1, 0);
         size_t at = b.len;
         gsw_put_cstr(&b, "t");
         gsw_put_u32(&b, bad_n[i]);
@@ -216,7 +216,7 @@ Test(tensors, size_arithmetic_never_wraps)
     /* the largest representable tensor is accepted by the arithmetic and then fails on the file */
     gsw_bytes b;
     size_t at = one_tensor(&b, "t", 1, (const uint64_t[]){1ull << 60}, GS_TYPE_I8);
-    TU_EXPECT(&b, STRICT, GS_E_DATA_OUTSIDE_FILE, tu_offset_field(at, 1, 1));
+    TU_EXPECT(&b, STRICT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(at, 1, 1));
     gsw_bytes_free(&b);
 }
 

@@ -1,5 +1,6 @@
-/* Shared helpers for the reader's tests: building GGUF bytes field by field, opening them under a
- * profile, and an allocator that counts live allocations (and can fail the N-th one). */
+/* Shared helpers for the reader's tests: a small valid file (built with the writer's raw records,
+ * gsw_raw.h, which the tests use for every other file too), opening bytes under a profile, and
+ * an allocator that counts live allocations (and can fail the N-th one). */
 #ifndef GGUFSAFE_TEST_UTIL_H
 #define GGUFSAFE_TEST_UTIL_H
 
@@ -8,23 +9,7 @@
 #include <stdint.h>
 
 #include "ggufsafe.h"
-#include "gsw_bytes.h"
-
-/* Header: magic, version, tensor count, KV count. */
-void tu_header(gsw_bytes *b, uint32_t version, uint64_t n_tensors, uint64_t n_kv);
-/* KV records. Each returns the offset where the record starts. */
-size_t tu_kv_u32(gsw_bytes *b, const char *key, uint32_t v);
-size_t tu_kv_u8(gsw_bytes *b, const char *key, uint8_t v);
-size_t tu_kv_str(gsw_bytes *b, const char *key, const char *v);
-/* Key given as bytes (may hold NUL), then the value type id; the caller writes the value. */
-size_t tu_kv_head(gsw_bytes *b, const void *key, size_t key_len, uint32_t type);
-/* Tensor info; returns its offset. ne has n_dims entries. */
-size_t tu_tensor(gsw_bytes *b, const char *name, uint32_t n_dims, const uint64_t *ne, int32_t type,
-                 uint64_t offset);
-size_t tu_tensor_n(gsw_bytes *b, const void *name, size_t name_len, uint32_t n_dims,
-                   const uint64_t *ne, int32_t type, uint64_t offset);
-/* Offset of the `offset` field of a tensor info written at info_at with that name and n_dims. */
-size_t tu_offset_field(size_t info_at, size_t name_len, uint32_t n_dims);
+#include "gsw_raw.h"
 
 /* A small valid file: KVs general.architecture="test", general.alignment=align (if align != 0),
  * then two F32 tensors "a" (8 elements) and "b" (4 x 2) with data 0..15 as floats. */
@@ -58,11 +43,12 @@ typedef struct tu_counter {
     size_t live_bytes;
 } tu_counter;
 
-void tu_counter_init(tu_counter *c);
-/* Options with the counting allocator installed. */
-void tu_counting_options(gs_options *opts, tu_counter *c);
+/* Default options with the counting allocator installed, counting into c (reset here) and
+ * failing allocation fail_at (-1: none). */
+void tu_counting_options(gs_options *opts, tu_counter *c, long fail_at);
 
-/* Reads a whole file into memory (abort on failure); *n receives its size. */
+/* Reads a whole file into an exactly sized buffer (malloc; abort on failure); *n receives its
+ * size. */
 uint8_t *tu_read_file(const char *path, size_t *n);
 /* $GS_SOURCE_DIR/rel, or rel when the variable is unset. Returns a static buffer. */
 const char *tu_source_path(const char *rel);

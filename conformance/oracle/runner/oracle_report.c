@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nan_sha256.h"
+#include "gsw_sha256.h"
 
 /* Where tensor data is read from: a file by descriptor, or a buffer. */
 typedef struct source {
@@ -39,15 +39,15 @@ static size_t value_size(int type)
     }
 }
 
-static void sha_string(gsx_sha *s, const char *str)
+static void sha_string(gsw_sha256 *s, const char *str)
 {
     const uint64_t len = strlen(str);
     uint8_t le[8];
     for (int i = 0; i < 8; i++) {
         le[i] = (uint8_t)(len >> (8 * i));
     }
-    gsx_sha_bytes(s, le, sizeof le);
-    gsx_sha_bytes(s, str, (size_t)len);
+    gsw_sha256_bytes(s, le, sizeof le);
+    gsw_sha256_bytes(s, str, (size_t)len);
 }
 
 static void report_kv(const gsx_ggml *g, const struct gguf_context *ctx, int64_t i, FILE *out)
@@ -56,7 +56,7 @@ static void report_kv(const gsx_ggml *g, const struct gguf_context *ctx, int64_t
     const bool is_array = type == GSX_GGUF_ARRAY;
     const int elem = is_array ? g->gguf_get_arr_type(ctx, i) : type;
     const size_t n = is_array ? g->gguf_get_arr_n(ctx, i) : 1;
-    gsx_sha *s = gsx_sha_new();
+    gsw_sha256 *s = gsw_sha256_new();
     if (s == NULL) {
         return;
     }
@@ -65,11 +65,11 @@ static void report_kv(const gsx_ggml *g, const struct gguf_context *ctx, int64_t
             sha_string(s, is_array ? g->gguf_get_arr_str(ctx, i, k) : g->gguf_get_val_str(ctx, i));
         }
     } else if (n > 0) {
-        gsx_sha_bytes(s, is_array ? g->gguf_get_arr_data(ctx, i) : g->gguf_get_val_data(ctx, i),
+        gsw_sha256_bytes(s, is_array ? g->gguf_get_arr_data(ctx, i) : g->gguf_get_val_data(ctx, i),
                       n * value_size(elem));
     }
     char hex[65];
-    gsx_sha_finish(s, hex);
+    gsw_sha256_finish(s, hex);
     fputs("kv ", out);
     put_hex(out, g->gguf_get_key(ctx, i));
     if (is_array) {
@@ -130,7 +130,7 @@ static void tensor_hash(const gsx_ggml *g, const source *src, int type, uint64_t
     } else if (n_elems > 0) {
         fn(raw, f, (int64_t)n_elems);
     }
-    gsx_sha_floats_hex(f, (size_t)n_elems, hex);
+    gsw_sha256_floats_hex(f, (size_t)n_elems, hex);
     free(raw);
     free(f);
 }

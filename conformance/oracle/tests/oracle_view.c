@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nan_sha256.h"
+#include "gsw_sha256.h"
 
 /* ---- parsing the runner's report ---------------------------------------------------------- */
 static int hexval(char c)
@@ -164,7 +164,7 @@ static gs_status our_kv(const gs_file *f, size_t i, gsx_view_kv *k)
     /* the value's wire bytes, read through the library's bounded reader */
     st = gs_file_read(f, ki.value_offset, bytes, n);
     if (st == GS_OK) {
-        gsx_sha_bytes_hex(bytes, n, k->sha);
+        gsw_sha256_hex(bytes, n, k->sha);
     }
     free(bytes);
     return st;
@@ -206,7 +206,7 @@ static gs_status our_tensor(const gs_file *f, size_t i, unsigned flags, gsx_view
     }
     st = gs_tensor_dequantize(f, i, out, (size_t)ti.n_elements);
     if (st == GS_OK) {
-        gsx_sha_floats_hex(out, (size_t)ti.n_elements, t->hash);
+        gsw_sha256_floats_hex(out, (size_t)ti.n_elements, t->hash);
     }
     free(out);
     return st;

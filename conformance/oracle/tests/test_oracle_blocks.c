@@ -15,7 +15,7 @@
 
 #include "file_bytes.h"
 #include "ggufsafe.h"
-#include "nan_sha256.h"
+#include "gsw_sha256.h"
 #include "oracle_client.h"
 
 #define QUANT_ROWS 16 /* rows of 256 elements (or one block) quantized by ggml */
@@ -41,7 +41,7 @@ static uint64_t next(void)
 static size_t first_difference(const float *a, const float *b, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (gsx_canonical_bits(a[i]) != gsx_canonical_bits(b[i])) {
+        if (gsw_nan_canonical_bits(a[i]) != gsw_nan_canonical_bits(b[i])) {
             return i;
         }
     }

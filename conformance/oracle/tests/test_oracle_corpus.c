@@ -5,13 +5,10 @@
  * the same way: data offset, tensor directory, and every tensor's decoded SHA-256 on every
  * decoder path.
  *
- *   test_oracle_corpus GS_ORACLE CORPUS_DIR DISAGREEMENTS_TSV [REGRESS_DIR]
- * CORPUS_DIR is the generated corpus (its manifest.tsv lists the cases); REGRESS_DIR holds the
- * oracle's own cases (conformance/oracle/regress/: inputs the differential fuzzer found), listed
- * as conformance/oracle/regress/NAME. Exit 77 when ggml is unavailable (unless
- * GGUFSAFE_REQUIRE_ORACLE=1). */
-#define _DEFAULT_SOURCE /* scandir, alphasort */
-#include <dirent.h>
+ *   test_oracle_corpus GS_ORACLE CORPUS_DIR DISAGREEMENTS_TSV
+ * CORPUS_DIR is the generated corpus (its manifest.tsv lists the cases, corpus/regress/'s
+ * findings among them, the differential fuzzer's included). Exit 77 when ggml is unavailable
+ * (unless GGUFSAFE_REQUIRE_ORACLE=1). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,13 +73,12 @@ static int matches(const gsx_listed *r, const char *file, gsx_verdict v, double 
     return r->ggml == v || (r->ggml == GSX_HUNG && v == GSX_ACCEPTED && seconds > SLOW_S);
 }
 
-/* One case: `file` in `dir`, known in the list as `prefix` + file. */
-static void one_case(const char *oracle, const char *dir, const char *prefix, const char *file,
-                     gsx_list *l, const gs_kernel *paths, size_t n_paths, tally *t)
+/* One case: `name` in `dir`, known in the list by that name. */
+static void one_case(const char *oracle, const char *dir, const char *name, gsx_list *l,
+                     const gs_kernel *paths, size_t n_paths, tally *t)
 {
-    char path[16400], name[8400];
-    snprintf(path, sizeof path, "%s/%s", dir, file);
-    snprintf(name, sizeof name, "%s%s", prefix, file);
+    char path[16400];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
     gsx_view ggml;
     char detail[256];
     double seconds = 0;
@@ -125,9 +121,8 @@ static void one_case(const char *oracle, const char *dir, const char *prefix, co
 
 int main(int argc, char **argv)
 {
-    if (argc != 4 && argc != 5) {
-        fprintf(stderr, "usage: %s GS_ORACLE CORPUS_DIR DISAGREEMENTS_TSV [REGRESS_DIR]\n",
-                argv[0]);
+    if (argc != 4) {
+        fprintf(stderr, "usage: %s GS_ORACLE CORPUS_DIR DISAGREEMENTS_TSV\n", argv[0]);
         return 2;
     }
     const int check = gsx_oracle_check(argv[1]);
@@ -155,25 +150,9 @@ int main(int argc, char **argv)
         if (line[0] == '\0' || strcmp(line, "file") == 0) {
             continue;
         }
-        one_case(argv[1], argv[2], "", line, &l, paths, n_paths, &t);
+        one_case(argv[1], argv[2], line, &l, paths, n_paths, &t);
     }
     fclose(m);
-    if (argc == 5) { /* the oracle's own regression inputs, named as in the source tree */
-        struct dirent **names = NULL;
-        const int n = scandir(argv[4], &names, NULL, alphasort);
-        for (int i = 0; i < n; i++) {
-            if (names[i]->d_name[0] != '.') {
-                one_case(argv[1], argv[4], "conformance/oracle/regress/", names[i]->d_name, &l,
-                         paths, n_paths, &t);
-            }
-            free(names[i]);
-        }
-        free(names);
-        if (n < 0) {
-            printf("FAIL: cannot read %s\n", argv[4]);
-            t.failures++;
-        }
-    }
     for (size_t i = 0; i < l.n; i++) {
         if (!l.rows[i].seen) {
             t.stale++;

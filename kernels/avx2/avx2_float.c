@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "avx2_util.h"
+#include "block_layout.h"
 #include "decode_avx2.h"
 
 /* x86-64 is little-endian, so the bytes are the little-endian bits the scalar decoder reads:
@@ -24,7 +25,7 @@ static void f32_rows(const uint8_t *src, float *dst, size_t n)
 
 GSI_AVX2_DECODER(f32)
 {
-    gsi_avx2_decode(f32_rows, src, dst, n_blocks, 4, 1);
+    gsi_avx2_decode(f32_rows, src, dst, n_blocks, GSI_F32_BYTES, GSI_F32_ELEMS);
 }
 
 /* Eight conversions of 16-bit inputs at p to 8 floats. */
@@ -85,10 +86,10 @@ static void bf16_rows(const uint8_t *src, float *dst, size_t n)
 
 GSI_AVX2_DECODER(f16)
 {
-    gsi_avx2_decode(f16_rows, src, dst, n_blocks, 2, 1);
+    gsi_avx2_decode(f16_rows, src, dst, n_blocks, GSI_F16_BYTES, GSI_F16_ELEMS);
 }
 
 GSI_AVX2_DECODER(bf16)
 {
-    gsi_avx2_decode(bf16_rows, src, dst, n_blocks, 2, 1);
+    gsi_avx2_decode(bf16_rows, src, dst, n_blocks, GSI_BF16_BYTES, GSI_BF16_ELEMS);
 }

@@ -1,6 +1,7 @@
 /* Ternary types on AVX2: every element is (t - 1) * d, t in {0, 1, 2}, computed as an int8
  * t - 1, converted (exact) and multiplied by d like the reference. */
 #include "avx2_util.h"
+#include "block_layout.h"
 #include "decode_avx2.h"
 
 /* TQ1_0 packs up to 5 trits per byte as a base-3 fraction: trit n of byte B is
@@ -32,37 +33,37 @@ static inline __m128i times3_128(__m128i x)
     return _mm_add_epi8(_mm_add_epi8(x, x), x);
 }
 
-/* [0] qs[48], [48] qh[4], [52] d. Trit n of byte m is element 32n + m (bytes 0..31),
- * 160 + 16n + m (bytes 32..47) and 240 + 4n + m (the 4 qh bytes, 4 trits each). */
+/* qs[48], qh[4], d. Trit n of byte m of qs is element 32n + m (bytes 0..31) and
+ * 160 + 16n + m (bytes 32..47); of qh, 240 + 4n + m (4 trits each). */
 static inline void tq1_0_block(const uint8_t *b, float *y)
 {
-    const __m256 d = gsa_f16_splat(b + 52);
-    __m256i x = gsa_load256(b);
+    const __m256 d = gsa_f16_splat(b + GSI_TQ1_0_D);
+    __m256i x = gsa_load256(b + GSI_TQ1_0_QS);
     for (int n = 0; n < 5; n++) {
         gsa_store_s8x32_mul(y + 32 * n, trit_minus_1(x), d);
         x = times3(x);
     }
-    __m128i x16 = gsa_load128(b + 32);
+    __m128i x16 = gsa_load128(b + GSI_TQ1_0_QS + 32);
     for (int n = 0; n < 5; n++) {
         gsa_store_s8x16_mul(y + 160 + 16 * n, trit_minus_1_128(x16), d);
         x16 = times3_128(x16);
     }
     /* The qh word in every 32-bit lane, lane n advanced n trits: all 16 elements at once. */
-    const __m128i w0 = _mm_set1_epi32((int)gsa_u32(b + 48));
+    const __m128i w0 = _mm_set1_epi32((int)gsi_load_u32le(b + GSI_TQ1_0_QH));
     const __m128i w1 = times3_128(w0), w2 = times3_128(w1), w3 = times3_128(w2);
     const __m128i lanes =
         _mm_blend_epi32(_mm_blend_epi32(w0, w1, 0x2), _mm_blend_epi32(w2, w3, 0x8), 0xc);
     gsa_store_s8x16_mul(y + 240, trit_minus_1_128(lanes), d);
 }
 
-/* [0] qs[64], [64] d. Each 32 bytes feed 128 elements through the 2-bit planes at shifts 0, 2,
+/* qs[64], d. Each 32 bytes feed 128 elements through the 2-bit planes at shifts 0, 2,
  * 4, 6: element 128n + 32r + l is plane r of qs[32n + l]. */
 static inline void tq2_0_block(const uint8_t *b, float *y)
 {
-    const __m256 d = gsa_f16_splat(b + 64);
+    const __m256 d = gsa_f16_splat(b + GSI_TQ2_0_D);
     const __m256i three = _mm256_set1_epi8(3), one = _mm256_set1_epi8(1);
     for (int n = 0; n < 2; n++) {
-        const __m256i x = gsa_load256(b + 32 * n);
+        const __m256i x = gsa_load256(b + GSI_TQ2_0_QS + 32 * n);
         for (int r = 0; r < 4; r++) {
             const __m256i q = _mm256_and_si256(_mm256_srli_epi16(x, 2 * r), three);
             gsa_store_s8x32_mul(y + 128 * n + 32 * r, _mm256_sub_epi8(q, one), d);
@@ -70,5 +71,5 @@ static inline void tq2_0_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_AVX2_ROW(tq1_0, 54, 256)
-GSI_AVX2_ROW(tq2_0, 66, 256)
+GSI_AVX2_ROW(tq1_0, GSI_TQ1_0_BYTES, GSI_TQ1_0_ELEMS)
+GSI_AVX2_ROW(tq2_0, GSI_TQ2_0_BYTES, GSI_TQ2_0_ELEMS)

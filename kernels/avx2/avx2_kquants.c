@@ -5,6 +5,7 @@
  * d*sc*q is exact in f32 (at most 22 significant bits), so the one fused rounding equals the
  * reference's rounding of the final subtraction (docs/quant-types.md, "Bit-exact arithmetic"). */
 #include "avx2_util.h"
+#include "block_layout.h"
 #include "decode_avx2.h"
 
 /* A per-sub-block factor from the block's small array, in all 8 lanes. Broadcast from memory
@@ -15,18 +16,18 @@ static inline __m256 at(const float *factor)
     return _mm256_broadcast_ss(factor);
 }
 
-/* [0] scales[16] (low nibble scale, high nibble min), [16] qs[64], [80] d, [82] dmin. Each 32
- * bytes of qs feed 128 elements through the 2-bit planes at shifts 0, 2, 4, 6; the first 16
- * bytes of a plane belong to one 16-element sub-block, the next 16 to the following one. */
+/* scales[16] (low nibble scale, high nibble min), qs[64], d, dmin. Each 32 bytes of qs feed
+ * 128 elements through the 2-bit planes at shifts 0, 2, 4, 6; the first 16 bytes of a plane
+ * belong to one 16-element sub-block, the next 16 to the following one. */
 static inline void q2_K_block(const uint8_t *b, float *y)
 {
     float dl[16], ml[16];
-    const __m128i sc = gsa_load128(b);
-    gsa_store_s8x16_mul(dl, gsa_low_nibbles(sc), gsa_f16_splat(b + 80));
-    gsa_store_s8x16_mul(ml, gsa_high_nibbles(sc), gsa_f16_splat(b + 82));
+    const __m128i sc = gsa_load128(b + GSI_Q2_K_SCALES);
+    gsa_store_s8x16_mul(dl, gsa_low_nibbles(sc), gsa_f16_splat(b + GSI_Q2_K_D));
+    gsa_store_s8x16_mul(ml, gsa_high_nibbles(sc), gsa_f16_splat(b + GSI_Q2_K_DMIN));
     const __m256i three = _mm256_set1_epi8(3);
     for (int n = 0; n < 2; n++) {
-        const __m256i x = gsa_load256(b + 16 + 32 * n);
+        const __m256i x = gsa_load256(b + GSI_Q2_K_QS + 32 * n);
         for (int r = 0; r < 4; r++) {
             const __m256i q = _mm256_and_si256(_mm256_srli_epi16(x, 2 * r), three);
             const int j = 8 * n + 2 * r;
@@ -46,21 +47,21 @@ static inline __m128i q3_K_scales(const uint8_t *sc)
     const __m128i x = gsa_load64(sc);
     const __m128i lo = _mm_unpacklo_epi64(gsa_low_nibbles(x), gsa_high_nibbles(x));
     const __m128i hi = _mm_and_si128(
-        _mm_srlv_epi32(_mm_set1_epi32((int)gsa_u32(sc + 8)), _mm_setr_epi32(0, 2, 4, 6)),
+        _mm_srlv_epi32(_mm_set1_epi32((int)gsi_load_u32le(sc + 8)), _mm_setr_epi32(0, 2, 4, 6)),
         _mm_set1_epi8(3));
     return _mm_sub_epi8(_mm_or_si128(lo, _mm_slli_epi16(hi, 4)), _mm_set1_epi8(32));
 }
 
-/* [0] hmask[32], [32] qs[64], [96] scales[12], [108] d. Element 128n + 32r + l: plane r of
- * qs[32n + l], minus 4 unless bit 4n + r of hmask[l] is set. */
+/* hmask[32], qs[64], scales[12], d. Element 128n + 32r + l: plane r of qs[32n + l], minus 4
+ * unless bit 4n + r of hmask[l] is set. */
 static inline void q3_K_block(const uint8_t *b, float *y)
 {
     float dl[16];
-    gsa_store_s8x16_mul(dl, q3_K_scales(b + 96), gsa_f16_splat(b + 108));
-    const __m256i hmask = gsa_load256(b);
+    gsa_store_s8x16_mul(dl, q3_K_scales(b + GSI_Q3_K_SCALES), gsa_f16_splat(b + GSI_Q3_K_D));
+    const __m256i hmask = gsa_load256(b + GSI_Q3_K_HMASK);
     const __m256i three = _mm256_set1_epi8(3), four = _mm256_set1_epi8(4);
     for (int n = 0; n < 2; n++) {
-        const __m256i x = gsa_load256(b + 32 + 32 * n);
+        const __m256i x = gsa_load256(b + GSI_Q3_K_QS + 32 * n);
         for (int r = 0; r < 4; r++) {
             const __m256i bit = _mm256_set1_epi8((char)(1 << (4 * n + r)));
             const __m256i clear = _mm256_cmpeq_epi8(_mm256_and_si256(hmask, bit),
@@ -80,7 +81,7 @@ static inline void q3_K_block(const uint8_t *b, float *y)
  * dmin: dl[j] = d * sc[j], ml[j] = dmin * m[j]. */
 static inline void k4_factors(const uint8_t *s, __m256 d, __m256 dmin, float *dl, float *ml)
 {
-    const uint32_t u0 = gsa_u32(s), u1 = gsa_u32(s + 4), u2 = gsa_u32(s + 8);
+    const uint32_t u0 = gsi_load_u32le(s), u1 = gsi_load_u32le(s + 4), u2 = gsi_load_u32le(s + 8);
     const uint32_t low6 = 0x3f3f3f3fu, low4 = 0x0f0f0f0fu, bits45 = 0x30303030u;
     /* j < 4: low 6 bits of bytes j (scale) and j+4 (min). j >= 4: a nibble of byte j+4, and the
      * top 2 bits of byte j-4 (scale) or j (min) as bits 4..5. */
@@ -92,14 +93,15 @@ static inline void k4_factors(const uint8_t *s, __m256 d, __m256 dmin, float *dl
     _mm256_storeu_ps(ml, _mm256_mul_ps(dmin, gsa_s8x8_ps(m)));
 }
 
-/* [0] d, [2] dmin, [4] scales[12], [16] qs[128]. Each 32-byte chunk gives its low nibbles to
- * one 32-element sub-block and its high nibbles to the next. */
+/* d, dmin, scales[12], qs[128]. Each 32-byte chunk gives its low nibbles to one 32-element
+ * sub-block and its high nibbles to the next. */
 static inline void q4_K_block(const uint8_t *b, float *y)
 {
     float dl[8], ml[8];
-    k4_factors(b + 4, gsa_f16_splat(b), gsa_f16_splat(b + 2), dl, ml);
+    k4_factors(b + GSI_Q4_K_SCALES, gsa_f16_splat(b + GSI_Q4_K_D),
+               gsa_f16_splat(b + GSI_Q4_K_DMIN), dl, ml);
     for (int c = 0; c < 4; c++) {
-        const __m256i x = gsa_load256(b + 16 + 32 * c);
+        const __m256i x = gsa_load256(b + GSI_Q4_K_QS + 32 * c);
         const int j = 2 * c;
         gsa_store_s8x32_fmsub(y + 64 * c, gsa_low_nibbles256(x), at(dl + j), at(ml + j));
         gsa_store_s8x32_fmsub(y + 64 * c + 32, gsa_high_nibbles256(x), at(dl + j + 1),
@@ -115,15 +117,16 @@ static inline __m256i fifth_bits(__m256i qh, int j)
     return _mm256_and_si256(set, _mm256_set1_epi8(0x10));
 }
 
-/* [0] d, [2] dmin, [4] scales[12], [16] qh[32], [48] qs[128]: Q4_K plus bit j of qh[l] as the
- * 5th bit of element 32j + l. */
+/* d, dmin, scales[12], qh[32], qs[128]: Q4_K plus bit j of qh[l] as the 5th bit of element
+ * 32j + l. */
 static inline void q5_K_block(const uint8_t *b, float *y)
 {
     float dl[8], ml[8];
-    k4_factors(b + 4, gsa_f16_splat(b), gsa_f16_splat(b + 2), dl, ml);
-    const __m256i qh = gsa_load256(b + 16);
+    k4_factors(b + GSI_Q5_K_SCALES, gsa_f16_splat(b + GSI_Q5_K_D),
+               gsa_f16_splat(b + GSI_Q5_K_DMIN), dl, ml);
+    const __m256i qh = gsa_load256(b + GSI_Q5_K_QH);
     for (int c = 0; c < 4; c++) {
-        const __m256i x = gsa_load256(b + 48 + 32 * c);
+        const __m256i x = gsa_load256(b + GSI_Q5_K_QS + 32 * c);
         const int j = 2 * c;
         const __m256i q_lo = _mm256_or_si256(gsa_low_nibbles256(x), fifth_bits(qh, j));
         const __m256i q_hi = _mm256_or_si256(gsa_high_nibbles256(x), fifth_bits(qh, j + 1));
@@ -132,17 +135,17 @@ static inline void q5_K_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] ql[128], [128] qh[64], [192] scales int8[16], [208] d. In half n, quarter r takes nibble
- * r/2 of ql[64n + 32(r%2) + l] and bits 2r..2r+1 of qh[32n + l], moved to bits 4..5. */
+/* ql[128], qh[64], scales int8[16], d. In half n, quarter r takes nibble r/2 of
+ * ql[64n + 32(r%2) + l] and bits 2r..2r+1 of qh[32n + l], moved to bits 4..5. */
 static inline void q6_K_block(const uint8_t *b, float *y)
 {
     float dl[16];
-    gsa_store_s8x16_mul(dl, gsa_load128(b + 192), gsa_f16_splat(b + 208));
+    gsa_store_s8x16_mul(dl, gsa_load128(b + GSI_Q6_K_SCALES), gsa_f16_splat(b + GSI_Q6_K_D));
     const __m256i bits45 = _mm256_set1_epi8(0x30), bias = _mm256_set1_epi8(32);
     for (int n = 0; n < 2; n++) {
-        const __m256i qa = gsa_load256(b + 64 * n);
-        const __m256i qb = gsa_load256(b + 64 * n + 32);
-        const __m256i qh = gsa_load256(b + 128 + 32 * n);
+        const __m256i qa = gsa_load256(b + GSI_Q6_K_QL + 64 * n);
+        const __m256i qb = gsa_load256(b + GSI_Q6_K_QL + 64 * n + 32);
+        const __m256i qh = gsa_load256(b + GSI_Q6_K_QH + 32 * n);
         __m256i q[4];
         q[0] = _mm256_or_si256(gsa_low_nibbles256(qa),
                                _mm256_and_si256(_mm256_slli_epi16(qh, 4), bits45));
@@ -161,20 +164,19 @@ static inline void q6_K_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] d f32, [4] qs int8[256]: d * q, one rounding, as in the reference. */
+/* d f32, qs int8[256]: d * q, one rounding, as in the reference. */
 static inline void q8_K_block(const uint8_t *b, float *y)
 {
-    float d_scalar;
-    memcpy(&d_scalar, b, sizeof d_scalar);
-    const __m256 d = _mm256_set1_ps(d_scalar);
+    const __m256 d = _mm256_set1_ps(gsi_load_f32le(b + GSI_Q8_K_D));
+    const uint8_t *qs = b + GSI_Q8_K_QS;
     for (int k = 0; k < 32; k++) {
-        _mm256_storeu_ps(y + 8 * k, _mm256_mul_ps(d, gsa_s8x8_ps(gsa_load64(b + 4 + 8 * k))));
+        _mm256_storeu_ps(y + 8 * k, _mm256_mul_ps(d, gsa_s8x8_ps(gsa_load64(qs + 8 * k))));
     }
 }
 
-GSI_AVX2_ROW(q2_K, 84, 256)
-GSI_AVX2_ROW(q3_K, 110, 256)
-GSI_AVX2_ROW(q4_K, 144, 256)
-GSI_AVX2_ROW(q5_K, 176, 256)
-GSI_AVX2_ROW(q6_K, 210, 256)
-GSI_AVX2_ROW(q8_K, 292, 256)
+GSI_AVX2_ROW(q2_K, GSI_Q2_K_BYTES, GSI_Q2_K_ELEMS)
+GSI_AVX2_ROW(q3_K, GSI_Q3_K_BYTES, GSI_Q3_K_ELEMS)
+GSI_AVX2_ROW(q4_K, GSI_Q4_K_BYTES, GSI_Q4_K_ELEMS)
+GSI_AVX2_ROW(q5_K, GSI_Q5_K_BYTES, GSI_Q5_K_ELEMS)
+GSI_AVX2_ROW(q6_K, GSI_Q6_K_BYTES, GSI_Q6_K_ELEMS)
+GSI_AVX2_ROW(q8_K, GSI_Q8_K_BYTES, GSI_Q8_K_ELEMS)

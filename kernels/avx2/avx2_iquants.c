@@ -6,6 +6,7 @@
  * in a vector; see there). Sub-block scales are a few scalar float operations, in the
  * reference's order. */
 #include "avx2_util.h"
+#include "block_layout.h"
 #include "decode_avx2.h"
 #include "grids/grids.h"
 
@@ -53,9 +54,10 @@ static inline __m128i entries32x2(const uint32_t *grid, unsigned i0, unsigned i1
     return _mm_cvtsi64_si128((long long)((uint64_t)grid[i1] << 32 | grid[i0]));
 }
 
+/* An f16 field converted by F16C (the same bits as gsi_load_f16). */
 static inline float f16_at(const uint8_t *p)
 {
-    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(gsa_u16(p))));
+    return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(gsi_load_u16le(p))));
 }
 
 /* IQ2 sub-block scale from a 4-bit field s: (d * (0.5 + s)) * 0.25, the reference's order. */
@@ -64,64 +66,67 @@ static inline __m256 iq2_scale(float d, uint32_t s)
     return _mm256_set1_ps(d * (0.5f + (float)s) * 0.25f);
 }
 
-/* [0] d, [2] 8 x {4 grid indices, u32 a}: a holds four 7-bit ksigns indices and, in its top
- * nibble, the sub-block scale. */
+/* d, then 8 sub-block records {4 grid indices, u32 a}: a holds four 7-bit ksigns indices and,
+ * in its top nibble, the sub-block scale. */
 static inline void iq2_xxs_block(const uint8_t *b, float *y)
 {
-    const float d = f16_at(b);
+    const float d = f16_at(b + GSI_IQ2_XXS_D);
     for (int ib = 0; ib < 8; ib++) {
-        const uint8_t *sub = b + 2 + 8 * ib;
-        const uint32_t a = gsa_u32(sub + 4);
+        const uint8_t *sub = b + GSI_IQ2_XXS_QS + GSI_IQ2_XXS_SUB_BYTES * ib;
+        const uint32_t a = gsi_load_u32le(sub + GSI_IQ2_XXS_SUB_AUX);
         const __m256 db = iq2_scale(d, a >> 28);
         for (int l = 0; l < 4; l++) {
-            store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2xxs_grid, sub[l]), db,
+            store_group(y + 32 * ib + 8 * l,
+                        entry64(gsi_iq2xxs_grid, sub[GSI_IQ2_XXS_SUB_GRID + l]), db,
                         signs_of(gsi_ksigns_iq2xs[(a >> (7 * l)) & 127u]));
         }
     }
 }
 
-/* [0] d, [2] qs u16[32] (9-bit grid index, 7-bit ksigns index), [66] scales[8] (a nibble per
- * pair of groups). */
+/* d, qs u16[32] (9-bit grid index, 7-bit ksigns index), scales[8] (a nibble per pair of
+ * groups). */
 static inline void iq2_xs_block(const uint8_t *b, float *y)
 {
-    const float d = f16_at(b);
+    const float d = f16_at(b + GSI_IQ2_XS_D);
+    const uint8_t *scales = b + GSI_IQ2_XS_SCALES;
     for (int ib = 0; ib < 8; ib++) {
-        const uint8_t *qs = b + 2 + 8 * ib;
-        const __m256 db_lo = iq2_scale(d, b[66 + ib] & 15u);
-        const __m256 db_hi = iq2_scale(d, (uint32_t)b[66 + ib] >> 4);
+        const uint8_t *qs = b + GSI_IQ2_XS_QS + 8 * ib;
+        const __m256 db_lo = iq2_scale(d, scales[ib] & 15u);
+        const __m256 db_hi = iq2_scale(d, (uint32_t)scales[ib] >> 4);
         for (int l = 0; l < 4; l++) {
-            const unsigned v = gsa_u16(qs + 2 * l);
+            const unsigned v = gsi_load_u16le(qs + 2 * l);
             store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2xs_grid, v & 511u),
                         l < 2 ? db_lo : db_hi, signs_of(gsi_ksigns_iq2xs[v >> 9]));
         }
     }
 }
 
-/* [0] d, [2] qs[32], [34] signs[32] (direct 8-bit masks), [66] qh[8] (2 high index bits per
- * group), [74] scales[8]. */
+/* d, qs[32], signs[32] (direct 8-bit masks), qh[8] (2 high index bits per group),
+ * scales[8]. */
 static inline void iq2_s_block(const uint8_t *b, float *y)
 {
-    const float d = f16_at(b);
+    const float d = f16_at(b + GSI_IQ2_S_D);
+    const uint8_t *qs = b + GSI_IQ2_S_QS, *signs = b + GSI_IQ2_S_SIGNS;
     for (int ib = 0; ib < 8; ib++) {
-        const __m256 db_lo = iq2_scale(d, b[74 + ib] & 15u);
-        const __m256 db_hi = iq2_scale(d, (uint32_t)b[74 + ib] >> 4);
-        const unsigned qh = b[66 + ib];
+        const __m256 db_lo = iq2_scale(d, b[GSI_IQ2_S_SCALES + ib] & 15u);
+        const __m256 db_hi = iq2_scale(d, (uint32_t)b[GSI_IQ2_S_SCALES + ib] >> 4);
+        const unsigned qh = b[GSI_IQ2_S_QH + ib];
         for (int l = 0; l < 4; l++) {
-            const unsigned idx = b[2 + 4 * ib + l] | ((qh >> (2 * l)) & 3u) << 8;
+            const unsigned idx = qs[4 * ib + l] | ((qh >> (2 * l)) & 3u) << 8;
             store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2s_grid, idx), l < 2 ? db_lo : db_hi,
-                        signs_of(b[34 + 4 * ib + l]));
+                        signs_of(signs[4 * ib + l]));
         }
     }
 }
 
-/* [0] d, [2] qs[64] (two u32 grid indices per group), [66] u32[8]: four 7-bit ksigns indices
- * and a 4-bit scale per sub-block; db = (d * (0.5 + s)) * 0.5. */
+/* d, qs[64] (two u32 grid indices per group), scales_and_signs u32[8]: four 7-bit ksigns
+ * indices and a 4-bit scale per sub-block; db = (d * (0.5 + s)) * 0.5. */
 static inline void iq3_xxs_block(const uint8_t *b, float *y)
 {
-    const float d = f16_at(b);
+    const float d = f16_at(b + GSI_IQ3_XXS_D);
     for (int ib = 0; ib < 8; ib++) {
-        const uint8_t *qs = b + 2 + 8 * ib;
-        const uint32_t a = gsa_u32(b + 66 + 4 * ib);
+        const uint8_t *qs = b + GSI_IQ3_XXS_QS + 8 * ib;
+        const uint32_t a = gsi_load_u32le(b + GSI_IQ3_XXS_SCALES_AND_SIGNS + 4 * ib);
         const __m256 db = _mm256_set1_ps(d * (0.5f + (float)(a >> 28)) * 0.5f);
         for (int l = 0; l < 4; l++) {
             store_group(y + 32 * ib + 8 * l,
@@ -131,15 +136,15 @@ static inline void iq3_xxs_block(const uint8_t *b, float *y)
     }
 }
 
-/* [0] d, [2] qs[64], [66] qh[8] (9th index bit of each of a sub-block's 8 indices),
- * [74] signs[32] (direct masks), [106] scales[4] (a nibble per sub-block); db = d * (1 + 2s). */
+/* d, qs[64], qh[8] (9th index bit of each of a sub-block's 8 indices), signs[32] (direct
+ * masks), scales[4] (a nibble per sub-block); db = d * (1 + 2s). */
 static inline void iq3_s_block(const uint8_t *b, float *y)
 {
-    const float d = f16_at(b);
+    const float d = f16_at(b + GSI_IQ3_S_D);
     for (int ib = 0; ib < 8; ib++) {
-        const uint8_t *qs = b + 2 + 8 * ib;
-        const unsigned qh = b[66 + ib];
-        const int s = (b[106 + ib / 2] >> (4 * (ib % 2))) & 15;
+        const uint8_t *qs = b + GSI_IQ3_S_QS + 8 * ib;
+        const unsigned qh = b[GSI_IQ3_S_QH + ib];
+        const int s = (b[GSI_IQ3_S_SCALES + ib / 2] >> (4 * (ib % 2))) & 15;
         const __m256 db = _mm256_set1_ps(d * (float)(1 + 2 * s));
         /* index k: qs[k] with bit k of qh as bit 8 */
         const __m256i to_bit8 = _mm256_setr_epi32(8, 7, 6, 5, 4, 3, 2, 1);
@@ -151,7 +156,7 @@ static inline void iq3_s_block(const uint8_t *b, float *y)
          * are plain bytes, separate loads measured faster). */
         const __m256i g = _mm256_i32gather_epi32((const int *)(const void *)gsi_iq3s_grid, idx, 4);
         const __m128i g0 = _mm256_castsi256_si128(g), g1 = _mm256_extracti128_si256(g, 1);
-        const uint8_t *sg = b + 74 + 4 * ib;
+        const uint8_t *sg = b + GSI_IQ3_S_SIGNS + 4 * ib;
         store_group(y + 32 * ib, g0, db, signs_of(sg[0]));
         store_group(y + 32 * ib + 8, _mm_srli_si128(g0, 8), db, signs_of(sg[1]));
         store_group(y + 32 * ib + 16, g1, db, signs_of(sg[2]));
@@ -178,28 +183,28 @@ static inline void iq1_group(float *y, __m256 values, unsigned idx)
     _mm256_storeu_ps(y, _mm256_permutevar8x32_ps(values, g));
 }
 
-/* [0] d, [2] qs[32], [34] qh u16[8]: per sub-block, 3 high index bits per group (bits 0..11),
- * a 3-bit scale (12..14) and the delta sign (15). */
+/* d, qs[32], qh u16[8]: per sub-block, 3 high index bits per group (bits 0..11), a 3-bit
+ * scale (12..14) and the delta sign (15). */
 static inline void iq1_s_block(const uint8_t *b, float *y)
 {
-    const float d = f16_at(b);
+    const float d = f16_at(b + GSI_IQ1_S_D);
     for (int ib = 0; ib < 8; ib++) {
-        const unsigned h = gsa_u16(b + 34 + 2 * ib);
+        const unsigned h = gsi_load_u16le(b + GSI_IQ1_S_QH + 2 * ib);
         const float dl = d * (float)(2 * ((h >> 12) & 7u) + 1);
         const __m256 values = iq1_values(dl, (h & 0x8000u) != 0);
         for (int l = 0; l < 4; l++) {
-            const unsigned idx = b[2 + 4 * ib + l] | ((h >> (3 * l)) & 7u) << 8;
+            const unsigned idx = b[GSI_IQ1_S_QS + 4 * ib + l] | ((h >> (3 * l)) & 7u) << 8;
             iq1_group(y + 32 * ib + 8 * l, values, idx);
         }
     }
 }
 
-/* [0] qs[32], [32] qh[16] (a nibble per group: 3 high index bits, delta sign), [48] scales
- * u16[4]: 3-bit scales per half sub-block in bits 0..11, and in bits 12..15 the four nibbles of
- * the block's f16 scale d. */
+/* qs[32], qh[16] (a nibble per group: 3 high index bits, delta sign), scales u16[4]: 3-bit
+ * scales per half sub-block in bits 0..11, and in bits 12..15 the four nibbles of the block's
+ * f16 scale d. */
 static inline void iq1_m_block(const uint8_t *b, float *y)
 {
-    const uint64_t sc = gsa_u64(b + 48);
+    const uint64_t sc = gsi_load_u64le(b + GSI_IQ1_M_SCALES);
     const uint16_t d_bits = (uint16_t)(((sc >> 12) & 0x000fu) | ((sc >> 24) & 0x00f0u) |
                                        ((sc >> 36) & 0x0f00u) | ((sc >> 48) & 0xf000u));
     const float d = _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(d_bits)));
@@ -208,21 +213,21 @@ static inline void iq1_m_block(const uint8_t *b, float *y)
         for (int half = 0; half < 2; half++) {
             const unsigned s = (word >> (6 * (ib % 2) + 3 * half)) & 7u;
             const float dl = d * (float)(2 * s + 1);
-            const unsigned nibs = b[32 + 2 * ib + half];
+            const unsigned nibs = b[GSI_IQ1_M_QH + 2 * ib + half];
             for (int k = 0; k < 2; k++) {
                 const unsigned nib = (nibs >> (4 * k)) & 15u;
                 const int l = 2 * half + k;
-                const unsigned idx = b[4 * ib + l] | (nib & 7u) << 8;
+                const unsigned idx = b[GSI_IQ1_M_QS + 4 * ib + l] | (nib & 7u) << 8;
                 iq1_group(y + 32 * ib + 8 * l, iq1_values(dl, (nib & 8u) != 0), idx);
             }
         }
     }
 }
 
-GSI_AVX2_ROW(iq2_xxs, 66, 256)
-GSI_AVX2_ROW(iq2_xs, 74, 256)
-GSI_AVX2_ROW(iq2_s, 82, 256)
-GSI_AVX2_ROW(iq3_xxs, 98, 256)
-GSI_AVX2_ROW(iq3_s, 110, 256)
-GSI_AVX2_ROW(iq1_s, 50, 256)
-GSI_AVX2_ROW(iq1_m, 56, 256)
+GSI_AVX2_ROW(iq2_xxs, GSI_IQ2_XXS_BYTES, GSI_IQ2_XXS_ELEMS)
+GSI_AVX2_ROW(iq2_xs, GSI_IQ2_XS_BYTES, GSI_IQ2_XS_ELEMS)
+GSI_AVX2_ROW(iq2_s, GSI_IQ2_S_BYTES, GSI_IQ2_S_ELEMS)
+GSI_AVX2_ROW(iq3_xxs, GSI_IQ3_XXS_BYTES, GSI_IQ3_XXS_ELEMS)
+GSI_AVX2_ROW(iq3_s, GSI_IQ3_S_BYTES, GSI_IQ3_S_ELEMS)
+GSI_AVX2_ROW(iq1_s, GSI_IQ1_S_BYTES, GSI_IQ1_S_ELEMS)
+GSI_AVX2_ROW(iq1_m, GSI_IQ1_M_BYTES, GSI_IQ1_M_ELEMS)

@@ -1,16 +1,16 @@
-/* SHA-256 under the NaN rule, through OpenSSL's EVP interface. */
-#include "nan_sha256.h"
+/* SHA-256 through OpenSSL's EVP interface (gsw_sha256.h). */
+#include "gsw_sha256.h"
 
 #include <openssl/evp.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct gsx_sha {
+struct gsw_sha256 {
     EVP_MD_CTX *md;
 };
 
-uint32_t gsx_canonical_bits(float f)
+uint32_t gsw_nan_canonical_bits(float f)
 {
     uint32_t bits;
     memcpy(&bits, &f, sizeof bits);
@@ -20,9 +20,9 @@ uint32_t gsx_canonical_bits(float f)
     return bits;
 }
 
-gsx_sha *gsx_sha_new(void)
+gsw_sha256 *gsw_sha256_new(void)
 {
-    gsx_sha *s = malloc(sizeof *s);
+    gsw_sha256 *s = malloc(sizeof *s);
     if (s == NULL) {
         return NULL;
     }
@@ -35,19 +35,19 @@ gsx_sha *gsx_sha_new(void)
     return s;
 }
 
-void gsx_sha_bytes(gsx_sha *s, const void *data, size_t n)
+void gsw_sha256_bytes(gsw_sha256 *s, const void *data, size_t n)
 {
     if (n > 0) {
         EVP_DigestUpdate(s->md, data, n);
     }
 }
 
-void gsx_sha_floats(gsx_sha *s, const float *x, size_t n)
+void gsw_sha256_floats(gsw_sha256 *s, const float *x, size_t n)
 {
     uint8_t buf[4096];
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
-        const uint32_t b = gsx_canonical_bits(x[i]);
+        const uint32_t b = gsw_nan_canonical_bits(x[i]);
         buf[used++] = (uint8_t)b;
         buf[used++] = (uint8_t)(b >> 8);
         buf[used++] = (uint8_t)(b >> 16);
@@ -57,10 +57,10 @@ void gsx_sha_floats(gsx_sha *s, const float *x, size_t n)
             used = 0;
         }
     }
-    gsx_sha_bytes(s, buf, used);
+    gsw_sha256_bytes(s, buf, used);
 }
 
-void gsx_sha_finish(gsx_sha *s, char hex[65])
+void gsw_sha256_finish(gsw_sha256 *s, char hex[65])
 {
     unsigned char digest[EVP_MAX_MD_SIZE];
     unsigned int len = 0;
@@ -73,24 +73,28 @@ void gsx_sha_finish(gsx_sha *s, char hex[65])
     free(s);
 }
 
-void gsx_sha_floats_hex(const float *x, size_t n, char hex[65])
+/* A whole digest of n bytes, or of n floats under the NaN rule. */
+static void one_shot(const void *data, size_t n, int floats, char hex[65])
 {
-    gsx_sha *s = gsx_sha_new();
+    gsw_sha256 *s = gsw_sha256_new();
     if (s == NULL) {
         snprintf(hex, 65, "%s", "error");
         return;
     }
-    gsx_sha_floats(s, x, n);
-    gsx_sha_finish(s, hex);
+    if (floats) {
+        gsw_sha256_floats(s, data, n);
+    } else {
+        gsw_sha256_bytes(s, data, n);
+    }
+    gsw_sha256_finish(s, hex);
 }
 
-void gsx_sha_bytes_hex(const void *data, size_t n, char hex[65])
+void gsw_sha256_floats_hex(const float *x, size_t n, char hex[65])
 {
-    gsx_sha *s = gsx_sha_new();
-    if (s == NULL) {
-        snprintf(hex, 65, "%s", "error");
-        return;
-    }
-    gsx_sha_bytes(s, data, n);
-    gsx_sha_finish(s, hex);
+    one_shot(x, n, 1, hex);
+}
+
+void gsw_sha256_hex(const void *data, size_t n, char hex[65])
+{
+    one_shot(data, n, 0, hex);
 }

@@ -2,6 +2,7 @@
  * in the 16-entry int8 table (kernels/grids/), then each value is widened, converted (exact)
  * and multiplied once by its scale, as in the reference. */
 #include "avx2_util.h"
+#include "block_layout.h"
 #include "decode_avx2.h"
 #include "fp_convert.h"
 #include "grids/grids.h"
@@ -11,61 +12,61 @@ static inline __m128i table16(const int8_t *table)
     return _mm_loadu_si128((const __m128i *)(const void *)table);
 }
 
-/* [0] d f16, [2] qs[16]; legacy nibble order. */
+/* d, qs[16]; legacy nibble order. */
 static inline void iq4_nl_block(const uint8_t *b, float *y)
 {
     const __m128i kv = table16(gsi_kvalues_iq4nl);
-    const __m256 d = gsa_f16_splat(b);
-    const __m128i x = gsa_load128(b + 2);
+    const __m256 d = gsa_f16_splat(b + GSI_IQ4_NL_D);
+    const __m128i x = gsa_load128(b + GSI_IQ4_NL_QS);
     gsa_store_s8x16_mul(y, _mm_shuffle_epi8(kv, gsa_low_nibbles(x)), d);
     gsa_store_s8x16_mul(y + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), d);
 }
 
-GSI_AVX2_ROW(iq4_nl, 18, 32)
+GSI_AVX2_ROW(iq4_nl, GSI_IQ4_NL_BYTES, GSI_IQ4_NL_ELEMS)
 
-/* [0] d f16, [2] scales_h u16, [4] scales_l[4], [8] qs[128]. The eight 6-bit scales of the
- * sub-blocks in 32-bit lanes: nibble ib of scales_l's word, bits 2ib..2ib+1 of scales_h on top;
- * dl = d * (ls - 32), formed first (signed zeros). */
+/* d, scales_h u16, scales_l[4], qs[128]. The eight 6-bit scales of the sub-blocks in 32-bit
+ * lanes: nibble ib of scales_l's word, bits 2ib..2ib+1 of scales_h on top; dl = d * (ls - 32),
+ * formed first (signed zeros). */
 static inline void iq4_xs_block(const uint8_t *b, float *y)
 {
     const __m128i kv = table16(gsi_kvalues_iq4nl);
     const __m256i lo = _mm256_and_si256(
-        _mm256_srlv_epi32(_mm256_set1_epi32((int)gsa_u32(b + 4)),
+        _mm256_srlv_epi32(_mm256_set1_epi32((int)gsi_load_u32le(b + GSI_IQ4_XS_SCALES_L)),
                           _mm256_setr_epi32(0, 4, 8, 12, 16, 20, 24, 28)),
         _mm256_set1_epi32(15));
     const __m256i hi = _mm256_and_si256(
-        _mm256_srlv_epi32(_mm256_set1_epi32(gsa_u16(b + 2)),
+        _mm256_srlv_epi32(_mm256_set1_epi32(gsi_load_u16le(b + GSI_IQ4_XS_SCALES_H)),
                           _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)),
         _mm256_set1_epi32(3));
     const __m256i ls = _mm256_sub_epi32(_mm256_or_si256(lo, _mm256_slli_epi32(hi, 4)),
                                         _mm256_set1_epi32(32));
     float dl[8];
-    _mm256_storeu_ps(dl, _mm256_mul_ps(gsa_f16_splat(b), _mm256_cvtepi32_ps(ls)));
+    _mm256_storeu_ps(dl, _mm256_mul_ps(gsa_f16_splat(b + GSI_IQ4_XS_D), _mm256_cvtepi32_ps(ls)));
     for (int ib = 0; ib < 8; ib++) {
         const __m256 s = _mm256_broadcast_ss(&dl[ib]);
-        const __m128i x = gsa_load128(b + 8 + 16 * ib);
+        const __m128i x = gsa_load128(b + GSI_IQ4_XS_QS + 16 * ib);
         gsa_store_s8x16_mul(y + 32 * ib, _mm_shuffle_epi8(kv, gsa_low_nibbles(x)), s);
         gsa_store_s8x16_mul(y + 32 * ib + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), s);
     }
 }
 
-GSI_AVX2_ROW(iq4_xs, 136, 256)
+GSI_AVX2_ROW(iq4_xs, GSI_IQ4_XS_BYTES, GSI_IQ4_XS_ELEMS)
 
-/* [0] e E8M0, [1] qs[16]; legacy nibble order. Blocks are 17 bytes, so they sit at every
+/* e E8M0, qs[16]; legacy nibble order. Blocks are 17 bytes, so they sit at every
  * address. The scale 2^(e-128) is a subnormal for e < 2: the multiply keeps it because this
  * library never sets FTZ/DAZ. */
 static inline void mxfp4_block(const uint8_t *b, float *y)
 {
     const __m128i kv = table16(gsi_kvalues_fp4);
-    const __m256 d = _mm256_set1_ps(gsi_e8m0_half_to_f32(b[0]));
-    const __m128i x = gsa_load128(b + 1);
+    const __m256 d = _mm256_set1_ps(gsi_e8m0_half_to_f32(b[GSI_MXFP4_E]));
+    const __m128i x = gsa_load128(b + GSI_MXFP4_QS);
     gsa_store_s8x16_mul(y, _mm_shuffle_epi8(kv, gsa_low_nibbles(x)), d);
     gsa_store_s8x16_mul(y + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), d);
 }
 
-GSI_AVX2_ROW(mxfp4, 17, 32)
+GSI_AVX2_ROW(mxfp4, GSI_MXFP4_BYTES, GSI_MXFP4_ELEMS)
 
-/* [0] d UE4M3[4], [4] qs[32]: four 16-element sub-blocks of 8 bytes; the low nibbles of a
+/* d UE4M3[4], qs[32]: four 16-element sub-blocks of 8 bytes; the low nibbles of a
  * sub-block's 8 bytes are its elements 0..7, the high nibbles 8..15. 16 bytes (two
  * sub-blocks) at a time: unpacklo/hi_epi64 of the looked-up low and high nibbles put each
  * sub-block's 16 values in element order. */
@@ -73,14 +74,14 @@ static inline void nvfp4_block(const uint8_t *b, float *y)
 {
     const __m128i kv = table16(gsi_kvalues_fp4);
     for (int h = 0; h < 2; h++) {
-        const __m128i x = gsa_load128(b + 4 + 16 * h);
+        const __m128i x = gsa_load128(b + GSI_NVFP4_QS + 16 * h);
         const __m128i lo = _mm_shuffle_epi8(kv, gsa_low_nibbles(x));
         const __m128i hi = _mm_shuffle_epi8(kv, gsa_high_nibbles(x));
-        const __m256 d0 = _mm256_set1_ps(gsi_ue4m3_half_to_f32(b[2 * h]));
-        const __m256 d1 = _mm256_set1_ps(gsi_ue4m3_half_to_f32(b[2 * h + 1]));
+        const __m256 d0 = _mm256_set1_ps(gsi_ue4m3_half_to_f32(b[GSI_NVFP4_D + 2 * h]));
+        const __m256 d1 = _mm256_set1_ps(gsi_ue4m3_half_to_f32(b[GSI_NVFP4_D + 2 * h + 1]));
         gsa_store_s8x16_mul(y + 32 * h, _mm_unpacklo_epi64(lo, hi), d0);
         gsa_store_s8x16_mul(y + 32 * h + 16, _mm_unpackhi_epi64(lo, hi), d1);
     }
 }
 
-GSI_AVX2_ROW(nvfp4, 36, 64)
+GSI_AVX2_ROW(nvfp4, GSI_NVFP4_BYTES, GSI_NVFP4_ELEMS)

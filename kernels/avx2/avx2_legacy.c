@@ -2,12 +2,13 @@
  * Legacy nibble order puts elements 0..15 in the low nibbles of qs and 16..31 in the high
  * ones, so masking and shifting give the elements in order without a shuffle. */
 #include "avx2_util.h"
+#include "block_layout.h"
 #include "decode_avx2.h"
 
 static inline void q4_0_block(const uint8_t *b, float *y)
 {
-    const __m256 d = gsa_f16_splat(b);
-    const __m128i x = gsa_load128(b + 2);
+    const __m256 d = gsa_f16_splat(b + GSI_Q4_0_D);
+    const __m128i x = gsa_load128(b + GSI_Q4_0_QS);
     const __m128i eight = _mm_set1_epi8(8);
     gsa_store_s8x16_mul(y, _mm_sub_epi8(gsa_low_nibbles(x), eight), d);
     gsa_store_s8x16_mul(y + 16, _mm_sub_epi8(gsa_high_nibbles(x), eight), d);
@@ -17,9 +18,9 @@ static inline void q4_0_block(const uint8_t *b, float *y)
  * rounding of the + m. */
 static inline void q4_1_block(const uint8_t *b, float *y)
 {
-    const __m256 d = gsa_f16_splat(b);
-    const __m256 m = gsa_f16_splat(b + 2);
-    const __m128i x = gsa_load128(b + 4);
+    const __m256 d = gsa_f16_splat(b + GSI_Q4_1_D);
+    const __m256 m = gsa_f16_splat(b + GSI_Q4_1_M);
+    const __m128i x = gsa_load128(b + GSI_Q4_1_QS);
     gsa_store_s8x16_fmadd(y, gsa_low_nibbles(x), d, m);
     gsa_store_s8x16_fmadd(y + 16, gsa_high_nibbles(x), d, m);
 }
@@ -35,19 +36,19 @@ static inline __m256i legacy_nibbles(const uint8_t *qs)
  * nibble - 16 = nibble | 0xf0 (as int8) when it is clear. */
 static inline void q5_0_block(const uint8_t *b, float *y)
 {
-    const __m256 d = gsa_f16_splat(b);
-    const __m256i fifth = gsa_bits_to_bytes(gsa_u32(b + 2));
-    const __m256i q = _mm256_or_si256(legacy_nibbles(b + 6),
+    const __m256 d = gsa_f16_splat(b + GSI_Q5_0_D);
+    const __m256i fifth = gsa_bits_to_bytes(gsi_load_u32le(b + GSI_Q5_0_QH));
+    const __m256i q = _mm256_or_si256(legacy_nibbles(b + GSI_Q5_0_QS),
                                       _mm256_andnot_si256(fifth, _mm256_set1_epi8((char)0xf0)));
     gsa_store_s8x32_mul(y, q, d);
 }
 
 static inline void q5_1_block(const uint8_t *b, float *y)
 {
-    const __m256 d = gsa_f16_splat(b);
-    const __m256 m = gsa_f16_splat(b + 2);
-    const __m256i fifth = gsa_bits_to_bytes(gsa_u32(b + 4));
-    const __m256i q = _mm256_or_si256(legacy_nibbles(b + 8),
+    const __m256 d = gsa_f16_splat(b + GSI_Q5_1_D);
+    const __m256 m = gsa_f16_splat(b + GSI_Q5_1_M);
+    const __m256i fifth = gsa_bits_to_bytes(gsi_load_u32le(b + GSI_Q5_1_QH));
+    const __m256i q = _mm256_or_si256(legacy_nibbles(b + GSI_Q5_1_QS),
                                       _mm256_and_si256(fifth, _mm256_set1_epi8(0x10)));
     gsa_store_s8x16_fmadd(y, _mm256_castsi256_si128(q), d, m);
     gsa_store_s8x16_fmadd(y + 16, _mm256_extracti128_si256(q, 1), d, m);
@@ -63,12 +64,13 @@ static inline void int8x32_times(const uint8_t *qs, __m256 d, float *y)
 
 static inline void q8_0_block(const uint8_t *b, float *y)
 {
-    int8x32_times(b + 2, gsa_f16_splat(b), y);
+    int8x32_times(b + GSI_Q8_0_QS, gsa_f16_splat(b + GSI_Q8_0_D), y);
 }
 
 static inline void q8_1_block(const uint8_t *b, float *y)
 {
-    int8x32_times(b + 4, gsa_f16_splat(b), y); /* the s field at +2 is ignored, as in scalar */
+    /* the s field is ignored, as in scalar */
+    int8x32_times(b + GSI_Q8_1_QS, gsa_f16_splat(b + GSI_Q8_1_D), y);
 }
 
 /* 128 elements, one bit each, LSB first: +d for 1, -d for 0. Each 32-bit word of qs covers 32
@@ -76,7 +78,7 @@ static inline void q8_1_block(const uint8_t *b, float *y)
  * blendv reads to choose d or -d. -d is a sign flip, as C's unary minus. */
 static inline void q1_0_block(const uint8_t *b, float *y)
 {
-    const __m256 d = gsa_f16_splat(b);
+    const __m256 d = gsa_f16_splat(b + GSI_Q1_0_D);
     const __m256 neg_d = _mm256_xor_ps(d, _mm256_set1_ps(-0.0f));
     const __m256i to_top[4] = {
         _mm256_setr_epi32(31, 30, 29, 28, 27, 26, 25, 24),
@@ -85,7 +87,7 @@ static inline void q1_0_block(const uint8_t *b, float *y)
         _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0),
     };
     for (int w = 0; w < 4; w++) {
-        const __m256i word = _mm256_set1_epi32((int)gsa_u32(b + 2 + 4 * w));
+        const __m256i word = _mm256_set1_epi32((int)gsi_load_u32le(b + GSI_Q1_0_QS + 4 * w));
         for (int g = 0; g < 4; g++) {
             const __m256 sel = _mm256_castsi256_ps(_mm256_sllv_epi32(word, to_top[g]));
             _mm256_storeu_ps(y + 32 * w + 8 * g, _mm256_blendv_ps(neg_d, d, sel));
@@ -99,12 +101,12 @@ static inline void q1_0_block(const uint8_t *b, float *y)
 static inline void q2_0_block(const uint8_t *b, float *y)
 {
     const __m256 values = _mm256_mul_ps(_mm256_setr_ps(-1, 0, 1, 2, -1, 0, 1, 2),
-                                        gsa_f16_splat(b));
+                                        gsa_f16_splat(b + GSI_Q2_0_D));
     const __m256i shift_lo = _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14);
     const __m256i shift_hi = _mm256_setr_epi32(16, 18, 20, 22, 24, 26, 28, 30);
     const __m256i three = _mm256_set1_epi32(3);
     for (int w = 0; w < 4; w++) {
-        const __m256i word = _mm256_set1_epi32((int)gsa_u32(b + 2 + 4 * w));
+        const __m256i word = _mm256_set1_epi32((int)gsi_load_u32le(b + GSI_Q2_0_QS + 4 * w));
         const __m256i q_lo = _mm256_and_si256(_mm256_srlv_epi32(word, shift_lo), three);
         const __m256i q_hi = _mm256_and_si256(_mm256_srlv_epi32(word, shift_hi), three);
         _mm256_storeu_ps(y + 16 * w, _mm256_permutevar8x32_ps(values, q_lo));
@@ -112,11 +114,11 @@ static inline void q2_0_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_AVX2_ROW(q4_0, 18, 32)
-GSI_AVX2_ROW(q4_1, 20, 32)
-GSI_AVX2_ROW(q5_0, 22, 32)
-GSI_AVX2_ROW(q5_1, 24, 32)
-GSI_AVX2_ROW(q8_0, 34, 32)
-GSI_AVX2_ROW(q8_1, 36, 32)
-GSI_AVX2_ROW(q1_0, 18, 128)
-GSI_AVX2_ROW(q2_0, 18, 64)
+GSI_AVX2_ROW(q4_0, GSI_Q4_0_BYTES, GSI_Q4_0_ELEMS)
+GSI_AVX2_ROW(q4_1, GSI_Q4_1_BYTES, GSI_Q4_1_ELEMS)
+GSI_AVX2_ROW(q5_0, GSI_Q5_0_BYTES, GSI_Q5_0_ELEMS)
+GSI_AVX2_ROW(q5_1, GSI_Q5_1_BYTES, GSI_Q5_1_ELEMS)
+GSI_AVX2_ROW(q8_0, GSI_Q8_0_BYTES, GSI_Q8_0_ELEMS)
+GSI_AVX2_ROW(q8_1, GSI_Q8_1_BYTES, GSI_Q8_1_ELEMS)
+GSI_AVX2_ROW(q1_0, GSI_Q1_0_BYTES, GSI_Q1_0_ELEMS)
+GSI_AVX2_ROW(q2_0, GSI_Q2_0_BYTES, GSI_Q2_0_ELEMS)

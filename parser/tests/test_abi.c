@@ -1,0 +1,257 @@
+/* The ABI promises of docs/abi.md, from the caller's side:
+ *   - a 0.1.0-sized gs_options (the 0.1.0 layout, written out here) opens files with its
+ *     settings honoured, and the library reads no byte past its struct_size;
+ *   - struct sizes gs_options never had are refused;
+ *   - the 0.1.0 symbols of the getters write exactly the 0.1.0 struct sizes, the sized entry
+ *     points exactly the size given (zeros past the fields they have), and refuse sizes below
+ *     0.1.0's;
+ *   - gs_type_info.quantized.
+ * Structs are placed so that they end at an inaccessible page: a read or write past the end
+ * faults. */
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "test_util.h"
+
+/* gs_options as 0.1.0 declared it (include/ggufsafe.h at 370f799). */
+typedef struct options_0_1_0 {
+    size_t struct_size;
+    gs_profile profile;
+    gs_limits limits;
+    gs_allocator allocator;
+    bool diagnostic;
+    bool copy_metadata;
+} options_0_1_0;
+
+/* The 0.1.0 sizes of the structs the getters fill: their last 0.1.0 field's end, rounded up to
+ * the struct's alignment (which appending fields does not change). */
+#define END_OF(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+#define ROUND_UP(n, a) (((n) + (a) - 1) / (a) * (a))
+#define SIZE_0_1_0(type, last) ROUND_UP(END_OF(type, last), _Alignof(type))
+#define TYPE_INFO_0_1_0 SIZE_0_1_0(gs_type_info, decodable)
+#define LAYOUT_0_1_0 SIZE_0_1_0(gs_layout, findings_dropped)
+#define KV_INFO_0_1_0 SIZE_0_1_0(gs_kv_info, size)
+#define TENSOR_INFO_0_1_0 SIZE_0_1_0(gs_tensor_info, data)
+
+/* n bytes that end where an inaccessible page begins, filled with 0xa5. */
+typedef struct guarded {
+    uint8_t *map;
+    size_t map_len;
+    uint8_t *p;
+} guarded;
+
+static guarded guard(size_t n)
+{
+    const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    cr_assert(n <= page);
+    guarded g;
+    g.map_len = 2 * page;
+    g.map = mmap(NULL, g.map_len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    cr_assert(g.map != MAP_FAILED);
+    cr_assert_eq(mprotect(g.map + page, page, PROT_NONE), 0);
+    g.p = g.map + page - n;
+    memset(g.p, 0xa5, n);
+    return g;
+}
+
+static void unguard(guarded *g)
+{
+    munmap(g->map, g->map_len);
+}
+
+static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (p[i] != v) {
+            return false;
+        }
+    }
+    return true;
+}
+
+Test(abi, sizes_0_1_0)
+{
+    cr_assert_eq(sizeof(options_0_1_0), sizeof(gs_options), "gs_options grew: extend this test");
+#if defined(__LP64__)
+    cr_assert_eq(sizeof(options_0_1_0), 104);
+    cr_assert_eq(TYPE_INFO_0_1_0, 24);
+    cr_assert_eq(LAYOUT_0_1_0, 96);
+    cr_assert_eq(KV_INFO_0_1_0, 56);
+    cr_assert_eq(TENSOR_INFO_0_1_0, 152);
+#endif
+}
+
+/* A 0.1.0 options struct: defaults from the sized init, then 0.1.0's fields set by name. */
+Test(abi, options_0_1_0_opens)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, 32);
+    guarded g = guard(sizeof(options_0_1_0));
+    options_0_1_0 *old = (options_0_1_0 *)(void *)g.p;
+    cr_assert_eq(gs_options_init_sized((gs_options *)(void *)old, sizeof *old), GS_OK);
+    cr_assert_eq(old->struct_size, sizeof *old);
+    cr_assert_eq(old->profile, GS_PROFILE_STRICT);
+    cr_assert_eq(old->limits.max_kv_count, 1u << 20);
+    old->profile = GS_PROFILE_LENIENT;
+    gs_file *f = NULL;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, (const gs_options *)(void *)old, &f, &e), GS_OK,
+                 "%s", e.detail);
+    cr_assert_eq(gs_file_profile(f), GS_PROFILE_LENIENT);
+    gs_close(f);
+    old->limits.max_kv_count = 1; /* the small file has two KVs */
+    cr_assert_eq(gs_open_memory(b.data, b.len, (const gs_options *)(void *)old, &f, &e),
+                 GS_E_LIMIT_KV_COUNT);
+    cr_assert_null(f);
+    unguard(&g);
+    gsw_bytes_free(&b);
+}
+
+/* The 0.1.0 gs_options_init symbol writes 0.1.0's size. */
+Test(abi, options_init_0_1_0_symbol)
+{
+    guarded g = guard(sizeof(options_0_1_0));
+    (gs_options_init)((gs_options *)(void *)g.p);
+    const options_0_1_0 *old = (const options_0_1_0 *)(const void *)g.p;
+    cr_assert_eq(old->struct_size, sizeof(options_0_1_0));
+    cr_assert_eq(old->limits.max_alignment, 1u << 20);
+    unguard(&g);
+    (gs_options_init)(NULL); /* a no-op */
+}
+
+Test(abi, options_sizes_refused)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, 32);
+    const size_t bad[] = {0, 1, sizeof(size_t), sizeof(options_0_1_0) - 1,
+                          sizeof(options_0_1_0) + 1, sizeof(gs_options) + 8, SIZE_MAX};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        gs_options o;
+        memset(&o, 0x5a, sizeof o);
+        cr_assert_eq(gs_options_init_sized(&o, bad[i]), GS_E_INVALID_ARGUMENT, "size %zu",
+                     bad[i]);
+        cr_assert(all_bytes((const uint8_t *)&o, sizeof o, 0x5a), "size %zu: written", bad[i]);
+        gs_options_init(&o);
+        o.struct_size = bad[i];
+        gs_file *f = NULL;
+        cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_E_INVALID_ARGUMENT,
+                     "size %zu", bad[i]);
+        cr_assert_eq(gs_options_init_sized(NULL, sizeof o), GS_E_INVALID_ARGUMENT);
+    }
+    gsw_bytes_free(&b);
+}
+
+Test(abi, type_info)
+{
+    /* quantized: every block type with scales; not the plain types, removed or unknown ids */
+    const int32_t plain[] = {GS_TYPE_F32, GS_TYPE_F16, GS_TYPE_BF16, GS_TYPE_F64,
+                             GS_TYPE_I8,  GS_TYPE_I16, GS_TYPE_I32,  GS_TYPE_I64};
+    for (int32_t id = -1; id <= GS_TYPE_COUNT; id++) {
+        gs_type_info ti;
+        gs_status st = gs_type_get_info(id, &ti);
+        bool is_plain = false;
+        for (size_t k = 0; k < sizeof plain / sizeof plain[0]; k++) {
+            is_plain = is_plain || plain[k] == id;
+        }
+        const bool want = st == GS_OK && !is_plain;
+        cr_assert_eq(ti.quantized, want, "id %d (%s)", id, ti.name);
+        if (st == GS_OK) {
+            cr_assert_eq(ti.quantized, ti.block_elems > 1, "id %d: blocks of one element", id);
+        }
+    }
+    gs_type_info ti;
+    cr_assert_eq(gs_type_get_info_sized(GS_TYPE_Q4_K, &ti, TYPE_INFO_0_1_0 - 1),
+                 GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_type_get_info_sized(GS_TYPE_Q4_K, NULL, sizeof ti), GS_E_INVALID_ARGUMENT);
+    /* the 0.1.0 symbol: 0.1.0's size */
+    guarded g = guard(TYPE_INFO_0_1_0);
+    cr_assert_eq((gs_type_get_info)(GS_TYPE_Q4_K, (gs_type_info *)(void *)g.p), GS_OK);
+    cr_assert_str_eq(((const gs_type_info *)(const void *)g.p)->name, "q4_K");
+    cr_assert_eq(((const gs_type_info *)(const void *)g.p)->block_bytes, 144);
+    unguard(&g);
+    /* a larger struct than this library knows: the rest zeroed */
+    uint8_t big[sizeof(gs_type_info) + 16];
+    memset(big, 0xa5, sizeof big);
+    cr_assert_eq(gs_type_get_info_sized(GS_TYPE_Q8_0, (gs_type_info *)(void *)big, sizeof big),
+                 GS_OK);
+    cr_assert(all_bytes(big + sizeof(gs_type_info), 16, 0));
+    cr_assert(((const gs_type_info *)(const void *)big)->quantized);
+}
+
+static gs_file *open_small(gsw_bytes *b)
+{
+    gsw_bytes_init(b);
+    tu_small_file(b, 32);
+    gs_file *f = NULL;
+    cr_assert_eq(gs_open_memory(b->data, b->len, NULL, &f, NULL), GS_OK);
+    return f;
+}
+
+Test(abi, layout)
+{
+    gsw_bytes b;
+    gs_file *f = open_small(&b);
+    gs_layout want;
+    cr_assert_eq(gs_file_layout_sized(f, &want, sizeof want), GS_OK);
+    cr_assert_eq(want.file_size, b.len);
+    guarded g = guard(LAYOUT_0_1_0);
+    (gs_file_layout)(f, (gs_layout *)(void *)g.p);
+    cr_assert_eq(memcmp(g.p, &want, LAYOUT_0_1_0), 0);
+    memset(g.p, 0xa5, LAYOUT_0_1_0);
+    cr_assert_eq(gs_file_layout_sized(f, (gs_layout *)(void *)g.p, LAYOUT_0_1_0), GS_OK);
+    cr_assert_eq(memcmp(g.p, &want, LAYOUT_0_1_0), 0);
+    cr_assert_eq(gs_file_layout_sized(NULL, (gs_layout *)(void *)g.p, LAYOUT_0_1_0),
+                 GS_E_INVALID_ARGUMENT);
+    cr_assert(all_bytes(g.p, LAYOUT_0_1_0, 0));
+    unguard(&g);
+    gs_layout l;
+    memset(&l, 0xa5, sizeof l);
+    cr_assert_eq(gs_file_layout_sized(f, &l, LAYOUT_0_1_0 - 1), GS_E_INVALID_ARGUMENT);
+    cr_assert(all_bytes((const uint8_t *)&l, sizeof l, 0xa5));
+    cr_assert_eq(gs_file_layout_sized(f, NULL, sizeof l), GS_E_INVALID_ARGUMENT);
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+Test(abi, kv_info)
+{
+    gsw_bytes b;
+    gs_file *f = open_small(&b);
+    gs_kv_info want;
+    cr_assert_eq(gs_kv_info_at_sized(f, 0, &want, sizeof want), GS_OK);
+    cr_assert_eq(want.key.len, strlen("general.architecture"));
+    guarded g = guard(KV_INFO_0_1_0);
+    cr_assert_eq((gs_kv_info_at)(f, 0, (gs_kv_info *)(void *)g.p), GS_OK);
+    cr_assert_eq(memcmp(g.p, &want, KV_INFO_0_1_0), 0);
+    unguard(&g);
+    gs_kv_info k;
+    cr_assert_eq(gs_kv_info_at_sized(f, 0, &k, KV_INFO_0_1_0 - 1), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_kv_info_at_sized(f, 99, &k, sizeof k), GS_E_OUT_OF_RANGE);
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+Test(abi, tensor_info)
+{
+    gsw_bytes b;
+    gs_file *f = open_small(&b);
+    gs_tensor_info want;
+    cr_assert_eq(gs_tensor_info_at_sized(f, 1, &want, sizeof want), GS_OK);
+    cr_assert_eq(want.n_elements, 8);
+    guarded g = guard(TENSOR_INFO_0_1_0);
+    cr_assert_eq((gs_tensor_info_at)(f, 1, (gs_tensor_info *)(void *)g.p), GS_OK);
+    cr_assert_eq(memcmp(g.p, &want, TENSOR_INFO_0_1_0), 0);
+    unguard(&g);
+    gs_tensor_info t;
+    cr_assert_eq(gs_tensor_info_at_sized(f, 0, &t, TENSOR_INFO_0_1_0 - 1),
+                 GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_tensor_info_at_sized(f, 2, &t, sizeof t), GS_E_OUT_OF_RANGE);
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
