@@ -193,6 +193,20 @@ int cli_usage_error(const char *command, const char *fmt, ...)
     return CLI_EXIT_USAGE;
 }
 
+int cli_no_tensor_left(const char *command, const char *where, const cli_list *tensors,
+                       size_t n_excludes)
+{
+    if (tensors->n == 1 && n_excludes == 0) {
+        const char *only = tensors->items[0];
+        char what[64];
+        snprintf(what, sizeof what, "no tensor%s %s", where,
+                 strpbrk(only, "*?[\\") != NULL ? "matches" : "named");
+        return cli_usage_error_arg(command, what, only);
+    }
+    return cli_usage_error(command, "no tensor%s is left by the --tensor and --exclude patterns",
+                           where);
+}
+
 int cli_usage_error_arg(const char *command, const char *what, const char *arg)
 {
     cli_text t;

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli_opts.h"
 #include "ggufsafe.h"
 #include "json_writer.h"
 #include "out.h"
@@ -45,6 +46,12 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 
 /* The same for an argument from the command line, shown escaped: "error: <what> '<arg>'". */
 int cli_usage_error_arg(const char *command, const char *what, const char *arg);
+
+/* --tensor and --exclude patterns that left no tensor: a usage error naming the pattern when
+ * there is one ("no tensor<where> named 'x'", "... matches 'x*'"), else "no tensor<where> is
+ * left by the --tensor and --exclude patterns". where is "" or " in either file". */
+int cli_no_tensor_left(const char *command, const char *where, const cli_list *tensors,
+                       size_t n_excludes);
 
 /* "error: out of memory"; returns CLI_EXIT_USAGE. */
 int cli_print_out_of_memory(void);

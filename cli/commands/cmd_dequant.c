@@ -258,24 +258,9 @@ static bool selected(const cli_name_filter *filter, const gs_file *f, size_t i)
     return keep;
 }
 
-/* The patterns left no tensor: a usage error naming them. */
-static int nothing_selected(const dequant_args *a)
-{
-    if (a->tensors.n == 1 && a->excludes.n == 0) {
-        const char *only = a->tensors.items[0];
-        return cli_usage_error_arg("dequant",
-                                   strpbrk(only, "*?[\\") != NULL ? "no tensor matches"
-                                                                  : "no tensor named",
-                                   only);
-    }
-    return cli_usage_error("dequant", "no tensor is left by the --tensor and --exclude patterns");
-}
-
 static void json_begin(run_state *rs, cli_out *out, const gs_options *opts)
 {
-    gs_sink sink;
-    gs_sink_file(&sink, stdout);
-    (void)cli_out_init(out, &sink);
+    cli_stdout_out(out);
     cli_json_init(&rs->json, out);
     cli_json_begin_object(&rs->json);
     cli_json_report_header(&rs->json, "dequant", opts);
@@ -320,7 +305,7 @@ static int run(void *args)
     if (selected_count == 0 && cli_filter_active(&filter)) {
         cli_source_close(&src);
         cli_outfile_abort(&of);
-        return nothing_selected(a);
+        return cli_no_tensor_left("dequant", "", &a->tensors, a->excludes.n);
     }
     run_state rs = {.a = a, .out = of.f, .split = src.split != NULL};
     cli_out json_out;

@@ -91,18 +91,6 @@ static int compare_failure(const diff_args *a, const gs_error *err)
     return cli_exit_for_status(st);
 }
 
-/* The patterns left no tensor on either side: a usage error, as for a tensor name that is not
- * there. */
-static int nothing_selected(const diff_args *a)
-{
-    if (a->tensors.n == 1 && a->excludes.n == 0) {
-        return cli_usage_error_arg("diff", "no tensor in either file matches",
-                                   a->tensors.items[0]);
-    }
-    return cli_usage_error("diff", "no tensor in either file is left by the --tensor and "
-                                   "--exclude patterns");
-}
-
 /* Everything after the files are open. */
 static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_input *sa,
                    const gs_diff_input *sb, cli_outfile *of, progress *bar)
@@ -118,7 +106,8 @@ static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_i
     (void)gs_diff_get_summary(d, &sum);
     int code;
     if ((a->tensors.n > 0 || a->excludes.n > 0) && sum.tensor_count == 0) {
-        code = nothing_selected(a);
+        code = cli_no_tensor_left("diff", " in either file", &a->tensors,
+                                  a->excludes.n);
     } else {
         gs_sink out;
         cli_outfile_sink(of, &out);

@@ -444,60 +444,46 @@ static char *stderr_of(const read_error_case *c, int *code)
 
 Test(options, file_error_lines_name_the_file_first)
 {
-    char want[2048];
-    int code;
-    /* a part that shrank while it was hashed: the part is the file */
-    read_error_case shrank = {{GS_E_TRUNCATED, 4096, GS_CONTEXT_PART, "m-00002-of-00003.gguf",
-                               "the file changed"},
-                              "m-00001-of-00003.gguf", NULL, false};
-    char *got = stderr_of(&shrank, &code);
-    snprintf(want, sizeof want,
-             "error: cannot read 'm-00002-of-00003.gguf': GS_E_TRUNCATED at byte 4096: %s: the "
-             "file changed\n",
-             gs_status_message(GS_E_TRUNCATED));
-    cr_expect_str_eq(got, want);
-    cr_expect_eq(code, 2, "the environment");
-    free(got);
-    /* a read that failed inside a tensor, on side B */
-    read_error_case tensor = {{GS_E_IO, 96, GS_CONTEXT_TENSOR, "blk.0.w", ""}, "b.gguf", "B",
-                              true};
-    got = stderr_of(&tensor, &code);
-    snprintf(want, sizeof want,
-             "error: cannot read 'b.gguf' (B): GS_E_IO at byte 96 (blk.0.w): %s\n",
-             gs_status_message(GS_E_IO));
-    cr_expect_str_eq(got, want);
-    cr_expect_eq(code, 2);
-    free(got);
-    /* the file's contents: the reader's line, then the side and the path */
-    read_error_case magic = {{GS_E_BAD_MAGIC, 0, GS_CONTEXT_HEADER, "", "magic"}, "a.gguf", "A",
-                             true};
-    got = stderr_of(&magic, &code);
-    snprintf(want, sizeof want,
-             "error: GS_E_BAD_MAGIC at byte 0 (header): %s: magic (A: a.gguf)\n",
-             gs_status_message(GS_E_BAD_MAGIC));
-    cr_expect_str_eq(got, want);
-    cr_expect_eq(code, 2, "not a GGUF file");
-    free(got);
-    read_error_case dims = {{GS_E_TOO_MANY_DIMS, 77, GS_CONTEXT_TENSOR, "t", "5 > 4"}, "a.gguf",
-                            NULL, true};
-    got = stderr_of(&dims, &code);
-    snprintf(want, sizeof want, "error: GS_E_TOO_MANY_DIMS at byte 77 (t): %s: 5 > 4\n",
-             gs_status_message(GS_E_TOO_MANY_DIMS));
-    cr_expect_str_eq(got, want);
-    cr_expect_eq(code, 1, "the file is invalid");
-    free(got);
     /* a long path with a control byte: escaped whole, never cut */
-    char path[400];
-    memset(path, 'a', 300);
+    char hostile[400];
+    memset(hostile, 'a', 300);
     static const char tail[] = "\x1b[2J\xc3\xa9.gguf";
-    memcpy(path + 300, tail, sizeof tail);
-    read_error_case hostile = {
-        {GS_E_IO, 0, GS_CONTEXT_NONE, "", "open: No such file or directory"}, path, NULL, true};
-    got = stderr_of(&hostile, &code);
-    snprintf(want, sizeof want,
-             "error: cannot read '%.300s\\x1b[2J\xc3\xa9.gguf': open: No such file or "
-             "directory\n",
-             path);
-    cr_expect_str_eq(got, want);
-    free(got);
+    memcpy(hostile + 300, tail, sizeof tail);
+    char hostile_escaped[400];
+    snprintf(hostile_escaped, sizeof hostile_escaped, "%.300s\\x1b[2J\xc3\xa9.gguf", hostile);
+    /* want = before + (the status's message, or middle) + after */
+    const struct {
+        read_error_case c;
+        const char *before, *middle, *after;
+        int code;
+    } cases[] = {
+        /* a part that shrank while it was hashed: the part is the file */
+        {{{GS_E_TRUNCATED, 4096, GS_CONTEXT_PART, "m-00002-of-00003.gguf", "the file changed"},
+          "m-00001-of-00003.gguf", NULL, false},
+         "error: cannot read 'm-00002-of-00003.gguf': GS_E_TRUNCATED at byte 4096: ", NULL,
+         ": the file changed\n", 2},
+        /* a read that failed inside a tensor, on side B */
+        {{{GS_E_IO, 96, GS_CONTEXT_TENSOR, "blk.0.w", ""}, "b.gguf", "B", true},
+         "error: cannot read 'b.gguf' (B): GS_E_IO at byte 96 (blk.0.w): ", NULL, "\n", 2},
+        /* the file's contents: the reader's line, then the side and the path */
+        {{{GS_E_BAD_MAGIC, 0, GS_CONTEXT_HEADER, "", "magic"}, "a.gguf", "A", true},
+         "error: GS_E_BAD_MAGIC at byte 0 (header): ", NULL, ": magic (A: a.gguf)\n", 2},
+        {{{GS_E_TOO_MANY_DIMS, 77, GS_CONTEXT_TENSOR, "t", "5 > 4"}, "a.gguf", NULL, true},
+         "error: GS_E_TOO_MANY_DIMS at byte 77 (t): ", NULL, ": 5 > 4\n", 1},
+        {{{GS_E_IO, 0, GS_CONTEXT_NONE, "", "open: No such file or directory"}, hostile, NULL,
+          true},
+         "error: cannot read '", hostile_escaped, "': open: No such file or directory\n", 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char want[2048];
+        snprintf(want, sizeof want, "%s%s%s", cases[i].before,
+                 cases[i].middle != NULL ? cases[i].middle
+                                         : gs_status_message(cases[i].c.err.status),
+                 cases[i].after);
+        int code;
+        char *got = stderr_of(&cases[i].c, &code);
+        cr_expect_str_eq(got, want, "case %zu", i);
+        cr_expect_eq(code, cases[i].code, "case %zu", i);
+        free(got);
+    }
 }
