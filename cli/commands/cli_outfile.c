@@ -182,7 +182,7 @@ int cli_outfile_open(cli_outfile *o, const char *path, const cli_args *args)
     }
     mode_t mask = umask(0);
     umask(mask);
-    mode_t mode = exists ? (st.st_mode & 07777) : (0666 & ~mask);
+    mode_t mode = exists ? (st.st_mode & 0777) : (0666 & ~mask); /* no set-id bits on a report */
     if (fchmod(fd, mode) != 0 || (o->f = fdopen(fd, "wb")) == NULL) {
         int e = errno;
         close(fd);

@@ -9,6 +9,7 @@
 #include "cli_common.h"
 #include "cli_outfile.h"
 #include "commands.h"
+#include "generate.h"
 #include "ggufsafe_manifest.h"
 #include "manifest_run.h"
 #include "work_pool.h"
@@ -41,12 +42,46 @@ static void init(void *p)
     a->jobs = work_pool_cpus();
 }
 
+/* ggufsafe-hash(1): the format, in brief (docs/manifests.md has it all). */
+static void man_format(FILE *out)
+{
+    static const char *const lines[] = {
+        "ggufsafe-manifest 1",
+        "part I of N",
+        "file SHA256 SIZE",
+        "kv SHA256 KEY",
+        "tensor SHA256 TYPE SHAPE NAME",
+        "end",
+    };
+    static const char *const meanings[] = {
+        "the format and its version",
+        "starts the section of part I (from 1) of N; a single file is part 1 of 1",
+        "the part's whole-file SHA-256, as sha256sum prints it, and its size in bytes",
+        "one per key-value, in file order: the SHA-256 of its exact wire bytes",
+        ("one per tensor, in file order: the SHA-256 of its data, its ggml type name and its "
+         "dimensions, innermost first, comma-separated"),
+        "the last line: a manifest without it was cut short",
+    };
+    cli_man_section(out, "MANIFEST FORMAT");
+    cli_man_text(out, "Text, one record per line, fields separated by single spaces. In keys "
+                      "and names every byte outside 0x21..0x7E, and the backslash, is written "
+                      "\\xHH, so a name has exactly one spelling.");
+    fputc('\n', out);
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        fputs(".TP\n.B ", out);
+        cli_man_text(out, lines[i]);
+        fputc('\n', out);
+        cli_man_text(out, meanings[i]);
+        fputc('\n', out);
+    }
+}
+
 static int run(void *p)
 {
     const hash_args *a = p;
     if (a->json) {
-        return cli_usage_error("hash", "--json: the manifest is a text format (see "
-                                       "ggufsafe-hash(1), 'MANIFEST FORMAT')");
+        return cli_usage_error("hash", "--json: the manifest is a text format, not JSON (see "
+                                       "MANIFEST FORMAT in ggufsafe-hash(1))");
     }
     cli_outfile of;
     int code = cli_outfile_open(&of, a->manifest, &a->base);
@@ -89,4 +124,5 @@ const cli_command cmd_hash = {
     .args_size = sizeof(hash_args),
     .init = init,
     .run = run,
+    .man_sections = man_format,
 };
