@@ -30,6 +30,7 @@ size_t cli_wrap(FILE *out, const char *text, size_t len, size_t col, size_t inde
     size_t i = 0;
     bool line_empty = true;
     while (i < len) {
+        size_t gap = i;
         while (i < len && (text[i] == ' ' || text[i] == '\n')) {
             i++;
         }
@@ -41,14 +42,16 @@ size_t cli_wrap(FILE *out, const char *text, size_t len, size_t col, size_t inde
         if (word == 0) {
             break;
         }
-        if (!line_empty && col + 1 + word > CLI_USAGE_WIDTH) {
+        /* the spaces between two words as written ("<sha256>  <name>"), a newline as one */
+        size_t spaces = memchr(text + gap, '\n', start - gap) != NULL ? 1 : start - gap;
+        if (!line_empty && col + spaces + word > CLI_USAGE_WIDTH) {
             fprintf(out, "\n%*s", (int)indent, "");
             col = indent;
             line_empty = true;
         }
         if (!line_empty) {
-            fputc(' ', out);
-            col++;
+            fprintf(out, "%*s", (int)spaces, "");
+            col += spaces;
         }
         fwrite(text + start, 1, word, out);
         col += word;
