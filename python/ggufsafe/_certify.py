@@ -203,11 +203,12 @@ class ReportSet(Sequence):  # type: ignore[type-arg]
 def _progress_callback(progress: Optional[ProgressFn]) -> Any:
     if progress is None:
         return ffi.NULL
+    report = progress
 
     @ffi.callback("void(void *, const gs_progress *)")
     def cb(ctx: Any, p: Any) -> None:
         try:
-            progress(int(p.done), int(p.total))
+            report(int(p.done), int(p.total))
         except Exception:  # noqa: BLE001 - a callback from C must not raise
             pass
     return cb
@@ -271,11 +272,12 @@ def certify(path_or_paths: Union[PathLike, Sequence[PathLike]], deep: bool = Fal
         opts.metadata_only = True
     cb = _progress_callback(progress)
     opts.progress = cb
-    single = isinstance(path_or_paths, (str, bytes, os.PathLike))
-    if single and not os.path.isdir(fspath_bytes(path_or_paths)):  # type: ignore[arg-type]
-        raw = fspath_bytes(path_or_paths)  # type: ignore[arg-type]
-        return _certify_one(raw, os.fsdecode(raw), opts)
-    paths = [path_or_paths] if single else list(path_or_paths)  # type: ignore[list-item]
+    if isinstance(path_or_paths, (str, bytes, os.PathLike)):
+        raw = fspath_bytes(path_or_paths)
+        if not os.path.isdir(raw):
+            return _certify_one(raw, os.fsdecode(raw), opts)
+        paths: List[PathLike] = [raw]
+    else:
+        paths = list(path_or_paths)
     # Until the library's multi-file run is bound: one library call per file.
-    return ReportSet([_certify_one(p, os.fsdecode(p), opts)
-                      for p in _expand(paths)])  # type: ignore[arg-type]
+    return ReportSet([_certify_one(p, os.fsdecode(p), opts) for p in _expand(paths)])

@@ -113,12 +113,12 @@ def _type(t: int) -> str:
     return ffi.string(lib.gs_type_name(t)).decode("ascii")
 
 
-def _globs(patterns: Union[None, str, Sequence[str]]) -> List[bytes]:
+def _globs(patterns: Union[None, str, bytes, Sequence[Union[str, bytes]]]) -> List[bytes]:
     if patterns is None:
         return []
     if isinstance(patterns, (str, bytes)):
         patterns = [patterns]  # type: ignore[list-item]
-    return [p.encode("utf-8") if isinstance(p, str) else bytes(p) for p in patterns]
+    return [p.encode("utf-8") if isinstance(p, str) else p for p in patterns]
 
 
 def _threshold(name: str, value: Optional[float]) -> Tuple[bool, float]:

@@ -115,11 +115,11 @@ def value_type_name(t: int) -> str:
 
 class KVInfo(NamedTuple):
     """A key-value record as stored: its value type ("u32", "string", "array", ...), for arrays
-    the element type and count, and where its bytes are."""
+    the element type and length (1 for scalars), and where its bytes are."""
     key: Union[str, bytes]
     type: str
     elem_type: str
-    count: int
+    length: int
     offset: int
     value_offset: int
     size: int

@@ -15,7 +15,7 @@ import shutil
 import subprocess
 from typing import Any, List, Optional, Tuple
 
-import cffi
+import cffi  # type: ignore[import]
 
 from . import _cdefs
 

@@ -44,7 +44,7 @@ def test_scalars_exact(sample):
     with pytest.raises(KeyError):
         m["absent.key"]
     info = m.info("oracle.u16")
-    assert (info.type, info.elem_type, info.count) == ("u16", "u16", 1)
+    assert (info.type, info.elem_type, info.length) == ("u16", "u16", 1)
     assert m.info("tokenizer.ggml.tokens")[1:4] == ("array", "string", 1000)
     assert list(m)[:3] == ["general.architecture", "general.name", "general.quantization_version"]
 
