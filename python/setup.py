@@ -92,11 +92,13 @@ def build_c_library():
 class BuildPy(build_py):
     def run(self):
         super().run()
+        dest = os.path.join(self.build_lib, "ggufsafe", "_libs")
+        # A copy left in python/build/lib by an earlier bundled build must not ship unasked.
+        shutil.rmtree(dest, ignore_errors=True)
         if not want_bundle():
             return
         libs = build_c_library()
-        dest = os.path.join(self.build_lib, "ggufsafe", "_libs")
-        os.makedirs(dest, exist_ok=True)
+        os.makedirs(dest)
         for soname, path in libs.items():
             shutil.copyfile(path, os.path.join(dest, soname))
 

@@ -57,8 +57,13 @@ def corpus_rows() -> List[List[str]]:
     return [line.split("\t") for line in lines[1:] if line]
 
 
-def run(cmd: List[str]) -> "subprocess.CompletedProcess[bytes]":
-    # The command must not see the preloaded sanitizer runtime of an ASan pytest run.
+def clean_env() -> dict:
+    """The environment for programs the tests run (the command, the C compiler): without the
+    sanitizer runtime an ASan pytest run preloads."""
     env = dict(os.environ)
     env.pop("LD_PRELOAD", None)
-    return subprocess.run(cmd, capture_output=True, env=env, check=False, timeout=600)
+    return env
+
+
+def run(cmd: List[str]) -> "subprocess.CompletedProcess[bytes]":
+    return subprocess.run(cmd, capture_output=True, env=clean_env(), check=False, timeout=600)

@@ -11,7 +11,7 @@ import pytest
 
 from ggufsafe import _cdefs
 from ggufsafe._lib import certify_lib, ffi, lib
-from conftest import REPO
+from conftest import REPO, clean_env
 
 SOURCES = (_cdefs.READER, _cdefs.CERTIFY, _cdefs.MANIFEST, _cdefs.DIFF)
 
@@ -89,9 +89,10 @@ def test_declarations_compile_against_the_headers(tmp_path):
     exe = tmp_path / "cdefs_check"
     build = subprocess.run([cc, "-std=c11", "-Wall", "-Wextra", "-Werror", "-I", include_dir(),
                             str(src), "-o", str(exe)], capture_output=True, text=True,
-                           check=False)
+                           check=False, env=clean_env())
     assert build.returncode == 0, build.stderr
-    printed = subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+    printed = subprocess.run([str(exe)], capture_output=True, text=True, check=True,
+                             env=clean_env()).stdout
     assert printed.splitlines() == cffi_layout()
 
 
