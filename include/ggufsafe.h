@@ -476,8 +476,14 @@ GS_API size_t gs_split_part_count(const gs_split *split);
 /* NULL when i is out of range. The part stays owned by the set. */
 GS_API const gs_file *gs_split_part(const gs_split *split, size_t i);
 GS_API uint64_t gs_split_tensor_count(const gs_split *split);
+/* The part and index of the tensor named name (NUL-terminated), in O(1) through the set-wide
+ * index: GS_OK, GS_E_NOT_FOUND, or GS_E_INVALID_ARGUMENT for a NULL pointer. */
 GS_API gs_status gs_split_find_tensor(const gs_split *split, const char *name, size_t *part,
                                       size_t *index);
+/* The same for name[0..name_len), which need not be NUL-terminated (a gs_str from another
+ * file); name may be NULL when name_len is 0. */
+GS_API gs_status gs_split_find_tensor_n(const gs_split *split, const char *name, size_t name_len,
+                                        size_t *part, size_t *index);
 
 /* Part names: <prefix>-NNNNN-of-MMMMM.gguf, NNNNN the part's number from 1 and MMMMM the number
  * of parts, both exactly five decimal digits. The one parser of these names: gs_open_split, the
