@@ -197,3 +197,25 @@ Test(text_escape, char_next_classifies)
     cr_expect_eq(cp, 0x1f600);
     cr_expect_eq(gsi_utf8_decode((const uint8_t *)"\xf0\x9f\x98", 3, &cp), 0);
 }
+
+/* The validator looks at s[0..n) only: a lead byte at s[n - 1] is invalid even when s[n] would
+ * complete it, at every position of the 8-byte stride and in the tail loop. */
+Test(text_escape, utf8_valid_never_reads_past_n)
+{
+    uint8_t buf[40];
+    for (size_t n = 1; n <= 32; n++) {
+        memset(buf, 'a', sizeof buf);
+        buf[n - 1] = 0xc3;
+        buf[n] = 0xa9;
+        cr_expect(!gsi_utf8_valid(buf, n), "lead byte at %zu of %zu", n - 1, n);
+        cr_expect(gsi_utf8_valid(buf, n + 1), "the whole sequence, %zu bytes", n + 1);
+        cr_expect_eq(gsi_utf8_seq_len(buf + n - 1, 1), 0);
+        if (n >= 2) {
+            buf[n - 2] = 0xe2;
+            buf[n - 1] = 0x82;
+            buf[n] = 0xac;
+            cr_expect(!gsi_utf8_valid(buf, n), "3-byte lead at %zu of %zu", n - 2, n);
+            cr_expect(gsi_utf8_valid(buf, n + 1));
+        }
+    }
+}
