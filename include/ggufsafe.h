@@ -241,8 +241,10 @@ typedef struct gs_error {
     gs_status status;
     uint64_t offset;        /* first byte of the field that failed, from the start of the GGUF */
     gs_context_kind context_kind;
-    /* The key, tensor name or part name, NUL-terminated, control bytes and invalid UTF-8 escaped
-     * as \xHH, truncated with "..." when longer than the buffer. */
+    /* The key, tensor name or part name, NUL-terminated and escaped by the rule of the command's
+     * text output (docs/cli.md, "Escaping": control bytes, DEL and invalid UTF-8 as \xHH, C1,
+     * bidi and invisible format characters as \u{XXXX}, a backslash as \\), truncated with
+     * "..." when longer than the buffer. */
     char context[GS_ERROR_TEXT_MAX];
     char detail[GS_ERROR_TEXT_MAX]; /* specifics: limits, expected and found values */
 } gs_error;

@@ -1,9 +1,9 @@
 /* Lookups by name cost O(1), in split sets too (issue #14 point 4: diff probed every part's
  * index for every tensor, O(tensors x parts)). Linked with ggufsafe_testing_static, whose name
  * index counts every slot it probes (name_index.h), the engines are held to at most
- * C x (T + P) probes for a set of T tensors in P parts, at (T, P) and at (2T, 2P): an
- * O(T x P) matcher needs T x P probes, 50 times the bound here at the first size and 100 times
- * at the second. Operations are counted, nothing is timed. Each run includes opening the sets
+ * C x (T + P) probes for a set of T tensors in P parts, at (T, P) and at (2T, 2P): a matcher
+ * that tries every part needs about T x P lookups, some 9 times the bound at the first size and
+ * 18 times at the second. Operations are counted, nothing is timed. Each run includes opening the sets
  * (every key and tensor name inserted into its file's index and the set's), which is O(T + P)
  * too. The commands' complexities are listed in docs/performance.md. */
 #include <criterion/criterion.h>
