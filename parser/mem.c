@@ -32,13 +32,58 @@ void gsi_mem_init(gsi_mem *mem, const gs_allocator *hooks, uint64_t limit)
     }
     mem->in_use = 0;
     mem->limit = limit;
+    mem->shared = NULL;
 }
 
-static bool over_limit(const gsi_mem *mem, uint64_t extra)
+static bool over(uint64_t in_use, uint64_t limit, uint64_t extra)
 {
     uint64_t total;
     /* Detect and prevent integer overflow */
-    return gsi_checked_add_u64(mem->in_use, extra, &total) || total > mem->limit;
+    return gsi_checked_add_u64(in_use, extra, &total) || total > limit;
+}
+
+static bool over_limit(gsi_mem *mem, uint64_t extra)
+{
+    if (over(mem->in_use, mem->limit, extra)) {
+        return true;
+    }
+    if (mem->shared != NULL && over(mem->shared->in_use, mem->shared->limit, extra)) {
+        mem->shared->exceeded = true;
+        return true;
+    }
+    return false;
+}
+
+static uint64_t room(uint64_t in_use, uint64_t limit)
+{
+    return in_use < limit ? limit - in_use : 0;
+}
+
+uint64_t gsi_mem_room(const gsi_mem *mem)
+{
+    uint64_t r = room(mem->in_use, mem->limit);
+    if (mem->shared != NULL) {
+        uint64_t s = room(mem->shared->in_use, mem->shared->limit);
+        r = s < r ? s : r;
+    }
+    return r;
+}
+
+/* Counts a change of n bytes (grown or shrunk) in the arena and its shared budget. */
+static void charge(gsi_mem *mem, uint64_t n, bool grow)
+{
+    if (grow) {
+        mem->in_use += n;
+    } else {
+        mem->in_use -= n;
+    }
+    if (mem->shared != NULL) {
+        if (grow) {
+            mem->shared->in_use += n;
+        } else {
+            mem->shared->in_use -= n;
+        }
+    }
 }
 
 gs_status gsi_mem_alloc(gsi_mem *mem, size_t n, void **out)
@@ -51,7 +96,7 @@ gs_status gsi_mem_alloc(gsi_mem *mem, size_t n, void **out)
     if (p == NULL) {
         return GS_E_NO_MEMORY;
     }
-    mem->in_use += n;
+    charge(mem, n, true);
     *out = p;
     return GS_OK;
 }
@@ -80,7 +125,7 @@ gs_status gsi_mem_realloc(gsi_mem *mem, void **ptr, size_t old_n, size_t new_n)
     if (p == NULL) {
         return GS_E_NO_MEMORY;
     }
-    mem->in_use = mem->in_use - old_n + new_n;
+    charge(mem, new_n > old_n ? new_n - old_n : old_n - new_n, new_n > old_n);
     *ptr = p;
     return GS_OK;
 }
@@ -91,7 +136,7 @@ void gsi_mem_free(gsi_mem *mem, void *ptr, size_t n)
         return;
     }
     mem->hooks.free_fn(mem->hooks.opaque, ptr);
-    mem->in_use -= n;
+    charge(mem, n, false);
 }
 
 gs_status gsi_mem_reserve(gsi_mem *mem, void **ptr, size_t *cap, size_t need, size_t elem)

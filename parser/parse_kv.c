@@ -34,7 +34,7 @@ gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len)
     if (!gsi_cur_has(c, n)) {
         c->pos -= 8;
         *len = n;
-        return GS_E_TRUNCATED; /* only when need_more: the parse is repeated */
+        return GS_E_TRUNCATED; /* only when a refill failed: the open reports why */
     }
     *data = gsi_cur_ptr(c);
     *len = n;
@@ -122,7 +122,7 @@ static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
             return string_failure(p, GS_E_LIMIT_STRING_LENGTH, at, kv, n);
         }
         if (check_utf8 && !gsi_cur_has(c, 8 + n)) {
-            return string_failure(p, GS_E_TRUNCATED, at, kv, 0); /* need_more: repeated */
+            return string_failure(p, GS_E_TRUNCATED, at, kv, 0); /* a refill failed */
         }
         if (check_utf8 && !gsi_utf8_valid(c->base + at + 8, (size_t)n)) {
             gs_status st2 = gsi_problem(p, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY,
@@ -190,7 +190,7 @@ static gs_status parse_value(gsi_parser *p, gsi_kv *kv, uint64_t type_at)
         }
         if (elem == GS_VALUE_BOOL && p->strict) {
             if (!gsi_cur_has(c, min_bytes)) {
-                return fail_key(p, GS_E_TRUNCATED, c->pos, kv, "bool array"); /* need_more */
+                return fail_key(p, GS_E_TRUNCATED, c->pos, kv, "bool array"); /* refill failed */
             }
             const uint8_t *b = gsi_cur_ptr(c);
             for (uint64_t i = 0; i < count; i++) {
@@ -293,16 +293,16 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
     /* The record is visible to the index from here on, so count it before parsing the value. */
     f->n_kv++;
 
+    /* From here on reads may refill and move the bytes: the key is found again by offset. */
     uint64_t type_at = c->pos;
     uint32_t type;
     if (!gsi_cur_u32(c, &type)) {
-        return gsi_fail(p->err, GS_E_TRUNCATED, type_at, GS_CONTEXT_KEY, key, key_len,
-                        "value type");
+        return fail_key(p, GS_E_TRUNCATED, type_at, kv, "value type");
     }
     kv->type = (uint8_t)(type > 255 ? 255 : type);
     if (type > GS_VALUE_F64) {
-        return gsi_fail(p->err, GS_E_BAD_VALUE_TYPE, type_at, GS_CONTEXT_KEY, key, key_len,
-                        "value type %u", type);
+        return gsi_fail(p->err, GS_E_BAD_VALUE_TYPE, type_at, GS_CONTEXT_KEY,
+                        f->base + kv->key_off, key_len, "value type %u", type);
     }
     st = parse_value(p, kv, type_at);
     if (st != GS_OK) {

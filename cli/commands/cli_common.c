@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_source.h"
 #include "text_escape.h"
 #include "text_out.h"
 
@@ -204,10 +205,7 @@ bool cli_is_option(const char *arg)
 
 void cli_options(const cli_common *c, gs_options *opts)
 {
-    gs_options_init(opts);
-    opts->profile = c->profile;
-    /* Files from elsewhere can change under us: no getter may fault on a truncated mapping. */
-    opts->copy_metadata = true;
+    cli_reader_options(opts, c->profile);
 }
 
 void cli_stdout_sink(gs_sink *sink)

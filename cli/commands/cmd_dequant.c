@@ -179,7 +179,7 @@ static int decode_failure(gs_status st, const gs_tensor_info *t)
     }
     fprintf(stderr, "error: %s at byte %llu (%s): %s\n", gs_status_name(st),
             (unsigned long long)t->data_offset, name.s, gs_status_message(st));
-    return st == GS_E_IO || st == GS_E_NO_MEMORY ? CLI_EXIT_USAGE : CLI_EXIT_INVALID;
+    return cli_exit_for_status(st); /* the environment (I/O, a changed file) is 2 */
 }
 
 typedef struct run_state {

@@ -163,7 +163,7 @@ Test(certify, exit_statuses)
     char *missing = path_join(dir, "missing.gguf");
     cr_assert(run_cli(&r, "certify", missing, NULL));
     cr_expect_eq(r.status, 2);
-    cr_expect(contains(r.err, "error: GS_E_IO at byte 0"), "%s", r.err);
+    cr_expect(contains(r.err, "error: GS_E_NO_SUCH_FILE at byte 0"), "%s", r.err);
     cr_expect_eq(r.out_len, 0);
     run_result_free(&r);
     free(missing);

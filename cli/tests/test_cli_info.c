@@ -210,7 +210,9 @@ Test(cli, missing_file_exits_2)
     run_result r;
     cr_assert(run_cli(&r, "info", path, NULL));
     cr_expect_eq(r.status, 2);
-    cr_expect(strncmp(r.err, "error: GS_E_IO at byte 0 (-): ", 30) == 0, "%s", r.err);
+    cr_expect(strncmp(r.err, "error: GS_E_NO_SUCH_FILE at byte 0 (-): no such file: open: ", 60) ==
+                  0,
+              "%s", r.err);
     run_result_free(&r);
     free(path);
 }

@@ -179,12 +179,14 @@ Test(split, from_files)
     cr_assert_eq(gs_open_split("m-0001-of-00002.gguf", NULL, &s, &e), GS_E_SPLIT_BAD_NAME);
 
     /* a missing part */
-    write_part("n-00001-of-00003.gguf", &p[0]);
+    part_spec first_of_3 = {GS_VALUE_U16, 0, 3, 2, "a", false};
+    write_part("n-00001-of-00003.gguf", &first_of_3);
     snprintf(path, sizeof path, "%s/n-00001-of-00003.gguf", tmpdir);
     cr_assert_eq(gs_open_split(path, NULL, &s, &e), GS_E_SPLIT_PART_MISSING);
     cr_assert(strstr(e.context, "n-00002-of-00003.gguf") != NULL, "%s", e.context);
+    cr_assert_str_eq(e.detail, "part 2 of 3: open: No such file or directory");
 
-    /* the names say 3 parts, the keys 2 */
+    /* the names say 3 parts, the keys of part 2 say 2 */
     write_part("n-00002-of-00003.gguf", &p[1]);
     part_spec third = {GS_VALUE_U16, 2, 2, 2, "c", false};
     write_part("n-00003-of-00003.gguf", &third);
