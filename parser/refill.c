@@ -64,6 +64,9 @@ bool gsi_cur_refill(gsi_cursor *c, uint64_t end)
     if (target > c->size) {
         target = c->size;
     }
+    if (target <= c->avail) {
+        return false; /* end <= avail: nothing to read (the callers never ask so) */
+    }
     if (target > f->meta_copy_len) {
         gs_status st = grow(f, target, c->size);
         if (st != GS_OK) {

@@ -9,81 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "open_regular.h"
+
 void gsi_source_init(gsi_source *src)
 {
     memset(src, 0, sizeof *src);
     src->fd = -1;
-}
-
-/* What a file that is not a regular one is, for the error. */
-static const char *kind_of(mode_t mode)
-{
-    if (S_ISDIR(mode)) {
-        return "a directory";
-    }
-    if (S_ISFIFO(mode)) {
-        return "a FIFO";
-    }
-    if (S_ISSOCK(mode)) {
-        return "a socket";
-    }
-    if (S_ISCHR(mode)) {
-        return "a character device";
-    }
-    if (S_ISBLK(mode)) {
-        return "a block device";
-    }
-    return "not a regular file";
-}
-
-/* The system's reason, with what to do where it is not obvious. */
-static void describe_errno(char *detail, size_t cap, const char *call, int e)
-{
-    const char *hint = "";
-    if (e == EMFILE) {
-        hint = " (the process's descriptor limit, ulimit -n)";
-    } else if (e == ENFILE) {
-        hint = " (the system's open-file table is full)";
-    } else if (e == ENXIO || e == ENODEV) {
-        hint = " (a socket, or a device without a driver)";
-    }
-    snprintf(detail, cap, "%s: %s%s", call, strerror(e), hint);
-}
-
-/* open(2) that cannot block and fstat(2): the descriptor of a regular file, or the status. */
-static gs_status open_regular(const char *path, int *fd_out, struct stat *st, char *detail,
-                              size_t cap)
-{
-    *fd_out = -1;
-    /* O_NONBLOCK: opening a FIFO for reading otherwise waits for a writer, forever. */
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) {
-        int e = errno;
-        describe_errno(detail, cap, "open", e);
-        if (e == ENOENT || e == ENOTDIR) {
-            return GS_E_NO_SUCH_FILE;
-        }
-        return e == ENXIO || e == ENODEV ? GS_E_NOT_REGULAR_FILE : GS_E_IO;
-    }
-    if (fstat(fd, st) != 0) {
-        describe_errno(detail, cap, "fstat", errno);
-        close(fd);
-        return GS_E_IO;
-    }
-    if (!S_ISREG(st->st_mode)) {
-        snprintf(detail, cap, "%s", kind_of(st->st_mode));
-        close(fd);
-        return GS_E_NOT_REGULAR_FILE;
-    }
-    /* A regular file: reads block as usual from here on. */
-    int flags = fcntl(fd, F_GETFL);
-    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-        describe_errno(detail, cap, "fcntl", errno);
-        close(fd);
-        return GS_E_IO;
-    }
-    *fd_out = fd;
-    return GS_OK;
 }
 
 static gs_identity identity_of(const struct stat *st)
@@ -97,7 +28,7 @@ gs_status gsi_source_open(const char *path, gsi_source *src, char *detail, size_
     gsi_source_init(src);
     int fd;
     struct stat st;
-    gs_status s = open_regular(path, &fd, &st, detail, cap);
+    gs_status s = gsi_open_regular(path, &fd, &st, detail, cap);
     if (s != GS_OK) {
         return s;
     }
@@ -121,7 +52,7 @@ gs_status gsi_source_map(gsi_source *src, char *detail, size_t cap)
     size_t len = (size_t)src->id.size;
     void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, src->fd, 0);
     if (map == MAP_FAILED) {
-        describe_errno(detail, cap, "mmap", errno);
+        snprintf(detail, cap, "mmap: %s", strerror(errno));
         return GS_E_IO;
     }
     /* Parsing reads the metadata front to back; tensor pages are never touched. */
@@ -190,7 +121,7 @@ static gs_status reopen(const gsi_source *src, int *fd)
 {
     char detail[8]; /* the reason is not reported: the status says it */
     struct stat st;
-    gs_status s = open_regular(src->path, fd, &st, detail, sizeof detail);
+    gs_status s = gsi_open_regular(src->path, fd, &st, detail, sizeof detail);
     if (s == GS_E_NO_SUCH_FILE || s == GS_E_NOT_REGULAR_FILE) {
         return GS_E_FILE_CHANGED; /* removed, or something else put in its place */
     }

@@ -3,13 +3,17 @@
  * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
  * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
  * untrusted input it is. */
+#define _POSIX_C_SOURCE 200809L /* fdopen */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_common.h"
 #include "commands.h"
 #include "ggufsafe_manifest.h"
 #include "manifest_run.h"
+#include "open_regular.h"
 #include "text_out.h"
 #include "work_pool.h"
 
@@ -59,10 +63,23 @@ static int run(int argc, char **argv)
     if (n_paths < 2) {
         return cli_usage_error("verify", "FILE and MANIFEST needed");
     }
-    /* The manifest first: a malformed one is a usage error, whatever the file holds. */
-    FILE *in = fopen(paths[1], "r");
+    /* The manifest first: a malformed one is a usage error, whatever the file holds. It is
+     * opened as the reader opens files: a FIFO or device in its place cannot hang verify. */
+    int fd;
+    struct stat st_manifest;
+    char why[GS_ERROR_TEXT_MAX];
+    FILE *in = NULL;
+    if (gsi_open_regular(paths[1], &fd, &st_manifest, why, sizeof why) == GS_OK) {
+        in = fdopen(fd, "r");
+        if (in == NULL) {
+            snprintf(why, sizeof why, "fdopen: %s", strerror(errno));
+            close(fd);
+        }
+    }
     if (in == NULL) {
-        return cli_usage_error_arg("verify", "cannot open the manifest", paths[1]);
+        char what[GS_ERROR_TEXT_MAX + 32];
+        snprintf(what, sizeof what, "cannot open the manifest (%s)", why);
+        return cli_usage_error_arg("verify", what, paths[1]);
     }
     gs_manifest *want;
     gs_error err;
