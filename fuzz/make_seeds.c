@@ -9,7 +9,9 @@
  *   OUT/roundtrip/     profile that accepts it (strict if it does, else lenient);
  *   OUT/decode_blocks/ for each decodable type: real blocks taken from the inputs' tensors
  *                      when there are any, plus all-zero and all-0xff blocks;
- *   OUT/certify/       every input, with the deep scan on, for strict and lenient in turn.
+ *   OUT/certify/       every input, with the deep scan on, for strict and lenient in turn;
+ *   OUT/open_file/     every input, strict and lenient in turn, every other pair cut in half
+ *                      after the open.
  * Deterministic: inputs are visited in name order. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -109,6 +111,9 @@ static void seed_file(const char *path, const char *name)
     /* certify: every file, deep, alternately for the strict and the lenient profile */
     const uint8_t cert_tail[FUZZ_TAIL_BYTES] = {(uint8_t)(0x02u | (n_written & 1u)), 0, 0, 0};
     write_seed("certify", name, data, n, cert_tail);
+    const uint8_t file_tail[FUZZ_TAIL_BYTES] = {(uint8_t)(n_written & 1u), 0, 0,
+                                                (uint8_t)(n_written & 2u ? 0x80 : 0)};
+    write_seed("open_file", name, data, n, file_tail);
     gs_options o;
     /* what strict rejects, again in diagnostic mode (which lists layout problems and goes on) */
     fuzz_options(&o, GS_PROFILE_STRICT);
@@ -265,8 +270,8 @@ int main(int argc, char **argv)
     out_dir = argv[1];
     max_bytes = (size_t)strtoull(argv[2], NULL, 10);
     make_dir(out_dir);
-    static const char *const targets[] = {"open", "dequant", "roundtrip", "decode_blocks",
-                                                "certify"};
+    static const char *const targets[] = {"open",          "dequant", "roundtrip",
+                                          "decode_blocks", "certify", "open_file"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);
