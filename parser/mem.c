@@ -1,4 +1,4 @@
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, madvise */
+#define _GNU_SOURCE /* MAP_ANONYMOUS, madvise, mremap */
 #include "mem.h"
 
 #include <stdint.h>
@@ -111,9 +111,23 @@ static void *libc_realloc(void *opaque, void *p, size_t n)
         block_head *q = realloc(b, sizeof *b + n);
         return q != NULL ? head_to_user(q, n, 0) : NULL;
     }
-    /* grown past its mapping, or from the heap into a mapping: twice the room it needs now */
-    void *q = n < LARGE_BLOCK ? libc_malloc(opaque, n)
-                              : map_block(n, round_up(sizeof *b + 2 * n, HUGE_PAGE));
+    const size_t span = round_up(sizeof *b + 2 * n, HUGE_PAGE); /* twice the room it needs */
+#if defined(__linux__)
+    /* grown past its mapping: its pages move to a larger aligned place, page tables and not
+     * bytes (huge pages stay huge: both ends are 2 MiB-aligned), and the rest is fresh */
+    if (b->h.span != 0 && n >= LARGE_BLOCK) {
+        void *dest = map_aligned(span);
+        if (dest != NULL) {
+            void *m = mremap(b, b->h.span, span, MREMAP_MAYMOVE | MREMAP_FIXED, dest);
+            if (m != MAP_FAILED) {
+                return head_to_user(m, n, span);
+            }
+            munmap(dest, span);
+        }
+    }
+#endif
+    /* elsewhere, or from the heap into a mapping */
+    void *q = n < LARGE_BLOCK ? libc_malloc(opaque, n) : map_block(n, span);
     if (q != NULL) {
         memcpy(q, p, old < n ? old : n);
         libc_free(opaque, p);

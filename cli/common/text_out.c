@@ -1,6 +1,7 @@
 #include "text_out.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -19,6 +20,39 @@ static void measure(cli_text *t)
     }
 }
 
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Whether any of the 8 bytes of w is below 0x20, above 0x7e or a backslash (the classic
+ * word-at-a-time tests: exact for "is there one"). */
+static bool word_not_plain(uint64_t w)
+{
+    const uint64_t below = (w - 0x20 * ONES) & ~w & HIGHS;
+    const uint64_t above = ((w + (0x7f - 0x7e) * ONES) | w) & HIGHS;
+    const uint64_t v = w ^ ('\\' * ONES);
+    const uint64_t backslash = (v - ONES) & ~v & HIGHS;
+    return (below | above | backslash) != 0;
+}
+
+/* Whether s[0..n) is printable ASCII without a backslash: the bytes gsi_escape_text passes
+ * through unchanged, one column each. Keys, tensor names and numbers nearly always are. */
+static bool plain(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (word_not_plain(w)) {
+            return false;
+        }
+    }
+    uint8_t bad = 0;
+    for (; i < n; i++) {
+        bad |= (uint8_t)((s[i] < 0x20) | (s[i] > 0x7e) | (s[i] == '\\'));
+    }
+    return bad == 0;
+}
+
 void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src)
 {
     const uint8_t *s = src;
@@ -26,6 +60,19 @@ void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src)
         max_src = CLI_TEXT_MAX_SRC;
     }
     size_t cut = n < max_src ? n : max_src;
+    if (plain(s, cut)) {
+        /* what the escaping below would produce, without its per-byte work */
+        memcpy(t->s, s, cut);
+        t->len = cut;
+        t->width = cut;
+        if (cut < n) {
+            memcpy(t->s + t->len, ellipsis, sizeof ellipsis);
+            t->len += sizeof ellipsis - 1;
+            t->width++;
+        }
+        t->s[t->len] = '\0';
+        return;
+    }
     /* Back off to the start of a UTF-8 sequence so that the cut does not turn a valid character
      * into \xHH escapes. Continuation bytes are 10xxxxxx; a sequence has at most 3 of them. */
     for (int k = 0; k < 3 && cut > 0 && cut < n && (s[cut] & 0xc0) == 0x80; k++) {
@@ -38,6 +85,20 @@ void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src)
         t->len += sizeof ellipsis - 1;
     }
     measure(t);
+}
+
+size_t cli_text_columns(const void *src, size_t n, size_t max_src)
+{
+    if (max_src > CLI_TEXT_MAX_SRC) {
+        max_src = CLI_TEXT_MAX_SRC;
+    }
+    size_t cut = n < max_src ? n : max_src;
+    if (plain(src, cut)) {
+        return cut + (cut < n); /* the ellipsis is one column */
+    }
+    cli_text t;
+    cli_text_escape(&t, src, n, max_src);
+    return t.width;
 }
 
 void cli_text_printf(cli_text *t, const char *fmt, ...)
