@@ -11,19 +11,19 @@
 static const char *kind_of(mode_t mode)
 {
     if (S_ISDIR(mode)) {
-        return "a directory";
+        return "a directory, not a regular file";
     }
     if (S_ISFIFO(mode)) {
-        return "a FIFO";
+        return "a FIFO, not a regular file";
     }
     if (S_ISSOCK(mode)) {
-        return "a socket";
+        return "a socket, not a regular file";
     }
     if (S_ISCHR(mode)) {
-        return "a character device";
+        return "a character device, not a regular file";
     }
     if (S_ISBLK(mode)) {
-        return "a block device";
+        return "a block device, not a regular file";
     }
     return "not a regular file";
 }

@@ -1,15 +1,17 @@
-/* ggufsafe verify FILE MANIFEST [--jobs N] [--part-only]
+/* ggufsafe verify FILE MANIFEST [--jobs N] [--part-only] [-o FILE] [-q]
  *
  * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
  * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
  * untrusted input it is. */
-#define _POSIX_C_SOURCE 200809L /* fdopen */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_manifest.h"
 #include "manifest_run.h"
@@ -17,104 +19,88 @@
 #include "text_out.h"
 #include "work_pool.h"
 
-static const char usage[] =
-    "usage: ggufsafe verify FILE MANIFEST [--jobs N] [--part-only]\n"
-    "\n"
-    "Checks a GGUF file (the whole split set, from its first part) against a manifest written\n"
-    "by 'ggufsafe hash', and prints one line per difference:\n"
-    "  changed|added|missing|damaged  kv|tensor|file  <name>  [what changed]\n"
-    "Names are written as in the manifest (bytes outside 0x21..0x7E as \\xHH). The file is read\n"
-    "leniently, so a damaged download still shows which keys and tensors differ.\n"
-    "\n"
-    "  --jobs N        threads (default: all cores)\n"
-    "  --part-only     on <prefix>-00001-of-NNNNN.gguf, verify that part alone\n"
-    "\n"
-    "exit status: 0 the file matches, 1 it differs (or is not readable as GGUF), 2 usage or\n"
-    "I/O error, a malformed manifest, or not a GGUF file\n";
+typedef struct verify_args {
+    cli_args base;
+    const char *path, *manifest;
+    uint64_t jobs;
+    bool part_only, quiet;
+    const char *output;
+} verify_args;
 
-static int run(int argc, char **argv)
+static const cli_operand operands[] = {
+    {.name = "FILE", CLI_OPERAND(verify_args, path)},
+    {.name = "MANIFEST", CLI_OPERAND(verify_args, manifest)},
+};
+
+static const cli_opt options[] = {
+    CLI_OPT_JOBS(verify_args, jobs, "threads (default: all cores)"),
+    CLI_OPT_PART_ONLY(verify_args, part_only, "verify that part alone"),
+    CLI_OPT_OUTPUT(verify_args, output, 'o'),
+    CLI_OPT_QUIET(verify_args, quiet),
+};
+
+static void init(void *p)
 {
-    const char *paths[2] = {NULL, NULL};
-    uint64_t jobs = work_pool_cpus();
-    bool part_only = false, options_done = false;
-    int n_paths = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (options_done || !cli_is_option(arg)) {
-            if (n_paths == 2) {
-                return cli_usage_error_arg("verify", "FILE and MANIFEST only; unexpected argument",
-                                           arg);
-            }
-            paths[n_paths++] = arg;
-            continue;
-        }
-        cli_match m = cli_match_jobs("verify", argc, argv, &i, &jobs);
-        if (m == CLI_MATCH_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (m == CLI_MATCH_YES) {
-            continue;
-        }
-        const int code = cli_match_final("verify", usage, arg, &part_only, &options_done);
-        if (code >= 0) {
-            return code;
-        }
-    }
-    if (n_paths < 2) {
-        return cli_usage_error("verify", "FILE and MANIFEST needed");
-    }
-    /* The manifest first: a malformed one is a usage error, whatever the file holds. It is
-     * opened as the reader opens files: a FIFO or device in its place cannot hang verify. */
+    verify_args *a = p;
+    a->jobs = work_pool_cpus();
+}
+
+/* The manifest, parsed: a malformed or unreadable one is a usage error, whatever the file
+ * holds. -1 with *out set, or the exit code. */
+static int read_manifest(const char *path, gs_manifest **out)
+{
+    /* opened as the reader opens files: a FIFO or a device in its place cannot hang verify */
     int fd;
-    struct stat st_manifest;
+    struct stat st;
     char why[GS_ERROR_TEXT_MAX];
-    FILE *in = NULL;
-    if (gsi_open_regular(paths[1], &fd, &st_manifest, why, sizeof why) == GS_OK) {
-        in = fdopen(fd, "r");
-        if (in == NULL) {
-            snprintf(why, sizeof why, "fdopen: %s", strerror(errno));
-            close(fd);
-        }
+    if (gsi_open_regular(path, &fd, &st, why, sizeof why) != GS_OK) {
+        return cli_path_error("open the manifest", path, NULL, why);
     }
+    FILE *in = fdopen(fd, "r");
     if (in == NULL) {
-        char what[GS_ERROR_TEXT_MAX + 32];
-        snprintf(what, sizeof what, "cannot open the manifest (%s)", why);
-        return cli_usage_error_arg("verify", what, paths[1]);
+        int e = errno;
+        close(fd);
+        return cli_path_error("open the manifest", path, NULL, strerror(e));
     }
-    gs_manifest *want;
     gs_error err;
-    gs_status st = gs_manifest_read(in, &want, &err);
+    gs_status status = gs_manifest_read(in, out, &err);
     fclose(in);
-    if (st == GS_E_NO_MEMORY) {
-        return cli_print_failure(&err);
+    if (status == GS_E_NO_MEMORY) {
+        return cli_print_out_of_memory();
     }
-    if (st != GS_OK) {
-        cli_text t;
-        cli_text_escape_cstr(&t, paths[1]);
-        fprintf(stderr, "error: malformed manifest %s: %s\n", t.s, err.detail);
+    if (status == GS_E_IO) {
+        return cli_path_error("read the manifest", path, NULL, err.detail);
+    }
+    if (status != GS_OK) {
+        fflush(stdout);
+        cli_text t, d;
+        cli_text_escape_cstr(&t, path);
+        cli_text_escape_cstr(&d, err.detail);
+        fprintf(stderr, "error: malformed manifest '%s': %s\n", t.s, d.s);
         return CLI_EXIT_USAGE;
     }
-    gs_manifest *got;
-    int code = cli_hash_path(paths[0], GS_MANIFEST_VERIFY, part_only, GS_PROFILE_LENIENT,
-                             (unsigned)jobs, &got);
-    if (code >= 0) {
-        gs_manifest_free(want);
-        return code;
-    }
+    return -1;
+}
+
+/* The difference lines and the closing line ("OK: ...", "FAILED: ..."; not with --quiet). */
+static int report(const verify_args *a, const gs_manifest *want, const gs_manifest *got,
+                  cli_outfile *of)
+{
     gs_manifest_diff *diff;
-    st = gs_manifest_compare(want, got, &diff, &err);
-    if (st == GS_OK) {
-        gs_sink out;
-        cli_stdout_sink(&out);
-        st = gs_manifest_diff_write(diff, &out, &err);
-    }
-    if (st == GS_E_NO_MEMORY) {
-        gs_manifest_diff_free(diff);
-        gs_manifest_free(want);
-        gs_manifest_free(got);
+    gs_error err;
+    gs_status st = gs_manifest_compare(want, got, &diff, &err);
+    if (st != GS_OK) {
         return cli_print_failure(&err);
     }
+    gs_sink out;
+    cli_outfile_sink(of, &out);
+    st = gs_manifest_diff_write(diff, &out, &err);
+    if (st == GS_E_NO_MEMORY) {
+        gs_manifest_diff_free(diff);
+        return cli_print_out_of_memory();
+    }
     size_t differences = gs_manifest_diff_count(diff);
+    gs_manifest_diff_free(diff);
     size_t kvs = 0, tensors = 0, n_parts = gs_manifest_part_count(got);
     for (size_t p = 0; p < n_parts; p++) {
         gs_manifest_part part = {.struct_size = sizeof part};
@@ -123,22 +109,64 @@ static int run(int argc, char **argv)
             tensors += part.tensor_count;
         }
     }
-    if (differences == 0) {
-        printf("OK: %zu key-value%s, %zu tensor%s and the file%s match the manifest\n", kvs,
-               kvs == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s", n_parts > 1 ? "s" : "");
+    if (a->quiet) {
+        /* the difference lines are the report */
+    } else if (differences == 0) {
+        fprintf(of->f, "OK: %zu key-value%s, %zu tensor%s and the file%s match the manifest\n",
+                kvs, kvs == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s", n_parts > 1 ? "s" : "");
     } else {
-        printf("FAILED: %zu difference%s from the manifest\n", differences,
-               differences == 1 ? "" : "s");
+        fprintf(of->f, "FAILED: %zu difference%s from the manifest\n", differences,
+                differences == 1 ? "" : "s");
     }
-    gs_manifest_diff_free(diff);
+    return differences == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
+}
+
+static int run(void *p)
+{
+    const verify_args *a = p;
+    gs_manifest *want;
+    int code = read_manifest(a->manifest, &want);
+    if (code >= 0) {
+        return code;
+    }
+    cli_outfile of;
+    code = cli_outfile_open(&of, a->output, &a->base);
+    if (code >= 0) {
+        gs_manifest_free(want);
+        return code;
+    }
+    gs_manifest *got;
+    code = cli_hash_path(a->path, GS_MANIFEST_VERIFY, a->part_only, GS_PROFILE_LENIENT,
+                         (unsigned)a->jobs, a->quiet, &got);
+    if (code < 0) {
+        code = report(a, want, got, &of);
+        gs_manifest_free(got);
+    }
     gs_manifest_free(want);
-    gs_manifest_free(got);
-    return cli_finish_output(differences == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID);
+    if (code == CLI_EXIT_OK || code == CLI_EXIT_INVALID) {
+        return cli_outfile_commit(&of, code);
+    }
+    cli_outfile_abort(&of);
+    return code;
 }
 
 const cli_command cmd_verify = {
-    "verify",
-    "check a GGUF file against a manifest from 'hash', naming every difference",
-    usage,
-    run,
+    .name = "verify",
+    .summary = "check a GGUF file against a manifest from 'hash', naming every difference",
+    .description =
+        "Checks a GGUF file (the whole split set, from its first part) against a manifest "
+        "written by 'ggufsafe hash', and prints one line per difference:\n"
+        "\n"
+        "  changed|added|missing|damaged  kv|tensor|file  <name>  [what changed]\n"
+        "\n"
+        "Names are written as in the manifest (bytes outside 0x21..0x7E as \\xHH). The file is "
+        "read leniently, so a damaged download still shows which keys and tensors differ. A "
+        "closing line says OK or FAILED.",
+    .exit_status = "0 the file matches, 1 it differs (or is not readable as GGUF), 2 usage or "
+                   "I/O error, a malformed manifest, or not a GGUF file",
+    .operands = CLI_TABLE(operands),
+    .options = CLI_TABLE(options),
+    .args_size = sizeof(verify_args),
+    .init = init,
+    .run = run,
 };

@@ -4,10 +4,10 @@
 #include "progress.h"
 
 int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_profile profile,
-                  unsigned jobs, gs_manifest **out)
+                  unsigned jobs, bool quiet, gs_manifest **out)
 {
     progress bar;
-    progress_init(&bar, "hash");
+    progress_init(&bar, "hash", quiet);
     gs_manifest_options o;
     gs_manifest_options_init(&o);
     o.mode = mode;
@@ -21,7 +21,7 @@ int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_pr
     *out = NULL;
     gs_status st = gs_manifest_open(path, &o, &in, &err);
     if (st != GS_OK) {
-        return cli_print_failure(&err);
+        return cli_print_open_failure(&err, path, NULL);
     }
     st = gs_manifest_hash(in, &o, out, &err);
     progress_done(&bar);
@@ -29,12 +29,9 @@ int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_pr
     if (st == GS_OK) {
         return -1;
     }
-    if (st == GS_E_NO_MEMORY) {
-        return cli_print_failure(&err);
+    if (st == GS_E_IO || st == GS_E_TRUNCATED) {
+        return cli_print_read_error(&err, path, NULL); /* the file changed or the disk failed */
     }
-    /* The error line of a failed read names no part, as ever: the detail says what happened. */
-    err.context_kind = GS_CONTEXT_NONE;
-    err.context[0] = '\0';
-    cli_print_error(&err);
+    cli_print_failure(&err); /* memory, libcrypto */
     return CLI_EXIT_USAGE;
 }

@@ -165,5 +165,5 @@ Test(header, missing_file_is_an_environment_error)
     cr_assert_null(f);
     cr_assert_str_eq(e.detail, "open: No such file or directory");
     cr_assert_eq(gs_open_file("/", NULL, &f, &e), GS_E_NOT_REGULAR_FILE);
-    cr_assert_str_eq(e.detail, "a directory");
+    cr_assert_str_eq(e.detail, "a directory, not a regular file");
 }

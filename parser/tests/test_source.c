@@ -74,23 +74,23 @@ Test(source, a_fifo_is_refused_without_blocking)
 {
     char *fifo = in_dir("model.gguf");
     cr_assert_eq(mkfifo(fifo, 0600), 0);
-    expect_refused(fifo, GS_E_NOT_REGULAR_FILE, "a FIFO");
+    expect_refused(fifo, GS_E_NOT_REGULAR_FILE, "a FIFO, not a regular file");
     /* a writer waiting on the other side changes nothing */
     pid_t writer = fork();
     if (writer == 0) {
         int fd = open(fifo, O_WRONLY);
         _exit(fd >= 0 && write(fd, "GGUF", 4) == 4 ? 0 : 1);
     }
-    expect_refused(fifo, GS_E_NOT_REGULAR_FILE, "a FIFO");
+    expect_refused(fifo, GS_E_NOT_REGULAR_FILE, "a FIFO, not a regular file");
     kill(writer, SIGKILL);
 }
 
 Test(source, devices_directories_and_sockets_are_refused)
 {
-    expect_refused("/dev/null", GS_E_NOT_REGULAR_FILE, "a character device");
-    expect_refused("/dev/zero", GS_E_NOT_REGULAR_FILE, "a character device");
-    expect_refused(dir, GS_E_NOT_REGULAR_FILE, "a directory");
-    expect_refused("/", GS_E_NOT_REGULAR_FILE, "a directory");
+    expect_refused("/dev/null", GS_E_NOT_REGULAR_FILE, "a character device, not a regular file");
+    expect_refused("/dev/zero", GS_E_NOT_REGULAR_FILE, "a character device, not a regular file");
+    expect_refused(dir, GS_E_NOT_REGULAR_FILE, "a directory, not a regular file");
+    expect_refused("/", GS_E_NOT_REGULAR_FILE, "a directory, not a regular file");
     int s = socket(AF_UNIX, SOCK_STREAM, 0);
     cr_assert_geq(s, 0);
     struct sockaddr_un addr = {.sun_family = AF_UNIX};

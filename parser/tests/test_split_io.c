@@ -227,9 +227,9 @@ Test(split_io, a_part_that_is_no_regular_file)
     struct {
         const char *prefix;
         const char *detail;
-    } cases[] = {{"fifo", "part 2 of 2: a FIFO"},
-                 {"dir", "part 2 of 2: a directory"},
-                 {"dev", "part 2 of 2: a character device"}};
+    } cases[] = {{"fifo", "part 2 of 2: a FIFO, not a regular file"},
+                 {"dir", "part 2 of 2: a directory, not a regular file"},
+                 {"dev", "part 2 of 2: a character device, not a regular file"}};
     cr_assert_eq(mkfifo(part_path("fifo", 2, 2), 0600), 0);
     cr_assert_eq(mkdir(part_path("dir", 2, 2), 0700), 0);
     cr_assert_eq(symlink("/dev/zero", part_path("dev", 2, 2)), 0);
