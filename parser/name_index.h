@@ -44,4 +44,12 @@ bool gsi_index_find(const gsi_name_index *ix, const gsi_name_source *src, const 
 #define GSI_FILE_KEY_BYTES 16
 void gsi_file_key(const gs_identity *id, uint8_t key[GSI_FILE_KEY_BYTES]);
 
+#ifdef GGUFSAFE_TESTING
+/* Test builds only (the reader's ggufsafe_testing_static clone, never a released library): every
+ * slot a lookup or an insert examines and every slot a growth moves, counted, so that tests hold
+ * the commands' lookups to their complexity by counting operations rather than timing them. */
+uint64_t gsi_index_probes(void);
+void gsi_index_probes_reset(void);
+#endif
+
 #endif
