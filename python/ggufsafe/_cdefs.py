@@ -24,6 +24,9 @@ typedef enum gs_status {
     GS_E_NOT_DECODABLE = 8,
     GS_E_SIZE_MISMATCH = 9,
     GS_E_KERNEL_UNAVAILABLE = 10,
+    GS_E_NOT_REGULAR_FILE = 11,
+    GS_E_NO_SUCH_FILE = 12,
+    GS_E_FILE_CHANGED = 13,
     GS_E_BAD_MAGIC = 20,
     GS_E_UNSUPPORTED_VERSION = 21,
     GS_E_BYTE_SWAPPED = 22,
@@ -67,7 +70,8 @@ typedef enum gs_status {
     GS_E_SPLIT_NUMBER_MISMATCH = 94,
     GS_E_SPLIT_COUNT_MISMATCH = 95,
     GS_E_SPLIT_TENSOR_COUNT_MISMATCH = 96,
-    GS_E_SPLIT_DUPLICATE_TENSOR = 97
+    GS_E_SPLIT_DUPLICATE_TENSOR = 97,
+    GS_E_SPLIT_SAME_FILE = 98
 } gs_status;
 
 const char *gs_status_name(gs_status status);
@@ -128,6 +132,8 @@ typedef struct gs_options {
     gs_allocator allocator;
     bool diagnostic;
     bool copy_metadata;
+    bool reopen_for_data;
+    uint64_t max_split_metadata_memory;
 } gs_options;
 
 gs_status gs_options_init_sized(gs_options *opts, size_t size);

@@ -11,8 +11,9 @@ from ._lib import ffi, lib
 # OSError subclass Python itself would raise (FileNotFoundError, PermissionError, ...).
 _ERRNO_BY_TEXT: Dict[str, int] = {os.strerror(e): e for e in sorted(_errno.errorcode)}
 
-# Statuses that are the environment's, not the file's.
-_NO_SUCH_FILE = {"GS_E_NO_SUCH_FILE": _errno.ENOENT}
+# Statuses that are the environment's, not the file's: the errno Python would give.
+_ENVIRONMENT = {"GS_E_IO": None, "GS_E_NO_SUCH_FILE": _errno.ENOENT,
+                "GS_E_NOT_REGULAR_FILE": None, "GS_E_FILE_CHANGED": _errno.ESTALE}
 _CONTEXT_KINDS = {0: None, 1: "header", 2: "key", 3: "tensor", 4: "part"}
 
 
@@ -67,15 +68,21 @@ def error_from(status: int, err: Any = None, *, path: Optional[str] = None,
         kind = _CONTEXT_KINDS.get(int(err.context_kind))
         context = _text(err.context) if kind is not None else None
         offset = int(err.offset)
-    if name in ("GS_E_IO",) + tuple(_NO_SUCH_FILE):
-        code = _NO_SUCH_FILE.get(name)
-        if code is None and detail:
+    if name in _ENVIRONMENT:
+        code = _ENVIRONMENT[name]
+        if name == "GS_E_NOT_REGULAR_FILE":
+            code = _errno.EISDIR if detail and "a directory" in detail else None
+        elif code is None and detail:
             code = _ERRNO_BY_TEXT.get(detail.rsplit(": ", 1)[-1])
         target = path if path is not None else (context if kind == "part" else None)
         if code is not None:
-            return OSError(code, f"{os.strerror(code)} ({detail})" if detail else
-                           os.strerror(code), target)
-        return OSError(_errno.EIO, f"{sentence}: {detail}" if detail else sentence, target)
+            exc = OSError(code, f"{os.strerror(code)} ({detail})" if detail else
+                          os.strerror(code), target)
+        else:
+            exc = OSError(f"{target}: {sentence}" + (f" ({detail})" if detail else "")
+                          if target else sentence + (f" ({detail})" if detail else ""))
+        exc.status = name  # type: ignore[attr-defined]  # the library's status, as on GGUFError
+        return exc
     if name == "GS_E_NO_MEMORY":
         return MemoryError(f"{sentence}" + (f": {detail}" if detail else ""))
     parts = [name]

@@ -71,8 +71,22 @@ def test_missing_file_is_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError) as e:
         ggufsafe.open(tmp_path / "absent.gguf")
     assert e.value.filename == str(tmp_path / "absent.gguf")
+    assert e.value.status == "GS_E_NO_SUCH_FILE"
     with pytest.raises(FileNotFoundError):
         ggufsafe.certify(str(tmp_path / "absent.gguf"))
+
+
+def test_not_regular_files_are_os_errors(tmp_path):
+    with pytest.raises(IsADirectoryError) as e:
+        ggufsafe.open(tmp_path)
+    assert e.value.status == "GS_E_NOT_REGULAR_FILE"
+    fifo = tmp_path / "pipe.gguf"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError) as e:  # refused at once: the reader never blocks on a FIFO
+        ggufsafe.open(fifo)
+    assert e.value.status == "GS_E_NOT_REGULAR_FILE" and "FIFO" in str(e.value)
+    with pytest.raises(OSError):
+        ggufsafe.certify(str(fifo))
 
 
 def test_path_with_nul_is_value_error():
