@@ -3,7 +3,7 @@
 #   1. bundled: pip builds libggufsafe from the checkout with CMake and ships it in the package;
 #      the whole pytest suite, and the one-line check (certified: True)
 #   2. over an installed library: `cmake --install` of the gcc build into a temporary prefix,
-#      found through pkg-config; the whole suite again
+#      found through pkg-config; the suite again but the tests marked heavy
 #   3. the suite once against the ASan+UBSan libraries (GGUFSAFE_LIBRARY_DIR), with the
 #      compiler's ASan runtime preloaded and leak detection off (the 1,000-file loop checks
 #      leaks: no mapping or descriptor left, no growth)
@@ -39,7 +39,8 @@ install() { # GGUFSAFE_BUNDLE value
         --no-deps "$root/python"
 }
 run_tests() { # from outside the checkout, so that the installed package is the one imported
-    (cd "$tmp" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$root/python/tests" "$@")
+    (cd "$tmp" && "$venv/bin/python" -m pytest -q -p no:cacheprovider --durations=5 \
+        "$root/python/tests" "$@")
 }
 loaded() {
     (cd "$tmp" && "$venv/bin/python" -c 'import ggufsafe; print(ggufsafe.library_paths[0])')
@@ -64,7 +65,9 @@ case $(loaded) in
     "$tmp/prefix"/*) ;;
     *) echo "ci/python.sh: the installed-library install loads $(loaded)" >&2; exit 1 ;;
 esac
-GGUFSAFE_INCLUDE_DIR=$tmp/prefix/include run_tests
+# The library found another way is the same library: the heavy corpus-wide and threading tests
+# ran in the bundled run and run again under ASan.
+GGUFSAFE_INCLUDE_DIR=$tmp/prefix/include run_tests -m "not heavy"
 
 echo "--- ASan+UBSan libraries ($asan_build)"
 asan_rt=$(clang-14 -print-file-name=libclang_rt.asan-x86_64.so)

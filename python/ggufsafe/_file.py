@@ -5,6 +5,7 @@ one call per value, when they are asked for (nothing is copied up front).
 """
 from __future__ import annotations
 
+import functools
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -536,7 +537,9 @@ def _options(profile: str, metadata_only: bool, copy_metadata: bool) -> Any:
     return opts
 
 
+@functools.lru_cache(maxsize=None)
 def _has_field(ctype: str, field: str) -> bool:
+    """Whether the bound struct has the field (added by a later library version)."""
     return any(name == field for name, _ in ffi.typeof(ctype).fields)
 
 

@@ -66,6 +66,7 @@ def test_sample_deep_and_progress(cli):
     assert seen and seen[-1][0] == seen[-1][1] > 0
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("profile", ["strict", "lenient"])
 def test_corpus_json_equals_command(corpus_dir, cli, profile):
     rows = ROWS if profile == "strict" else ROWS[::5]

@@ -37,6 +37,7 @@ def reader(f, expected, counter, stop, errors):
         errors.append(e)
 
 
+@pytest.mark.heavy
 def test_readers_run_while_certify_is_in_flight(corpus_dir, no_preemption):
     big = os.path.join(corpus_dir, "boundary", "tensors_40k.gguf")
     with ggufsafe.open(SAMPLE) as f:
