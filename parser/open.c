@@ -40,6 +40,7 @@ static gs_status parse_prefix(gs_file *f, uint64_t avail, const gs_options *opts
         .limits = &opts->limits,
         .strict = opts->profile == GS_PROFILE_STRICT,
         .diagnostic = opts->diagnostic,
+        .metadata_only = opts->metadata_only,
         .err = err,
         .alignment = GSI_DEFAULT_ALIGNMENT,
     };

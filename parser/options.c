@@ -1,5 +1,6 @@
 #include "options.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "abi_compat.h"
@@ -10,10 +11,16 @@
  * every released gs_options, each ending on a field boundary. A field appended to gs_options
  * appends an entry (the struct's new sizeof) and moves GSI_OPTIONS_SIZE_LATEST to it; the assert
  * fails until it does. */
-#define GSI_OPTIONS_SIZE_LATEST GSI_OPTIONS_SIZE_0_1_0
+/* The next release's: metadata_only, 8-byte aligned past 0.1.0's sizeof, and the struct padded
+ * to its alignment (112 on LP64). */
+#define GSI_OPTIONS_SIZE_UNRELEASED (((GSI_OPTIONS_SIZE_0_1_0 + 7u) & ~(size_t)7u) + 8u)
+#define GSI_OPTIONS_SIZE_LATEST GSI_OPTIONS_SIZE_UNRELEASED
 static const size_t known_sizes[] = {
-    GSI_OPTIONS_SIZE_0_1_0, /* 0.1.0: struct_size .. copy_metadata */
+    GSI_OPTIONS_SIZE_0_1_0,      /* 0.1.0: struct_size .. copy_metadata */
+    GSI_OPTIONS_SIZE_UNRELEASED, /* unreleased: .. metadata_only */
 };
+_Static_assert(offsetof(gs_options, metadata_only) >= GSI_OPTIONS_SIZE_0_1_0,
+               "an option after 0.1.0 starts past 0.1.0's sizeof (its tail padding)");
 _Static_assert(sizeof(gs_options) == GSI_OPTIONS_SIZE_LATEST,
                "gs_options grew: add its new size to known_sizes");
 
