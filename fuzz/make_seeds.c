@@ -9,7 +9,9 @@
  *   OUT/roundtrip/     profile that accepts it (strict if it does, else lenient);
  *   OUT/decode_blocks/ for each decodable type: real blocks taken from the inputs' tensors
  *                      when there are any, plus all-zero and all-0xff blocks;
- *   OUT/certify/       every input, with the deep scan on, for strict and lenient in turn.
+ *   OUT/certify/       every input, with the deep scan on, for strict and lenient in turn;
+ *   OUT/detect/        every input's first GS_DETECT_BYTES bytes (all gs_detect looks at),
+ *                      with the zero trailer.
  * Deterministic: inputs are visited in name order. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -109,6 +111,7 @@ static void seed_file(const char *path, const char *name)
     /* certify: every file, deep, alternately for the strict and the lenient profile */
     const uint8_t cert_tail[FUZZ_TAIL_BYTES] = {(uint8_t)(0x02u | (n_written & 1u)), 0, 0, 0};
     write_seed("certify", name, data, n, cert_tail);
+    write_seed("detect", name, data, n < GS_DETECT_BYTES ? n : GS_DETECT_BYTES, zero);
     gs_options o;
     /* what strict rejects, again in diagnostic mode (which lists layout problems and goes on) */
     fuzz_options(&o, GS_PROFILE_STRICT);
@@ -265,8 +268,8 @@ int main(int argc, char **argv)
     out_dir = argv[1];
     max_bytes = (size_t)strtoull(argv[2], NULL, 10);
     make_dir(out_dir);
-    static const char *const targets[] = {"open", "dequant", "roundtrip", "decode_blocks",
-                                                "certify"};
+    static const char *const targets[] = {"open",    "dequant", "roundtrip", "decode_blocks",
+                                          "certify", "detect"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);
