@@ -579,6 +579,8 @@ typedef struct gs_detected {
     uint64_t n_kv;           /* counts; 0 otherwise */
     uint64_t size;           /* Git LFS pointer: the size of the real file; safetensors: its JSON
                                 header's length; 0 otherwise */
+    uint64_t file_size;      /* the file's size: n for gs_detect, what fstat said for
+                                gs_detect_file */
     /* What was read, escaped like gs_error's context, NUL-terminated: the LFS oid, an HTML title,
      * an error message from JSON or XML, the name of an archive's first entry, a text's first
      * line, or the first bytes in hex for an unknown file. Empty when there is nothing to say. */

@@ -223,10 +223,9 @@ static void detail_text_until(gs_detected *d, const head *h, size_t from, uint8_
 
 static void detail_hex(gs_detected *d, const head *h)
 {
-    size_t k = 0;
+    size_t k = (size_t)snprintf(d->detail, sizeof d->detail, "first bytes");
     for (size_t i = 0; i < h->n && i < 8; i++) {
-        k += (size_t)snprintf(d->detail + k, sizeof d->detail - k, "%s%02x", i ? " " : "",
-                              h->p[i]);
+        k += (size_t)snprintf(d->detail + k, sizeof d->detail - k, " %02x", h->p[i]);
     }
 }
 
@@ -711,6 +710,7 @@ gs_status gs_detect_sized(const void *head_bytes, size_t n, gs_detected *out, si
     gs_detected d;
     memset(&d, 0, sizeof d);
     (void)detect_in(&h, &d, false);
+    d.file_size = n;
     gsi_copy_sized(out, out_size, &d, sizeof d);
     return GS_OK;
 }
@@ -742,5 +742,7 @@ gs_status gs_detect_file_sized(const char *path, gs_detected *out, size_t out_si
                         st == GS_E_TRUNCATED ? "the file shrank while it was read"
                                              : "read failed");
     }
-    return gs_detect_sized(buf, n, out, out_size);
+    st = gs_detect_sized(buf, n, out, out_size);
+    out->file_size = size;
+    return st;
 }

@@ -212,6 +212,7 @@ static void report(cert_run *r, const cert_stats *s)
                      ? "the file shrank while its tensor data was scanned"
                      : "reading tensor data for the deep scan");
         cert_add_reader(&r->findings, &e, p, CERT_BOTH);
+        r->read_failed = true;
     }
     const char *type = gs_type_name(v->type);
     if (v->bad_scale_blocks > 0) {

@@ -27,13 +27,29 @@ static const char *base_name(const char *path)
     return slash != NULL ? slash + 1 : path;
 }
 
+/* What a part is, when its open failed on the framing (the magic, the version, the header's
+ * fields): a file that is not GGUF at all (bad magic; empty) is named by gs_detect. */
+static void detect_part(cert_part *p, const void *data, size_t size)
+{
+    gs_status st = p->lenient_err.status;
+    if ((int)st < GS_E_BAD_MAGIC || (int)st > GS_E_STRING_EXCEEDS_FILE) {
+        return;
+    }
+    gs_status ds = data != NULL ? gs_detect(data, size, &p->detected)
+                                : gs_detect_file(p->path, &p->detected, NULL);
+    p->detected_valid = ds == GS_OK;
+    p->not_gguf = p->detected_valid &&
+                  (st == GS_E_BAD_MAGIC || p->detected.format == GS_FORMAT_EMPTY);
+}
+
 /* Opens one part both ways, from its path or (data != NULL) from memory. The lenient handle is
  * the one the checks read; the strict one only contributes the reader's strict-only findings. */
-static void open_part(cert_part *p, const void *data, size_t size)
+static void open_part(cert_part *p, const void *data, size_t size, bool metadata_only)
 {
     gs_options o;
     gs_options_init(&o);
     o.diagnostic = true;
+    o.metadata_only = metadata_only;
     o.copy_metadata = true; /* the checks read metadata after open: never through a mapping
                                that a truncation could turn into SIGBUS */
     for (int strict = 0; strict < 2; strict++) {
@@ -52,14 +68,15 @@ static void open_part(cert_part *p, const void *data, size_t size)
         }
     }
     gs_file_layout(p->file, &p->layout);
+    detect_part(p, data, size);
 }
 
-/* A failure that means there is no GGUF to certify at all: the environment (status < 20) or
- * the magic. */
+/* A failure that leaves nothing to certify: the environment (status < 20), never the file's
+ * contents (a file that is not GGUF is certified: its report says what it is). */
 static bool not_certifiable(const cert_part *p)
 {
     gs_status st = p->lenient_err.status;
-    return st != GS_OK && (st == GS_E_BAD_MAGIC || (int)st < 20);
+    return st != GS_OK && (int)st < 20;
 }
 
 void *cert_alloc(cert_run *r, size_t count, size_t elem)
@@ -80,6 +97,7 @@ static gs_status start(cert_run *r, const char *path, const gs_certify_options *
         r->opt.jobs = 1;
     }
     cert_findings_init(&r->findings);
+    r->root_cause = CERT_NO_CAUSE;
     r->path = cli_strndup(path, strlen(path));
     r->parts = cert_alloc(r, n_parts, sizeof *r->parts);
     if (r->path == NULL || r->parts == NULL) {
@@ -125,7 +143,7 @@ gs_status cert_open(cert_run *r, const char *path, const gs_certify_options *opt
             memcpy(p->path, path, cap);
         }
         p->label = base_name(p->path);
-        open_part(p, NULL, 0);
+        open_part(p, NULL, 0, opt->metadata_only);
         if (i == 0) {
             st = certifiable(p, err);
         }
@@ -147,7 +165,7 @@ gs_status cert_open_memory(cert_run *r, const void *data, size_t size, const cha
                         "certification: label");
     }
     r->parts[0].label = r->parts[0].path;
-    open_part(&r->parts[0], data != NULL ? data : "", size);
+    open_part(&r->parts[0], data != NULL ? data : "", size, opt->metadata_only);
     return certifiable(&r->parts[0], err);
 }
 
@@ -159,6 +177,7 @@ gs_status cert_check(cert_run *r)
     cert_check_compat(r);
     cert_check_meta(r);
     cert_check_tokenizer(r);
+    cert_check_template(r);
     cert_check_blocks(r);
     cert_check_split(r);
     /* Last: once tensor data is being read, nothing reads the mapping any more, so a file that
@@ -166,7 +185,18 @@ gs_status cert_check(cert_run *r)
     if (r->opt.deep) {
         cert_check_payload(r);
     }
+    if (r->findings.status == GS_OK) {
+        cert_order(r);
+        cert_verdict(r);
+    }
     return r->findings.status;
+}
+
+bool cert_is_reader_code(const cert_finding *f, gs_status st)
+{
+    size_t n = strlen(CERT_READER_PREFIX);
+    return strncmp(f->code, CERT_READER_PREFIX, n) == 0 &&
+           strcmp(f->code + n, gs_status_name(st)) == 0;
 }
 
 void cert_close(cert_run *r)

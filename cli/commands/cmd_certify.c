@@ -1,5 +1,5 @@
 /* ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep] [--jobs N]
- *                       [--fail-on error|warning] [--part-only]
+ *                       [--fail-on error|warning] [--part-only] [--metadata-only]
  *
  * Is this file sound, and exactly what is wrong with it: the reader's structural verdicts (in
  * diagnostic mode, so that every layout violation is reported, not only the first), byte
@@ -19,11 +19,15 @@
 static const char usage[] =
     "usage: ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep]\n"
     "                             [--jobs N] [--fail-on error|warning] [--part-only]\n"
+    "                             [--metadata-only]\n"
     "\n"
     "Certifies a GGUF file (or, from its first part, a whole split set): structure, byte\n"
-    "coverage, spec and llama.cpp divergences, metadata semantics, split-set consistency and,\n"
-    "with --deep, every block of every tensor. Each finding has a stable code (docs/certify.md),\n"
-    "a severity, the byte offset, the key or tensor, and the profiles it breaks.\n"
+    "coverage, spec and llama.cpp divergences, metadata semantics, chat-template risk,\n"
+    "split-set consistency and, with --deep, every block of every tensor. The report starts\n"
+    "with the verdict in one sentence, then the root cause; each finding has a stable code\n"
+    "(docs/certify.md), a severity, the byte offset, the key or tensor, which readers it\n"
+    "affects and a hint saying what to do. A file that is not GGUF (a Git LFS pointer, an\n"
+    "error page, safetensors, an archive...) is named as what it is.\n"
     "\n"
     "  --profile P     strict (default: the GGUF spec and llama.cpp's requirements) or lenient\n"
     "                  (what memory-safe use needs); findings that do not break P are notes\n"
@@ -34,14 +38,17 @@ static const char usage[] =
     "  --jobs N        threads for --deep (default: all cores); the report does not depend on N\n"
     "  --fail-on L     error (default) or warning: the lowest severity that fails\n"
     "  --part-only     on <prefix>-00001-of-NNNNN.gguf, certify that part alone\n"
+    "  --metadata-only tensor data need not be in the file (a header-only copy, the start of\n"
+    "                  a download): its absence is a note, everything else is certified\n"
     "\n"
-    "exit status: 0 certified, 1 at least one error (or warning, with --fail-on warning),\n"
-    "2 usage or I/O error, or not a GGUF file at all\n";
+    "exit status: 0 certified, 1 the file is bad (at least one error, or warning with\n"
+    "--fail-on warning; a file that is not GGUF), 2 usage, I/O or environment error (the\n"
+    "file could not be read, or changed while it was read)\n";
 
 typedef struct certify_args {
     cli_common common;
     const char *path;
-    bool sarif, deep, part_only, fail_on_warning;
+    bool sarif, deep, part_only, fail_on_warning, metadata_only;
     uint64_t jobs;
 } certify_args;
 
@@ -49,7 +56,7 @@ static int parse_args(int argc, char **argv, certify_args *a)
 {
     cli_common_init(&a->common);
     a->path = NULL;
-    a->sarif = a->deep = a->part_only = a->fail_on_warning = false;
+    a->sarif = a->deep = a->part_only = a->fail_on_warning = a->metadata_only = false;
     a->jobs = work_pool_cpus();
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
@@ -89,6 +96,8 @@ static int parse_args(int argc, char **argv, certify_args *a)
             a->sarif = true;
         } else if (strcmp(arg, "--deep") == 0) {
             a->deep = true;
+        } else if (strcmp(arg, "--metadata-only") == 0) {
+            a->metadata_only = true;
         } else {
             const int code = cli_match_final("certify", usage, arg, &a->part_only, &options_done);
             if (code >= 0) {
@@ -129,6 +138,7 @@ static int run(int argc, char **argv)
     opt.deep = a.deep;
     opt.jobs = (unsigned)a.jobs;
     opt.part_only = a.part_only;
+    opt.metadata_only = a.metadata_only;
     opt.fail_on = a.fail_on_warning ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     opt.progress = progress_event;
     opt.progress_ctx = &bar;
@@ -149,6 +159,14 @@ static int run(int argc, char **argv)
     gs_certify_free(report);
     if (st == GS_E_NO_MEMORY) {
         return cli_print_failure(&err);
+    }
+    if (sum.read_failed) {
+        /* the report says where; it is not a verdict on a file that held still */
+        int exit_code = cli_finish_output(CLI_EXIT_USAGE);
+        fprintf(stderr, "error: the file could not be read to its end while it was certified "
+                        "(it changed, or a read failed): certify it again when nothing writes "
+                        "to it\n");
+        return exit_code;
     }
     return cli_finish_output(sum.verdict.certified ? CLI_EXIT_OK : CLI_EXIT_INVALID);
 }

@@ -393,7 +393,7 @@ const gsw_foreign gsw_foreign_samples[] = {
      "a tar archive holding a GGUF", tar_gguf},
     {"big_endian.gguf", GS_FORMAT_GGUF_BIG_ENDIAN, GS_FORMAT_UNKNOWN, "", GS_E_BYTE_SWAPPED,
      "a GGUF v3 written big-endian, one key-value", gguf_big_endian},
-    {"program.gguf", GS_FORMAT_UNKNOWN, GS_FORMAT_UNKNOWN, "7f 45 4c 46 02 01 01 00",
+    {"program.gguf", GS_FORMAT_UNKNOWN, GS_FORMAT_UNKNOWN, "first bytes 7f 45 4c 46 02 01 01 00",
      GS_E_BAD_MAGIC, "an ELF executable's header: no format gs_detect names", elf_binary},
 };
 

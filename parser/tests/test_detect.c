@@ -43,6 +43,7 @@ Test(detect, every_sample_is_named_as_it_declares)
         cr_expect_gt(strlen(d.description), 10, "%s", s->file);
         cr_expect_gt(strlen(d.advice), 10, "%s", s->file);
         cr_expect_eq(d.container, is_container(s->format), "%s", s->file);
+        cr_expect_eq(d.file_size, b.len, "%s", s->file);
         /* and the reader refuses it as the sample says */
         gs_error e;
         cr_expect_eq(tu_open(&b, GS_PROFILE_LENIENT, &e), s->status, "%s: %s", s->file,
@@ -224,6 +225,7 @@ Test(detect, only_the_head_is_read)
     memset(buf + 4, '-', n - 4);
     memcpy(buf + GS_DETECT_BYTES + 8, "<html>", 6);
     cr_expect_eq(detect(buf, n).format, GS_FORMAT_TEXT);
+    cr_expect_eq(detect(buf, n).file_size, n, "the size given, not the part looked at");
     memcpy(buf + GS_DETECT_BYTES - 16, "<html>", 6);
     cr_expect_eq(detect(buf, n).format, GS_FORMAT_HTML);
     free(buf);
@@ -246,6 +248,7 @@ Test(detect, the_file_variant_reads_the_head)
     cr_assert_eq(gs_detect_file(path, &d, &e), GS_OK);
     cr_expect_eq(d.format, GS_FORMAT_GIT_LFS_POINTER);
     cr_expect_str_eq(d.detail, s->detail);
+    cr_expect_eq(d.file_size, b.len);
     /* an empty file, a missing one, a directory */
     gsw_truncate(&b, 0);
     cr_assert_eq(gsw_bytes_save(&b, path), 0);
