@@ -42,3 +42,12 @@ endfunction()
 
 # A test fails on any sanitizer report, whatever its exit status.
 set(GS_TEST_FAIL_REGEX "Sanitizer;runtime error")
+
+# gs_no_undefined(target): a shared library must resolve every symbol it uses at link time (a
+# dangling reference would otherwise surface only in a consumer). Not with sanitizers: their
+# runtime symbols come from the executable.
+function(gs_no_undefined target)
+  if(NOT GGUFSAFE_SANITIZE AND NOT GGUFSAFE_COVERAGE)
+    target_link_options(${target} PRIVATE -Wl,--no-undefined)
+  endif()
+endfunction()

@@ -17,6 +17,7 @@ set_target_properties(ggufsafe_static PROPERTIES EXPORT_NAME static)
 set(GS_EXPORT_MAP ${PROJECT_SOURCE_DIR}/cmake/libggufsafe.map)
 target_link_options(ggufsafe_shared PRIVATE -Wl,--version-script=${GS_EXPORT_MAP})
 set_property(TARGET ggufsafe_shared APPEND PROPERTY LINK_DEPENDS ${GS_EXPORT_MAP})
+gs_no_undefined(ggufsafe_shared)
 
 # In-tree users (the command, tests, tools) that also reach the named internal helpers
 # (docs/architecture.md lists them): the library plus the module include directories.
