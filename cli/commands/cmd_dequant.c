@@ -18,6 +18,7 @@
 #include "cli_common.h"
 #include "cli_source.h"
 #include "commands.h"
+#include "open_notes.h"
 #include "text_out.h"
 
 static const char usage[] =
@@ -283,6 +284,7 @@ static int run(int argc, char **argv)
     gs_error err;
     if (cli_source_open(&src, a.path, a.part_only, &opts, NULL, &err) != GS_OK) {
         cli_print_error(&err);
+        cli_open_notes(a.path, &err, &opts, NULL);
         return cli_exit_for_status(err.status);
     }
     run_state rs = {.a = &a};

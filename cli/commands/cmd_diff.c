@@ -1,5 +1,5 @@
 /* ggufsafe diff A B [--json] [--tensor GLOB] [--max-nmse X] [--max-abs X] [--min-cos X]
- *                   [--jobs N] [--profile strict|lenient] [--part-only]
+ *                   [--jobs N] [--profile strict|lenient] [--part-only] [--metadata-only]
  *
  * The regression kit for quant formats: how far B (a candidate) is from A (the reference),
  * metadata and tensors, with per-tensor and per-block error and a CI gate. The comparison is
@@ -12,12 +12,14 @@
 #include "cli_common.h"
 #include "commands.h"
 #include "ggufsafe_diff.h"
+#include "open_notes.h"
 #include "text_escape.h"
 #include "text_out.h"
 
 static const char usage[] =
     "usage: ggufsafe diff A B [--json] [--tensor GLOB] [--max-nmse X] [--max-abs X]\n"
     "                         [--min-cos X] [--jobs N] [--profile strict|lenient] [--part-only]\n"
+    "                         [--metadata-only]\n"
     "\n"
     "Compares B with the reference A: metadata keys only in A, only in B, or changed; tensors\n"
     "present in one file only or with another shape (an error); and for every tensor in both\n"
@@ -34,12 +36,14 @@ static const char usage[] =
     "  --jobs N         compare N tensors at a time (1..256, default 1); same output for any N\n"
     "  --profile P      strict (default) or lenient, for both files\n"
     "  --part-only      on <prefix>-00001-of-NNNNN.gguf, that part alone instead of the set\n"
+    "  --metadata-only  compare the metadata only (keys, tensor lists, types, shapes); no\n"
+    "                   tensor data is read, and it need not be in the files\n"
     "\n"
     "A NaN equals a NaN and an infinity the same infinity; any other pair with a NaN or an\n"
     "infinity makes the tensor's max_abs, RMSE and NMSE Infinity and its cosine NaN.\n"
     "\n"
     "exit status: 0 no tensor breaks a threshold, 1 a tensor breaks one, a shape differs, or a\n"
-    "file is invalid, 2 usage or I/O error or not a GGUF file\n";
+    "file is invalid or not a GGUF file, 2 usage, I/O or environment error\n";
 
 typedef struct diff_thresholds {
     bool has_max_nmse, has_max_abs, has_min_cos;
@@ -52,7 +56,7 @@ typedef struct diff_args {
     const char *glob;
     diff_thresholds th;
     uint64_t jobs;
-    bool part_only;
+    bool part_only, metadata_only;
 } diff_args;
 
 /* A threshold: a finite decimal number, >= 0 (a maximum) or from -1 to 1 (a cosine). */
@@ -128,6 +132,10 @@ static int parse_args(int argc, char **argv, diff_args *a)
         if (m == CLI_MATCH_YES) {
             continue;
         }
+        if (strcmp(arg, "--metadata-only") == 0) {
+            a->metadata_only = true;
+            continue;
+        }
         const int code = cli_match_final("diff", usage, arg, &a->part_only, &options_done);
         if (code >= 0) {
             return code;
@@ -194,7 +202,7 @@ static int run_diff(int argc, char **argv)
     if (code >= 0) {
         return code;
     }
-    code = cli_kernel_unavailable();
+    code = a.metadata_only ? -1 : cli_kernel_unavailable(); /* nothing is decoded then */
     if (code >= 0) {
         return code;
     }
@@ -202,6 +210,7 @@ static int run_diff(int argc, char **argv)
     gs_diff_options_init(&o);
     o.profile = a.common.profile;
     o.part_only = a.part_only;
+    o.metadata_only = a.metadata_only;
     o.tensor_glob = a.glob;
     o.jobs = (unsigned)a.jobs;
     o.has_max_nmse = a.th.has_max_nmse;
@@ -212,12 +221,19 @@ static int run_diff(int argc, char **argv)
     o.min_cos = a.th.min_cos;
     gs_diff_input *sa, *sb;
     gs_error err;
+    gs_options ro;
+    cli_options(&a.common, &ro);
+    ro.metadata_only = a.metadata_only;
     if (gs_diff_open(a.path_a, "A", &o, &sa, &err) != GS_OK) {
-        return cli_print_failure(&err);
+        code = cli_print_failure(&err);
+        cli_open_notes(a.path_a, &err, &ro, "ggufsafe diff --metadata-only");
+        return code;
     }
     if (gs_diff_open(a.path_b, "B", &o, &sb, &err) != GS_OK) {
         gs_diff_input_close(sa);
-        return cli_print_failure(&err);
+        code = cli_print_failure(&err);
+        cli_open_notes(a.path_b, &err, &ro, "ggufsafe diff --metadata-only");
+        return code;
     }
     code = compare(&a, &o, sa, sb);
     gs_diff_input_close(sa);

@@ -1,4 +1,5 @@
 /* ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient] [--part-only]
+ *                    [--metadata-only]
  *
  * A SHA-256 manifest of a GGUF file or split set (format in cli/manifest/manifest.h and
  * docs/manifests.md): the whole file's digest, one per key-value (its wire bytes) and one per
@@ -14,7 +15,7 @@
 
 static const char usage[] =
     "usage: ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient]\n"
-    "                          [--part-only]\n"
+    "                          [--part-only] [--metadata-only]\n"
     "\n"
     "Writes a SHA-256 manifest of a GGUF file (of the whole split set, from its first part):\n"
     "per part the whole file's digest (as sha256sum prints it), one line per key-value (its\n"
@@ -26,9 +27,11 @@ static const char usage[] =
     "  --jobs N        threads (default: all cores): one reads, the others hash\n"
     "  --profile P     strict (default) or lenient: which files are accepted\n"
     "  --part-only     on <prefix>-00001-of-NNNNN.gguf, hash that part alone\n"
+    "  --metadata-only tensor data need not be in the file (a header-only copy): the manifest\n"
+    "                  is that of the file as it is, the tensors without data left out\n"
     "\n"
-    "exit status: 0 written, 1 the file is invalid, 2 usage or I/O error (the file changed\n"
-    "while it was hashed), or not a GGUF file\n";
+    "exit status: 0 written, 1 the file is invalid or not a GGUF file, 2 usage, I/O or\n"
+    "environment error (the file changed while it was hashed)\n";
 
 static int run(int argc, char **argv)
 {
@@ -36,7 +39,7 @@ static int run(int argc, char **argv)
     cli_common_init(&common);
     const char *path = NULL, *out_path = NULL;
     uint64_t jobs = work_pool_cpus();
-    bool part_only = false, options_done = false;
+    bool part_only = false, metadata_only = false, options_done = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (options_done || !cli_is_option(arg)) {
@@ -44,6 +47,10 @@ static int run(int argc, char **argv)
                 return cli_usage_error_arg("hash", "one FILE only; unexpected argument", arg);
             }
             path = arg;
+            continue;
+        }
+        if (strcmp(arg, "--metadata-only") == 0) {
+            metadata_only = true;
             continue;
         }
         if (strcmp(arg, "--json") == 0) {
@@ -72,8 +79,8 @@ static int run(int argc, char **argv)
         return cli_usage_error("hash", "FILE missing");
     }
     gs_manifest *doc;
-    int code = cli_hash_path(path, GS_MANIFEST_HASH, part_only, common.profile, (unsigned)jobs,
-                             &doc);
+    int code = cli_hash_path(path, GS_MANIFEST_HASH, part_only, metadata_only, common.profile,
+                             (unsigned)jobs, &doc);
     if (code >= 0) {
         return code;
     }

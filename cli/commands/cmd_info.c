@@ -1,4 +1,5 @@
 /* ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N] [--part-only]
+ *                    [--metadata-only]
  *
  * What a GGUF says about itself: header, metadata, tensor directory, parameter count,
  * quantization mix, layout, and whether the size its metadata predicts is the size on disk. The
@@ -10,12 +11,14 @@
 #include "cli_source.h"
 #include "commands.h"
 #include "info_model.h"
+#include "open_notes.h"
 
 #define DEFAULT_ROWS 6
 #define MAX_ROWS (1u << 30)
 
 static const char usage[] =
     "usage: ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N] [--part-only]\n"
+    "                          [--metadata-only]\n"
     "\n"
     "Reports a GGUF file's header, metadata, tensor directory, parameter count, quantization\n"
     "mix, data layout, and the file size its metadata predicts against the actual size.\n"
@@ -25,14 +28,16 @@ static const char usage[] =
     "  --rows N               tensors shown at each end of the directory (default 6)\n"
     "  --part-only            on <prefix>-00001-of-NNNNN.gguf, report that part alone\n"
     "                         instead of the whole split set\n"
+    "  --metadata-only        tensor data need not be in the file (a header-only copy, the\n"
+    "                         start of a download): tensors without it are listed as such\n"
     "\n"
-    "exit status: 0 the file was read, 1 the file is invalid, 2 usage or I/O error or not\n"
-    "a GGUF file\n";
+    "exit status: 0 the file was read, 1 the file is invalid or not a GGUF file, 2 usage,\n"
+    "I/O or environment error\n";
 
 typedef struct info_args {
     cli_common common;
     uint64_t rows;
-    bool part_only;
+    bool part_only, metadata_only;
     const char *path;
 } info_args;
 
@@ -41,7 +46,7 @@ static int parse_args(int argc, char **argv, info_args *a)
 {
     cli_common_init(&a->common);
     a->rows = DEFAULT_ROWS;
-    a->part_only = false;
+    a->part_only = a->metadata_only = false;
     a->path = NULL;
     bool options_done = false;
     for (int i = 1; i < argc; i++) {
@@ -60,6 +65,10 @@ static int parse_args(int argc, char **argv, info_args *a)
                 return CLI_EXIT_USAGE;
             }
             if (m == CLI_MATCH_YES) {
+                continue;
+            }
+            if (strcmp(arg, "--metadata-only") == 0) {
+                a->metadata_only = true;
                 continue;
             }
             const int code = cli_match_final("info", usage, arg, &a->part_only, &options_done);
@@ -87,6 +96,7 @@ static int report(const info_args *a, const gs_options *opts)
     gs_error err;
     if (cli_source_open(&src, a->path, a->part_only, opts, NULL, &err) != GS_OK) {
         cli_print_error(&err);
+        cli_open_notes(a->path, &err, opts, "ggufsafe info --metadata-only");
         return cli_exit_for_status(err.status);
     }
     cli_out out;
@@ -116,6 +126,7 @@ static int run_info(int argc, char **argv)
     }
     gs_options opts;
     cli_options(&a.common, &opts);
+    opts.metadata_only = a.metadata_only;
     return report(&a, &opts);
 }
 

@@ -1,4 +1,4 @@
-/* ggufsafe verify FILE MANIFEST [--jobs N] [--part-only]
+/* ggufsafe verify FILE MANIFEST [--jobs N] [--part-only] [--metadata-only]
  *
  * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
  * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
@@ -14,7 +14,7 @@
 #include "work_pool.h"
 
 static const char usage[] =
-    "usage: ggufsafe verify FILE MANIFEST [--jobs N] [--part-only]\n"
+    "usage: ggufsafe verify FILE MANIFEST [--jobs N] [--part-only] [--metadata-only]\n"
     "\n"
     "Checks a GGUF file (the whole split set, from its first part) against a manifest written\n"
     "by 'ggufsafe hash', and prints one line per difference:\n"
@@ -24,15 +24,17 @@ static const char usage[] =
     "\n"
     "  --jobs N        threads (default: all cores)\n"
     "  --part-only     on <prefix>-00001-of-NNNNN.gguf, verify that part alone\n"
+    "  --metadata-only the tensors whose data is not in the file are left out of what is\n"
+    "                  compared (a manifest from 'hash --metadata-only' of a header-only copy)\n"
     "\n"
-    "exit status: 0 the file matches, 1 it differs (or is not readable as GGUF), 2 usage or\n"
-    "I/O error, a malformed manifest, or not a GGUF file\n";
+    "exit status: 0 the file matches, 1 it differs (or is not GGUF at all, or not readable as\n"
+    "GGUF), 2 usage, I/O or environment error, or a malformed manifest\n";
 
 static int run(int argc, char **argv)
 {
     const char *paths[2] = {NULL, NULL};
     uint64_t jobs = work_pool_cpus();
-    bool part_only = false, options_done = false;
+    bool part_only = false, metadata_only = false, options_done = false;
     int n_paths = 0;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -49,6 +51,10 @@ static int run(int argc, char **argv)
             return CLI_EXIT_USAGE;
         }
         if (m == CLI_MATCH_YES) {
+            continue;
+        }
+        if (strcmp(arg, "--metadata-only") == 0) {
+            metadata_only = true;
             continue;
         }
         const int code = cli_match_final("verify", usage, arg, &part_only, &options_done);
@@ -78,7 +84,7 @@ static int run(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     gs_manifest *got;
-    int code = cli_hash_path(paths[0], GS_MANIFEST_VERIFY, part_only, GS_PROFILE_LENIENT,
+    int code = cli_hash_path(paths[0], GS_MANIFEST_VERIFY, part_only, metadata_only, GS_PROFILE_LENIENT,
                              (unsigned)jobs, &got);
     if (code >= 0) {
         gs_manifest_free(want);
