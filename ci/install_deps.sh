@@ -15,8 +15,11 @@ gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 libssl-dev:arm64 libssl3:arm64 libc6:arm64
 python3 python3-jsonschema
 binutils file zip unzip
-abigail-tools"
+abigail-tools
+groff-base man-db zsh"
 
+# groff-base and man-db check the generated man pages (groff -ww, man --warnings), zsh the zsh
+# completion (zsh -n): test_cli_generate.
 # npm fetches ggml's package for the oracle and the node readers of the conformance matrix:
 # Debian's nodejs and npm, unless a Node.js with npm is already installed (NodeSource's, say).
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"

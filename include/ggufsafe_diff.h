@@ -26,8 +26,14 @@ typedef struct gs_diff_options {
     size_t struct_size;      /* set by gs_diff_options_init */
     gs_profile profile;      /* for opening both files; default strict */
     bool part_only;          /* <prefix>-00001-of-NNNNN.gguf alone, not its set */
-    const char *tensor_glob; /* only tensors whose name matches (fnmatch, no flags); NULL: all.
-                                Read during the call only */
+    /* Which tensors are compared: a name is kept when it matches one of the n_tensor_globs
+     * patterns (none: every name) and none of the n_exclude_globs (exclude wins). A pattern
+     * matches a name equal to it byte for byte, or as fnmatch(3) with no flags. The strings
+     * are copied: the caller's arrays need not outlive the call. */
+    const char *const *tensor_globs;
+    size_t n_tensor_globs;
+    const char *const *exclude_globs;
+    size_t n_exclude_globs;
     unsigned jobs;           /* tensors compared at a time (0 or 1: the calling thread); the
                                 results do not depend on it */
     /* The gate: a tensor fails when one of the thresholds it has is broken. */
@@ -70,7 +76,7 @@ GS_API void gs_diff_input_close(gs_diff_input *input);
  *   lacks (nothing is decoded then);
  *   GS_E_INVALID_ARGUMENT for NULL pointers or thresholds that are not finite (a cosine outside
  *   -1..1, a maximum below 0).
- * A glob that matches nothing is not a failure: the result has no tensors. Runs opts->jobs
+ * Patterns that match nothing are not a failure: the result has no tensors. Runs opts->jobs
  * threads of its own; memory stays bounded (each thread holds one chunk of each side). */
 GS_API gs_status gs_diff_compare(const gs_diff_input *a, const gs_diff_input *b,
                                  const gs_diff_options *opts, gs_diff **out, gs_error *err);
@@ -81,7 +87,7 @@ GS_API void gs_diff_free(gs_diff *diff);
 
 typedef struct gs_diff_summary {
     size_t struct_size;        /* set by the caller: sizeof(gs_diff_summary) */
-    size_t tensors_a, tensors_b; /* tensors of each side that the glob kept */
+    size_t tensors_a, tensors_b; /* tensors of each side that the patterns kept */
     size_t compared;           /* in both, same shape, both decodable to f32 */
     size_t only_a, only_b;
     size_t shape_mismatches;   /* in both with another shape: fails the gate */
@@ -159,7 +165,8 @@ GS_API gs_status gs_diff_kv_at(const gs_diff *diff, size_t i, gs_diff_kv *out);
 
 /* ---- renderings --------------------------------------------------------------------------- */
 
-/* The text (worst tensors first) and JSON reports, byte for byte what `ggufsafe diff` prints.
+/* The text (worst tensors first) and JSON reports, byte for byte what `ggufsafe diff` prints;
+ * both name the tensor patterns that applied.
  * GS_E_IO when the sink fails, GS_E_NO_MEMORY. */
 GS_API gs_status gs_diff_write_text(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 GS_API gs_status gs_diff_write_json(const gs_diff *diff, const gs_sink *sink, gs_error *err);

@@ -22,31 +22,132 @@ int cli_exit_for_status(gs_status status)
     return CLI_EXIT_INVALID;
 }
 
-void cli_print_error(const gs_error *err)
+/* s escaped, whole: in pieces that never split a UTF-8 sequence. */
+static void print_escaped(FILE *out, const char *s)
 {
-    const char *context = "-";
+    size_t n = strlen(s);
+    const uint8_t *p = (const uint8_t *)s;
+    char buf[4 * 256 + 8];
+    while (n > 0) {
+        size_t cut = n < 256 ? n : 256;
+        for (int k = 0; k < 3 && cut > 1 && cut < n && (p[cut] & 0xc0) == 0x80; k++) {
+            cut--;
+        }
+        gsi_escape_text(buf, sizeof buf, p, cut);
+        fputs(buf, out);
+        p += cut;
+        n -= cut;
+    }
+}
+
+/* "<STATUS> at byte <offset> (<context>): <message>[: <detail>]"; without a context, "(-)"
+ * only when dash (the error line's fixed form). */
+static void print_status(const gs_error *err, bool dash)
+{
+    const char *context = dash ? "-" : NULL;
     if (err->context_kind == GS_CONTEXT_HEADER) {
         context = "header";
     } else if (err->context[0] != '\0') {
         context = err->context; /* already escaped by the reader */
     }
-    /* The detail is the library's own text, but it can quote a path from the command line. */
-    char detail[4 * GS_ERROR_TEXT_MAX + 4];
-    gsi_escape_text(detail, sizeof detail, (const uint8_t *)err->detail,
-                    strlen(err->detail));
-    fprintf(stderr, "error: %s at byte %llu (%s): %s%s%s\n", gs_status_name(err->status),
-            (unsigned long long)err->offset, context, gs_status_message(err->status),
-            detail[0] != '\0' ? ": " : "", detail);
+    fprintf(stderr, "%s at byte %llu%s%s%s: %s", gs_status_name(err->status),
+            (unsigned long long)err->offset, context != NULL ? " (" : "",
+            context != NULL ? context : "", context != NULL ? ")" : "",
+            gs_status_message(err->status));
+    if (err->detail[0] != '\0') {
+        /* the detail is the library's own text, but it can quote a path from the command line */
+        fputs(": ", stderr);
+        print_escaped(stderr, err->detail);
+    }
+}
+
+void cli_print_error(const gs_error *err)
+{
+    fflush(stdout);
+    fputs("error: ", stderr);
+    print_status(err, true);
+    fputc('\n', stderr);
+}
+
+int cli_print_out_of_memory(void)
+{
+    fflush(stdout);
+    fprintf(stderr, "error: out of memory\n");
+    return CLI_EXIT_USAGE;
+}
+
+static void print_path_head(const char *verb, const char *path, const char *label)
+{
+    fflush(stdout);
+    fprintf(stderr, "error: cannot %s '", verb);
+    print_escaped(stderr, path);
+    fputc('\'', stderr);
+    if (label != NULL) {
+        fprintf(stderr, " (%s)", label);
+    }
+    fputs(": ", stderr);
+}
+
+int cli_path_error(const char *verb, const char *path, const char *label, const char *why)
+{
+    print_path_head(verb, path, label);
+    print_escaped(stderr, why);
+    fputc('\n', stderr);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_print_open_failure(const gs_error *err, const char *path, const char *label)
+{
+    if (err->status == GS_E_NO_MEMORY) {
+        return cli_print_out_of_memory();
+    }
+    if (err->status == GS_E_IO && err->offset == 0 && err->context_kind == GS_CONTEXT_NONE) {
+        return cli_path_error("read", path, label,
+                              err->detail[0] != '\0' ? err->detail
+                                                     : gs_status_message(err->status));
+    }
+    if (err->status == GS_E_IO) {
+        return cli_print_read_error(err, path, label);
+    }
+    fflush(stdout);
+    fputs("error: ", stderr);
+    print_status(err, true);
+    if (label != NULL) {
+        fprintf(stderr, " (%s: ", label);
+        print_escaped(stderr, path);
+        fputc(')', stderr);
+    }
+    fputc('\n', stderr);
+    return cli_exit_for_status(err->status);
+}
+
+int cli_print_read_error(const gs_error *err, const char *path, const char *label)
+{
+    if (err->status == GS_E_NO_MEMORY) {
+        return cli_print_out_of_memory();
+    }
+    gs_error e = *err;
+    if (e.context_kind == GS_CONTEXT_PART) {
+        /* the part's name is the file; it is already escaped */
+        fflush(stdout);
+        fprintf(stderr, "error: cannot read '%s'%s%s%s: ", e.context, label ? " (" : "",
+                label ? label : "", label ? ")" : "");
+        e.context_kind = GS_CONTEXT_NONE;
+        e.context[0] = '\0';
+    } else {
+        print_path_head("read", path, label);
+    }
+    print_status(&e, false);
+    fputc('\n', stderr);
+    return CLI_EXIT_USAGE;
 }
 
 int cli_print_failure(const gs_error *err)
 {
     if (err->status == GS_E_NO_MEMORY) {
-        fflush(stdout);
-        fprintf(stderr, "error: out of memory\n");
-    } else {
-        cli_print_error(err);
+        return cli_print_out_of_memory();
     }
+    cli_print_error(err);
     return cli_exit_for_status(err->status);
 }
 
@@ -84,12 +185,27 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
+    fflush(stdout);
     fputs("error: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
     usage_hint(command);
     return CLI_EXIT_USAGE;
+}
+
+int cli_no_tensor_left(const char *command, const char *where, const cli_list *tensors,
+                       size_t n_excludes)
+{
+    if (tensors->n == 1 && n_excludes == 0) {
+        const char *only = tensors->items[0];
+        char what[64];
+        snprintf(what, sizeof what, "no tensor%s %s", where,
+                 strpbrk(only, "*?[\\") != NULL ? "matches" : "named");
+        return cli_usage_error_arg(command, what, only);
+    }
+    return cli_usage_error(command, "no tensor%s is left by the --tensor and --exclude patterns",
+                           where);
 }
 
 int cli_usage_error_arg(const char *command, const char *what, const char *arg)
@@ -99,114 +215,10 @@ int cli_usage_error_arg(const char *command, const char *what, const char *arg)
     return cli_usage_error(command, "%s '%s'", what, t.s);
 }
 
-void cli_common_init(cli_common *c)
-{
-    c->json = false;
-    c->profile = GS_PROFILE_STRICT;
-}
-
-cli_match cli_match_value(const char *command, const char *name, int argc, char **argv, int *i,
-                          const char **value)
-{
-    const char *arg = argv[*i];
-    size_t n = strlen(name);
-    if (strncmp(arg, name, n) != 0) {
-        return CLI_MATCH_NO;
-    }
-    if (arg[n] == '=') {
-        *value = arg + n + 1;
-        return CLI_MATCH_YES;
-    }
-    if (arg[n] != '\0') {
-        return CLI_MATCH_NO; /* a longer option that merely starts with name */
-    }
-    if (*i + 1 >= argc) {
-        cli_usage_error(command, "option %s needs a value", name);
-        return CLI_MATCH_ERROR;
-    }
-    *i += 1;
-    *value = argv[*i];
-    return CLI_MATCH_YES;
-}
-
-cli_match cli_match_common(cli_common *c, const char *command, int argc, char **argv, int *i)
-{
-    if (strcmp(argv[*i], "--json") == 0) {
-        c->json = true;
-        return CLI_MATCH_YES;
-    }
-    const char *value;
-    cli_match m = cli_match_value(command, "--profile", argc, argv, i, &value);
-    if (m != CLI_MATCH_YES) {
-        return m;
-    }
-    if (strcmp(value, "strict") == 0) {
-        c->profile = GS_PROFILE_STRICT;
-    } else if (strcmp(value, "lenient") == 0) {
-        c->profile = GS_PROFILE_LENIENT;
-    } else {
-        cli_usage_error_arg(command, "--profile must be strict or lenient, not", value);
-        return CLI_MATCH_ERROR;
-    }
-    return CLI_MATCH_YES;
-}
-
-cli_match cli_match_jobs(const char *command, int argc, char **argv, int *i, uint64_t *jobs)
-{
-    const char *value;
-    cli_match m = cli_match_value(command, "--jobs", argc, argv, i, &value);
-    if (m == CLI_MATCH_YES && (!cli_parse_u64(value, CLI_MAX_JOBS, jobs) || *jobs == 0)) {
-        cli_usage_error_arg(command, "--jobs needs a count from 1 to 256, not", value);
-        return CLI_MATCH_ERROR;
-    }
-    return m;
-}
-
-int cli_match_final(const char *command, const char *usage, const char *arg, bool *part_only,
-                    bool *options_done)
-{
-    if (strcmp(arg, "--part-only") == 0) {
-        *part_only = true;
-    } else if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
-        fputs(usage, stdout);
-        return cli_finish_output(CLI_EXIT_OK);
-    } else if (strcmp(arg, "--") == 0) {
-        *options_done = true;
-    } else {
-        return cli_usage_error_arg(command, "unknown option", arg);
-    }
-    return -1;
-}
-
-bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-    if (*s == '\0') {
-        return false;
-    }
-    uint64_t v = 0;
-    for (; *s != '\0'; s++) {
-        if (*s < '0' || *s > '9') {
-            return false;
-        }
-        uint64_t d = (uint64_t)(*s - '0');
-        if (v > (max - d) / 10) {
-            return false;
-        }
-        v = v * 10 + d;
-    }
-    *out = v;
-    return true;
-}
-
-bool cli_is_option(const char *arg)
-{
-    return arg[0] == '-' && arg[1] != '\0';
-}
-
-void cli_options(const cli_common *c, gs_options *opts)
+void cli_options(gs_profile profile, gs_options *opts)
 {
     gs_options_init(opts);
-    opts->profile = c->profile;
+    opts->profile = profile;
     /* Files from elsewhere can change under us: no getter may fault on a truncated mapping. */
     opts->copy_metadata = true;
 }
@@ -227,7 +239,8 @@ int cli_finish_output(int code)
 {
     if (fflush(stdout) != 0 || ferror(stdout)) {
         int e = errno;
-        fprintf(stderr, "error: writing the report: %s\n", e != 0 ? strerror(e) : "write failed");
+        fprintf(stderr, "error: cannot write to standard output: %s\n",
+                e != 0 ? strerror(e) : "write failed");
         return CLI_EXIT_USAGE;
     }
     return code;
@@ -237,9 +250,7 @@ void *cli_xmalloc(size_t size)
 {
     void *p = malloc(size > 0 ? size : 1);
     if (p == NULL) {
-        fflush(stdout);
-        fprintf(stderr, "error: out of memory\n");
-        exit(CLI_EXIT_USAGE);
+        exit(cli_print_out_of_memory());
     }
     return p;
 }

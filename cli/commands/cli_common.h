@@ -1,6 +1,6 @@
-/* What every ggufsafe command shares: exit codes, the error line, the options every command takes
- * (--json, --profile), option-value parsing, opening with the chosen profile, and standard
- * output. The commands are the only code that prints, parses arguments or picks exit codes: the
+/* What every ggufsafe command shares: exit codes, the error lines (usage, a file's contents, a
+ * file that cannot be used), opening with the chosen profile, and standard output. Arguments
+ * are parsed by cli_opts.h. The commands are the only code that prints, parses arguments or picks exit codes: the
  * libraries they call return statuses (docs/library-certify.md). */
 #ifndef GGUFSAFE_CLI_COMMON_H
 #define GGUFSAFE_CLI_COMMON_H
@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "cli_opts.h"
 #include "ggufsafe.h"
 #include "json_writer.h"
 #include "out.h"
@@ -46,47 +47,33 @@ int cli_usage_error(const char *command, const char *fmt, ...)
 /* The same for an argument from the command line, shown escaped: "error: <what> '<arg>'". */
 int cli_usage_error_arg(const char *command, const char *what, const char *arg);
 
-/* Options every reporting command takes. */
-typedef struct cli_common {
-    bool json;
-    gs_profile profile;
-} cli_common;
+/* --tensor and --exclude patterns that left no tensor: a usage error naming the pattern when
+ * there is one ("no tensor<where> named 'x'", "... matches 'x*'"), else "no tensor<where> is
+ * left by the --tensor and --exclude patterns". where is "" or " in either file". */
+int cli_no_tensor_left(const char *command, const char *where, const cli_list *tensors,
+                       size_t n_excludes);
 
-void cli_common_init(cli_common *c);
+/* "error: out of memory"; returns CLI_EXIT_USAGE. */
+int cli_print_out_of_memory(void);
 
-/* Outcome of trying to match argv[*i] against an option. */
-typedef enum cli_match {
-    CLI_MATCH_NO = 0,  /* not this option */
-    CLI_MATCH_YES = 1, /* consumed (and its value, advancing *i) */
-    CLI_MATCH_ERROR = -1 /* this option, but unusable: the usage error is already printed */
-} cli_match;
+/* A file that cannot be used, the path first: "error: cannot <verb> '<path>'[ (<label>)]: <why>",
+ * path and why escaped. Returns CLI_EXIT_USAGE. */
+int cli_path_error(const char *verb, const char *path, const char *label, const char *why);
 
-/* --json, --profile strict|lenient (also --profile=lenient). */
-cli_match cli_match_common(cli_common *c, const char *command, int argc, char **argv, int *i);
+/* A file that could not be opened (or a split set, from path): the environment's failures
+ * (GS_E_IO) name the file first, "error: cannot read '<path>'[ (<label>)]: open: <strerror>";
+ * what the file's contents got wrong is the error line (cli_print_error), ending with
+ * " (<label>: <path>)" when there is a label. Returns the exit code for the status. */
+int cli_print_open_failure(const gs_error *err, const char *path, const char *label);
 
-/* An option with a value, as "--name value" or "--name=value"; *value points into argv. */
-cli_match cli_match_value(const char *command, const char *name, int argc, char **argv, int *i,
-                          const char **value);
-
-/* --jobs N: a thread count in 1..CLI_MAX_JOBS. */
-#define CLI_MAX_JOBS 256u
-cli_match cli_match_jobs(const char *command, int argc, char **argv, int *i, uint64_t *jobs);
-
-/* The options every command takes besides its own: --part-only, --help (-h, prints usage) and
- * "--" (every later argument is an operand). Returns -1 when arg was one of them, otherwise the
- * exit code the command returns: CLI_EXIT_OK after --help, CLI_EXIT_USAGE after the error line
- * for an unknown option. */
-int cli_match_final(const char *command, const char *usage, const char *arg, bool *part_only,
-                    bool *options_done);
-
-/* A decimal count in 0..max, digits only. */
-bool cli_parse_u64(const char *s, uint64_t max, uint64_t *out);
-
-/* True for an argument that looks like an option ("-x", "--x"); "-" alone is a file name. */
-bool cli_is_option(const char *arg);
+/* A read that failed while the file was being worked on (it changed, or the disk failed): the
+ * file first (the part's name for a split set), then the status, offset and what:
+ * "error: cannot read '<path>': <STATUS> at byte <offset>[ (<context>)]: <message>[: <detail>]".
+ * Returns CLI_EXIT_USAGE: the environment, not the file's contents. */
+int cli_print_read_error(const gs_error *err, const char *path, const char *label);
 
 /* gs_options with the defaults and the chosen profile. */
-void cli_options(const cli_common *c, gs_options *opts);
+void cli_options(gs_profile profile, gs_options *opts);
 
 /* Standard output as the libraries' writers and the commands' own renderers see it: a gs_sink
  * (unbuffered by us: stdio buffers it), and a cli_out on it that the command finishes. */
@@ -97,7 +84,8 @@ void cli_stdout_out(cli_out *out);
  * for the CLI's own small buffers, where there is nothing sensible to print without them. */
 void *cli_xmalloc(size_t size);
 
-/* Flushes stdout; a failed write (full disk, closed pipe) is an I/O error: reported, exit 2. */
+/* Flushes stdout; a failed write (full disk, closed pipe) is an I/O error: "error: cannot write
+ * to standard output: <strerror>", exit 2. */
 int cli_finish_output(int code);
 
 #endif

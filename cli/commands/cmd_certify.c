@@ -1,5 +1,7 @@
 /* ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep] [--jobs N]
- *                       [--fail-on error|warning] [--part-only] [--metadata-only]
+ *                       [--fail-on error|warning] [--part-only] [--metadata-only] [-o FILE]
+ *                       [-q]
+ * ggufsafe certify --list-codes [--json] [-o FILE]
  *
  * Is this file sound, and exactly what is wrong with it: the reader's structural verdicts (in
  * diagnostic mode, so that every layout violation is reported, not only the first), byte
@@ -10,170 +12,164 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "certify_codes.h"
 #include "cli_common.h"
+#include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_certify.h"
 #include "progress.h"
 #include "work_pool.h"
 
-static const char usage[] =
-    "usage: ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep]\n"
-    "                             [--jobs N] [--fail-on error|warning] [--part-only]\n"
-    "                             [--metadata-only]\n"
-    "\n"
-    "Certifies a GGUF file (or, from its first part, a whole split set): structure, byte\n"
-    "coverage, spec and llama.cpp divergences, metadata semantics, chat-template risk,\n"
-    "split-set consistency and, with --deep, every block of every tensor. The report starts\n"
-    "with the verdict in one sentence, then the root cause; each finding has a stable code\n"
-    "(docs/certify.md), a severity, the byte offset, the key or tensor, which readers it\n"
-    "affects and a hint saying what to do. A file that is not GGUF (a Git LFS pointer, an\n"
-    "error page, safetensors, an archive...) is named as what it is.\n"
-    "\n"
-    "  --profile P     strict (default: the GGUF spec and llama.cpp's requirements) or lenient\n"
-    "                  (what memory-safe use needs); findings that do not break P are notes\n"
-    "  --json          one JSON object (conformance/schema/certify.schema.json)\n"
-    "  --sarif         SARIF 2.1.0 for CI code scanning (the finding code is the rule id)\n"
-    "  --deep          read every tensor block: scales as ggml_validate_row_data checks them,\n"
-    "                  NaN and Inf in float tensors, per-tensor statistics (in the JSON)\n"
-    "  --jobs N        threads for --deep (default: all cores); the report does not depend on N\n"
-    "  --fail-on L     error (default) or warning: the lowest severity that fails\n"
-    "  --part-only     on <prefix>-00001-of-NNNNN.gguf, certify that part alone\n"
-    "  --metadata-only tensor data need not be in the file (a header-only copy, the start of\n"
-    "                  a download): its absence is a note, everything else is certified\n"
-    "\n"
-    "exit status: 0 certified, 1 the file is bad (at least one error, or warning with\n"
-    "--fail-on warning; a file that is not GGUF), 2 usage, I/O or environment error (the\n"
-    "file could not be read, or changed while it was read)\n";
-
 typedef struct certify_args {
-    cli_common common;
+    cli_args base;
     const char *path;
-    bool sarif, deep, part_only, fail_on_warning, metadata_only;
+    int profile, fail_on;
+    bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
+    const char *output;
 } certify_args;
 
-static int parse_args(int argc, char **argv, certify_args *a)
+static const char *const fail_on_choices[] = {"error", "warning", NULL};
+enum { FAIL_ON_ERROR, FAIL_ON_WARNING };
+
+static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(certify_args, path)}};
+
+static const cli_opt options[] = {
+    CLI_OPT_PROFILE(certify_args, profile,
+                    "strict (default: the GGUF spec and llama.cpp's requirements) or lenient "
+                    "(what memory-safe use needs); findings that do not break P are notes"),
+    CLI_OPT_JSON(certify_args, json, "one JSON object (" CLI_SCHEMA("certify") ")"),
+    {.name = "sarif", CLI_FLAG(certify_args, sarif), .excludes = "json",
+     .help = "SARIF 2.1.0 for CI code scanning (the finding code is the rule id)"},
+    {.name = "deep", CLI_FLAG(certify_args, deep),
+     .help = "read every tensor block: scales as ggml_validate_row_data checks them, NaN and "
+             "Inf in float tensors, per-tensor statistics (in the JSON)"},
+    CLI_OPT_JOBS(certify_args, jobs,
+                 "threads for --deep (default: all cores); the report does not depend on N"),
+    {.name = "fail-on", .arg = "L", CLI_CHOICE(certify_args, fail_on, fail_on_choices),
+     .help = "error (default) or warning: the lowest severity that fails"},
+    CLI_OPT_PART_ONLY(certify_args, part_only, "certify that part alone"),
+    {.name = "metadata-only", CLI_FLAG(certify_args, metadata_only),
+     .help = "tensor data need not be in the file (a header-only copy, the start of a "
+             "download): its absence is a note, everything else is certified"},
+    CLI_OPT_OUTPUT(certify_args, output, 'o'),
+    CLI_OPT_QUIET(certify_args, quiet),
+    {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
+     .help = "list every finding code (code, severity, profiles it breaks, what it means) and "
+             "exit; with --json as JSON (" CLI_SCHEMA("certify-codes") ")"},
+};
+
+static void init(void *p)
 {
-    cli_common_init(&a->common);
-    a->path = NULL;
-    a->sarif = a->deep = a->part_only = a->fail_on_warning = a->metadata_only = false;
+    certify_args *a = p;
     a->jobs = work_pool_cpus();
-    bool options_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (options_done || !cli_is_option(arg)) {
-            if (a->path != NULL) {
-                return cli_usage_error_arg("certify", "one FILE only; unexpected argument", arg);
-            }
-            a->path = arg;
-            continue;
-        }
-        const char *value;
-        cli_match m = cli_match_common(&a->common, "certify", argc, argv, &i);
-        if (m == CLI_MATCH_NO) {
-            m = cli_match_jobs("certify", argc, argv, &i, &a->jobs);
-        }
-        if (m == CLI_MATCH_NO) {
-            m = cli_match_value("certify", "--fail-on", argc, argv, &i, &value);
-            if (m == CLI_MATCH_YES) {
-                if (strcmp(value, "warning") == 0) {
-                    a->fail_on_warning = true;
-                } else if (strcmp(value, "error") == 0) {
-                    a->fail_on_warning = false;
-                } else {
-                    return cli_usage_error_arg("certify",
-                                               "--fail-on must be error or warning, not", value);
-                }
-            }
-        }
-        if (m == CLI_MATCH_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (m == CLI_MATCH_YES) {
-            continue;
-        }
-        if (strcmp(arg, "--sarif") == 0) {
-            a->sarif = true;
-        } else if (strcmp(arg, "--deep") == 0) {
-            a->deep = true;
-        } else if (strcmp(arg, "--metadata-only") == 0) {
-            a->metadata_only = true;
-        } else {
-            const int code = cli_match_final("certify", usage, arg, &a->part_only, &options_done);
-            if (code >= 0) {
-                return code;
-            }
-        }
-    }
-    if (a->path == NULL) {
-        return cli_usage_error("certify", "FILE missing");
-    }
-    if (a->sarif && a->common.json) {
-        return cli_usage_error("certify", "--json and --sarif are exclusive");
-    }
-    return -1;
 }
 
-static int run(int argc, char **argv)
+/* --list-codes: only --json and --output go with it. */
+static int list_codes(const certify_args *a)
 {
-    certify_args a;
-    int code = parse_args(argc, argv, &a);
+    static const char *const file_options[] = {"profile", "sarif",     "deep", "jobs",
+                                               "fail-on", "part-only", "quiet",
+                                               "metadata-only"};
+    for (size_t i = 0; i < sizeof file_options / sizeof file_options[0]; i++) {
+        if (cli_given(&a->base, file_options[i])) {
+            return cli_usage_error("certify", "--%s does not go with --list-codes",
+                                   file_options[i]);
+        }
+    }
+    cli_outfile of;
+    int code = cli_outfile_open(&of, a->output, &a->base);
     if (code >= 0) {
         return code;
     }
-    if (a.deep) {
-        bool usable;
-        gs_kernel k = gs_active_kernel(&usable);
-        if (!usable) {
-            fprintf(stderr, "error: GS_E_KERNEL_UNAVAILABLE: decoder path '%s' (GGUFSAFE_KERNEL) "
-                            "is not available on this CPU or build\n", gs_kernel_name(k));
-            return CLI_EXIT_USAGE;
+    if (certify_codes_write(&of, a->json) != GS_OK) {
+        cli_outfile_abort(&of);
+        return cli_print_out_of_memory();
+    }
+    return cli_outfile_commit(&of, CLI_EXIT_OK);
+}
+
+static int run(void *p)
+{
+    const certify_args *a = p;
+    if (a->list_codes) {
+        return list_codes(a);
+    }
+    if (a->deep) {
+        int code = cli_kernel_unavailable();
+        if (code >= 0) {
+            return code;
         }
     }
+    cli_outfile of;
+    int code = cli_outfile_open(&of, a->output, &a->base);
+    if (code >= 0) {
+        return code;
+    }
     progress bar;
-    progress_init(&bar, "certify --deep");
+    progress_init(&bar, "certify --deep", a->quiet);
     gs_certify_options opt;
     gs_certify_options_init(&opt);
-    opt.profile = a.common.profile;
-    opt.deep = a.deep;
-    opt.jobs = (unsigned)a.jobs;
-    opt.part_only = a.part_only;
-    opt.metadata_only = a.metadata_only;
-    opt.fail_on = a.fail_on_warning ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
+    opt.profile = (gs_profile)a->profile;
+    opt.deep = a->deep;
+    opt.jobs = (unsigned)a->jobs;
+    opt.part_only = a->part_only;
+    opt.metadata_only = a->metadata_only;
+    opt.fail_on = a->fail_on == FAIL_ON_WARNING ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     opt.progress = progress_event;
     opt.progress_ctx = &bar;
     gs_certify *report;
     gs_error err;
-    gs_status st = gs_certify_path(a.path, &opt, &report, &err);
+    gs_status st = gs_certify_path(a->path, &opt, &report, &err);
     progress_done(&bar);
     if (st != GS_OK) {
-        return cli_print_failure(&err);
+        cli_outfile_abort(&of);
+        return cli_print_open_failure(&err, a->path, NULL);
     }
     gs_sink out;
-    cli_stdout_sink(&out);
-    st = a.common.json ? gs_certify_write_json(report, &out, &err)
-         : a.sarif     ? gs_certify_write_sarif(report, &out, &err)
-                       : gs_certify_write_text(report, &out, &err);
+    cli_outfile_sink(&of, &out);
+    st = a->json    ? gs_certify_write_json(report, &out, &err)
+         : a->sarif ? gs_certify_write_sarif(report, &out, &err)
+                    : gs_certify_write_text(report, &out, &err);
     gs_certify_summary sum = {.struct_size = sizeof sum};
     (void)gs_certify_get_summary(report, &sum);
     gs_certify_free(report);
     if (st == GS_E_NO_MEMORY) {
-        return cli_print_failure(&err);
+        cli_outfile_abort(&of);
+        return cli_print_out_of_memory();
     }
     if (sum.read_failed) {
         /* the report says where; it is not a verdict on a file that held still */
-        int exit_code = cli_finish_output(CLI_EXIT_USAGE);
+        code = cli_outfile_commit(&of, CLI_EXIT_USAGE);
         fprintf(stderr, "error: the file could not be read to its end while it was certified "
                         "(it changed, or a read failed): certify it again when nothing writes "
                         "to it\n");
-        return exit_code;
+        return code;
     }
-    return cli_finish_output(sum.verdict.certified ? CLI_EXIT_OK : CLI_EXIT_INVALID);
+    return cli_outfile_commit(&of, sum.verdict.certified ? CLI_EXIT_OK : CLI_EXIT_INVALID);
 }
 
 const cli_command cmd_certify = {
-    "certify",
-    "is this GGUF file (or split set) sound, and what is wrong with it; text, JSON, SARIF",
-    usage,
-    run,
+    .name = "certify",
+    .summary = "is this GGUF file (or split set) sound, and what is wrong with it; text, JSON, "
+               "SARIF",
+    .description =
+        "Certifies a GGUF file (or, from its first part, a whole split set): structure, byte "
+        "coverage, spec and llama.cpp divergences, metadata semantics, chat-template risk, "
+        "split-set consistency and, with --deep, every block of every tensor. The report starts "
+        "with the verdict in one sentence, then the root cause; each finding has a stable code "
+        "('ggufsafe certify --list-codes' and ggufsafe-certify(1) list them), a severity, the "
+        "byte offset, the key or tensor, which readers it affects and a hint saying what to do. "
+        "A file that is not GGUF (a Git LFS pointer, an error page, safetensors, an archive...) "
+        "is named as what it is.",
+    .exit_status = "0 certified, 1 the file is bad (at least one error, or warning with "
+                   "--fail-on warning; a file that is not GGUF), 2 usage, I/O or environment "
+                   "error (the file could not be read, or changed while it was read)",
+    .operands = CLI_TABLE(operands),
+    .options = CLI_TABLE(options),
+    .args_size = sizeof(certify_args),
+    .init = init,
+    .run = run,
+    .man_sections = certify_codes_man,
+    .decodes = true,
 };

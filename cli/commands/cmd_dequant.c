@@ -1,4 +1,4 @@
-/* ggufsafe dequant FILE [--tensor NAME] [--sha256] [--out FILE.f32] [--json]
+/* ggufsafe dequant FILE [--tensor GLOB]... [--exclude GLOB]... [--sha256] [-o FILE.f32] [--json]
  *                       [--profile strict|lenient] [--part-only]
  *
  * Decodes tensors to f32 with the active decoder path (GGUFSAFE_KERNEL=scalar|avx2|neon), in
@@ -6,9 +6,10 @@
  *   --sha256   one line per tensor in file order: "<sha256>  <name>  <type>", the hash of the
  *              little-endian f32 output with every NaN made 0x7FC00000 ("-" for integer and f64
  *              tensors, which have no f32 form)
- *   --out F    the raw little-endian f32 values (of --tensor, or of every decodable tensor in
- *              file order, concatenated)
+ *   --out F    the raw little-endian f32 values (of the selected tensors, every decodable one by
+ *              default, in file order, concatenated)
  *   default    per-tensor statistics: min, max, mean, NaN and Inf counts */
+#include <errno.h>
 #include <math.h>
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -16,82 +17,43 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_outfile.h"
 #include "cli_source.h"
 #include "commands.h"
+#include "name_filter.h"
 #include "open_notes.h"
+#include "text_escape.h"
 #include "text_out.h"
 
-static const char usage[] =
-    "usage: ggufsafe dequant FILE [--tensor NAME] [--sha256] [--out FILE.f32] [--json]\n"
-    "                             [--profile strict|lenient] [--part-only]\n"
-    "\n"
-    "Decodes tensors to f32, bit-exact with ggml's reference dequantizers, on the decoder path\n"
-    "chosen by GGUFSAFE_KERNEL (scalar, avx2, neon; default: the best this CPU has).\n"
-    "\n"
-    "  --tensor NAME   only this tensor (default: every tensor)\n"
-    "  --sha256        per tensor: <sha256 of the f32 output, NaNs as 0x7FC00000>  <name>  <type>\n"
-    "                  ('-' for integer and f64 tensors)\n"
-    "  --out FILE      write the little-endian f32 values there (every decodable tensor in file\n"
-    "                  order, concatenated, unless --tensor)\n"
-    "  --json          statistics and hashes as JSON (conformance/schema/dequant.schema.json)\n"
-    "  default         per tensor: type, elements, min, max, mean, NaN and Inf counts\n"
-    "\n"
-    "exit status: 0 done, 1 the file is invalid or a tensor could not be read, 2 usage or I/O\n"
-    "error, not a GGUF file, or the decoder path is unavailable\n";
-
 typedef struct dequant_args {
-    cli_common common;
+    cli_args base;
     const char *path;
-    const char *tensor;
+    cli_list tensors, excludes;
     const char *out_path;
-    bool sha256;
-    bool part_only;
+    bool sha256, json, part_only;
+    int profile;
 } dequant_args;
 
-static int parse_args(int argc, char **argv, dequant_args *a)
-{
-    cli_common_init(&a->common);
-    memset(&a->path, 0, sizeof *a - offsetof(dequant_args, path));
-    bool options_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (options_done || !cli_is_option(arg)) {
-            if (a->path != NULL) {
-                return cli_usage_error_arg("dequant", "one FILE only; unexpected argument", arg);
-            }
-            a->path = arg;
-            continue;
-        }
-        cli_match m = cli_match_common(&a->common, "dequant", argc, argv, &i);
-        if (m == CLI_MATCH_NO) {
-            m = cli_match_value("dequant", "--tensor", argc, argv, &i, &a->tensor);
-        }
-        if (m == CLI_MATCH_NO) {
-            m = cli_match_value("dequant", "--out", argc, argv, &i, &a->out_path);
-        }
-        if (m == CLI_MATCH_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (m == CLI_MATCH_YES) {
-            continue;
-        }
-        if (strcmp(arg, "--sha256") == 0) {
-            a->sha256 = true;
-        } else {
-            const int code = cli_match_final("dequant", usage, arg, &a->part_only, &options_done);
-            if (code >= 0) {
-                return code;
-            }
-        }
-    }
-    if (a->path == NULL) {
-        return cli_usage_error("dequant", "FILE missing");
-    }
-    if (a->sha256 && a->common.json) {
-        return cli_usage_error("dequant", "--sha256 and --json are exclusive (the JSON has hashes)");
-    }
-    return -1;
-}
+static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(dequant_args, path)}};
+
+static const cli_opt options[] = {
+    {.name = "tensor", .arg = "GLOB", CLI_GLOBS(dequant_args, tensors),
+     .help = "only tensors whose name is GLOB or matches it (fnmatch: * ? [..]; an exact name "
+             "works as it is); with several, a tensor any of them matches (default: every "
+             "tensor)"},
+    {.name = "exclude", .arg = "GLOB", CLI_GLOBS(dequant_args, excludes),
+     .help = "leave out tensors whose name is GLOB or matches it, whatever --tensor says"},
+    {.name = "sha256", CLI_FLAG(dequant_args, sha256), .excludes = "json",
+     .help = "per tensor: <sha256 of the f32 output, NaNs as 0x7FC00000>  <name>  <type> ('-' "
+             "for integer and f64 tensors)"},
+    {.name = "out", .letter = 'o', .arg = "FILE", CLI_PATH(dequant_args, out_path),
+     .help = "write the little-endian f32 values there (the selected tensors, in file order, "
+             "concatenated), only once every one is decoded"},
+    CLI_OPT_JSON(dequant_args, json,
+                 "statistics and hashes as JSON (" CLI_SCHEMA("dequant") ")"),
+    CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
+    CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
+};
 
 /* What one pass over a tensor's values accumulates. */
 typedef struct tensor_pass {
@@ -101,7 +63,7 @@ typedef struct tensor_pass {
     float min, max;
     double sum;
     uint64_t finite;
-    bool write_failed;
+    int write_errno; /* the output file's write failed */
 } tensor_pass;
 
 static gs_status consume(void *ctx, const float *v, size_t n)
@@ -152,7 +114,7 @@ static gs_status consume(void *ctx, const float *v, size_t n)
                 raw[m + 3] = (uint8_t)(bits >> 24);
             }
             if (fwrite(raw, 1, m, p->out) != m) {
-                p->write_failed = true;
+                p->write_errno = errno != 0 ? errno : EIO;
                 return GS_E_IO;
             }
         }
@@ -170,27 +132,43 @@ static void hex(const unsigned char *md, char out[65])
     out[64] = '\0';
 }
 
-/* Prints why decoding failed and returns the exit code. */
-static int decode_failure(gs_status st, const gs_tensor_info *t)
-{
-    cli_text name;
-    cli_text_escape(&name, t->name.ptr, t->name.len, 256);
-    if (st == GS_E_KERNEL_UNAVAILABLE && cli_kernel_unavailable() >= 0) {
-        return CLI_EXIT_USAGE;
-    }
-    fprintf(stderr, "error: %s at byte %llu (%s): %s\n", gs_status_name(st),
-            (unsigned long long)t->data_offset, name.s, gs_status_message(st));
-    return st == GS_E_IO || st == GS_E_NO_MEMORY ? CLI_EXIT_USAGE : CLI_EXIT_INVALID;
-}
-
 typedef struct run_state {
     const dequant_args *a;
     FILE *out;
     cli_json json;
-    size_t matched;
+    bool split; /* a split set: a failed read names the part's file */
 } run_state;
 
-static int one_tensor(run_state *rs, const gs_file *f, size_t i)
+/* Prints why decoding tensor t of part `part` failed and returns the exit code: a read that
+ * failed names the file first. */
+static int decode_failure(const run_state *rs, gs_status st, const gs_tensor_info *t,
+                          size_t part)
+{
+    if (st == GS_E_KERNEL_UNAVAILABLE && cli_kernel_unavailable() >= 0) {
+        return CLI_EXIT_USAGE;
+    }
+    if (st == GS_E_NO_MEMORY) {
+        return cli_print_out_of_memory();
+    }
+    gs_error err = {.status = st, .offset = t->data_offset, .context_kind = GS_CONTEXT_TENSOR};
+    gsi_escape_text(err.context, sizeof err.context, (const uint8_t *)t->name.ptr, t->name.len);
+    if (st != GS_E_IO) {
+        cli_print_error(&err);
+        return CLI_EXIT_INVALID;
+    }
+    const char *path = rs->a->path;
+    char *part_path = NULL;
+    if (rs->split) {
+        size_t cap = strlen(path) + 1;
+        part_path = cli_xmalloc(cap);
+        cli_source_part_path(part_path, cap, path, part);
+    }
+    int code = cli_print_read_error(&err, part_path != NULL ? part_path : path, NULL);
+    free(part_path);
+    return code;
+}
+
+static int one_tensor(run_state *rs, const gs_file *f, size_t part, size_t i)
 {
     gs_tensor_info t;
     gs_tensor_info_at(f, i, &t);
@@ -209,11 +187,10 @@ static int one_tensor(run_state *rs, const gs_file *f, size_t i)
         gs_status st = cli_decode_chunks(f, i, consume, &p);
         if (st != GS_OK) {
             EVP_MD_CTX_free(p.md);
-            if (p.write_failed) {
-                fprintf(stderr, "error: cannot write %s\n", a->out_path);
-                return CLI_EXIT_USAGE;
+            if (p.write_errno != 0) {
+                return cli_path_error("write", a->out_path, NULL, strerror(p.write_errno));
             }
-            return decode_failure(st, &t);
+            return decode_failure(rs, st, &t, part);
         }
     }
     char digest[65] = "-";
@@ -226,7 +203,7 @@ static int one_tensor(run_state *rs, const gs_file *f, size_t i)
     }
     cli_text name;
     cli_text_escape(&name, t.name.ptr, t.name.len, SIZE_MAX);
-    if (a->common.json) {
+    if (a->json) {
         cli_json *j = &rs->json;
         cli_json_begin_object(j);
         cli_json_key(j, "name");
@@ -271,61 +248,86 @@ static int one_tensor(run_state *rs, const gs_file *f, size_t i)
     return -1;
 }
 
-static int run(int argc, char **argv)
+/* Whether the filter keeps tensor i of f. */
+static bool selected(const cli_name_filter *filter, const gs_file *f, size_t i)
 {
-    dequant_args a;
-    int code = parse_args(argc, argv, &a);
-    if (code >= 0) {
-        return code;
+    gs_tensor_info t;
+    bool keep = false;
+    if (gs_tensor_info_at(f, i, &t) == GS_OK && cli_filter_keeps(filter, t.name, &keep) != GS_OK) {
+        exit(cli_print_out_of_memory());
+    }
+    return keep;
+}
+
+static void json_begin(run_state *rs, cli_out *out, const gs_options *opts)
+{
+    cli_stdout_out(out);
+    cli_json_init(&rs->json, out);
+    cli_json_begin_object(&rs->json);
+    cli_json_report_header(&rs->json, "dequant", opts);
+    bool usable;
+    cli_json_key_cstring(&rs->json, "kernel", gs_kernel_name(gs_active_kernel(&usable)));
+    cli_json_key(&rs->json, "tensors");
+    cli_json_begin_array(&rs->json);
+}
+
+static int run(void *args)
+{
+    const dequant_args *a = args;
+    if (a->out_path != NULL && strcmp(a->out_path, "-") == 0 && (a->sha256 || a->json)) {
+        return cli_usage_error("dequant", "--out - and --%s would both write to standard output",
+                               a->sha256 ? "sha256" : "json");
     }
     gs_options opts;
-    cli_options(&a.common, &opts);
-    cli_source src;
-    gs_error err;
-    if (cli_source_open(&src, a.path, a.part_only, &opts, NULL, &err) != GS_OK) {
-        cli_print_error(&err);
-        cli_open_notes(a.path, &err, &opts, NULL);
-        return cli_exit_for_status(err.status);
-    }
-    run_state rs = {.a = &a};
-    cli_out json_out;
-    if (a.out_path != NULL) {
-        rs.out = fopen(a.out_path, "wb");
-        if (rs.out == NULL) {
-            cli_source_close(&src);
-            return cli_usage_error_arg("dequant", "cannot create", a.out_path);
+    cli_options((gs_profile)a->profile, &opts);
+    cli_outfile of = {0};
+    if (a->out_path != NULL) {
+        int code = cli_outfile_open(&of, a->out_path, &a->base);
+        if (code >= 0) {
+            return code;
         }
     }
-    if (a.common.json) {
-        cli_stdout_out(&json_out);
-        cli_json_init(&rs.json, &json_out);
-        cli_json_begin_object(&rs.json);
-        cli_json_report_header(&rs.json, "dequant", &opts);
-        bool usable;
-        cli_json_key_cstring(&rs.json, "kernel", gs_kernel_name(gs_active_kernel(&usable)));
-        cli_json_key(&rs.json, "tensors");
-        cli_json_begin_array(&rs.json);
-    } else if (!a.sha256 && a.out_path == NULL) {
+    cli_source src;
+    gs_error err;
+    if (cli_source_open(&src, a->path, a->part_only, &opts, NULL, &err) != GS_OK) {
+        cli_outfile_abort(&of);
+        int code = cli_print_open_failure(&err, a->path, NULL);
+        cli_open_notes(a->path, &err, &opts, NULL);
+        return code;
+    }
+    const cli_name_filter filter = {a->tensors.items, a->tensors.n, a->excludes.items,
+                                    a->excludes.n};
+    /* patterns that leave nothing are refused before anything is printed */
+    size_t selected_count = 0;
+    for (size_t part = 0; part < cli_source_parts(&src); part++) {
+        const gs_file *f = cli_source_part(&src, part);
+        for (size_t i = 0; i < gs_tensor_count(f); i++) {
+            selected_count += selected(&filter, f, i);
+        }
+    }
+    if (selected_count == 0 && cli_filter_active(&filter)) {
+        cli_source_close(&src);
+        cli_outfile_abort(&of);
+        return cli_no_tensor_left("dequant", "", &a->tensors, a->excludes.n);
+    }
+    run_state rs = {.a = a, .out = of.f, .split = src.split != NULL};
+    cli_out json_out;
+    if (a->json) {
+        json_begin(&rs, &json_out, &opts);
+    } else if (!a->sha256 && a->out_path == NULL) {
         bool usable;
         printf("decoder path: %s\n", gs_kernel_name(gs_active_kernel(&usable)));
     }
-    code = -1;
+    int code = -1;
     for (size_t part = 0; part < cli_source_parts(&src) && code < 0; part++) {
         const gs_file *f = cli_source_part(&src, part);
         for (size_t i = 0; i < gs_tensor_count(f) && code < 0; i++) {
-            if (a.tensor != NULL) {
-                gs_tensor_info t;
-                gs_tensor_info_at(f, i, &t);
-                if (t.name.len != strlen(a.tensor) ||
-                    memcmp(t.name.ptr, a.tensor, t.name.len) != 0) {
-                    continue;
-                }
+            if (selected(&filter, f, i)) {
+                code = one_tensor(&rs, f, part, i);
             }
-            rs.matched++;
-            code = one_tensor(&rs, f, i);
         }
     }
-    if (a.common.json) {
+    if (a->json) {
         if (code < 0) {
             cli_json_end_array(&rs.json);
             cli_json_end_object(&rs.json);
@@ -333,23 +335,28 @@ static int run(int argc, char **argv)
         }
         (void)cli_out_finish(&json_out, NULL); /* a failed write: cli_finish_output says so */
     }
-    if (rs.out != NULL && fclose(rs.out) != 0 && code < 0) {
-        fprintf(stderr, "error: cannot write %s\n", a.out_path);
-        code = CLI_EXIT_USAGE;
-    }
     cli_source_close(&src);
     if (code >= 0) {
+        cli_outfile_abort(&of);
         return code;
     }
-    if (a.tensor != NULL && rs.matched == 0) {
-        return cli_usage_error_arg("dequant", "no tensor named", a.tensor);
-    }
-    return cli_finish_output(CLI_EXIT_OK);
+    code = cli_outfile_commit(&of, CLI_EXIT_OK);
+    return code == CLI_EXIT_OK ? cli_finish_output(code) : code;
 }
 
 const cli_command cmd_dequant = {
-    "dequant",
-    "decode tensors to f32 (bit-exact with ggml), with SHA-256 per tensor or raw output",
-    usage,
-    run,
+    .name = "dequant",
+    .summary = "decode tensors to f32 (bit-exact with ggml), with SHA-256 per tensor or raw output",
+    .description =
+        "Decodes tensors to f32, bit-exact with ggml's reference dequantizers, on the decoder "
+        "path chosen by GGUFSAFE_KERNEL (scalar, avx2, neon; default: the best this CPU has). "
+        "By default it prints, per tensor: type, elements, min, max, mean, NaN and Inf counts.",
+    .exit_status = "0 done, 1 the file is invalid or not a GGUF file, or a tensor could not be read, 2 "
+                   "usage, I/O or environment error, no tensor left by the patterns, or the decoder "
+                   "path is unavailable",
+    .operands = CLI_TABLE(operands),
+    .options = CLI_TABLE(options),
+    .args_size = sizeof(dequant_args),
+    .run = run,
+    .decodes = true,
 };

@@ -1,5 +1,5 @@
-/* ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient] [--part-only]
- *                    [--metadata-only]
+/* ggufsafe hash FILE [-o OUT] [--jobs N] [--profile strict|lenient] [--part-only]
+ *                    [--metadata-only] [-q]
  *
  * A SHA-256 manifest of a GGUF file or split set (format in cli/manifest/manifest.h and
  * docs/manifests.md): the whole file's digest, one per key-value (its wire bytes) and one per
@@ -8,116 +8,125 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_outfile.h"
 #include "commands.h"
+#include "generate.h"
 #include "ggufsafe_manifest.h"
 #include "manifest_run.h"
 #include "work_pool.h"
 
-static const char usage[] =
-    "usage: ggufsafe hash FILE [--manifest OUT] [--jobs N] [--profile strict|lenient]\n"
-    "                          [--part-only] [--metadata-only]\n"
-    "\n"
-    "Writes a SHA-256 manifest of a GGUF file (of the whole split set, from its first part):\n"
-    "per part the whole file's digest (as sha256sum prints it), one line per key-value (its\n"
-    "exact wire bytes: key, type, value) and one per tensor (its data, with type and shape).\n"
-    "The manifest does not depend on the file's name or path; 'ggufsafe verify' checks a file\n"
-    "against it. The file is read once, in order, without loading it into memory.\n"
-    "\n"
-    "  --manifest OUT  write the manifest to OUT instead of standard output\n"
-    "  --jobs N        threads (default: all cores): one reads, the others hash\n"
-    "  --profile P     strict (default) or lenient: which files are accepted\n"
-    "  --part-only     on <prefix>-00001-of-NNNNN.gguf, hash that part alone\n"
-    "  --metadata-only tensor data need not be in the file (a header-only copy): the manifest\n"
-    "                  is that of the file as it is, the tensors without data left out\n"
-    "\n"
-    "exit status: 0 written, 1 the file is invalid or not a GGUF file, 2 usage, I/O or\n"
-    "environment error (the file changed while it was hashed)\n";
+typedef struct hash_args {
+    cli_args base;
+    const char *path, *manifest;
+    uint64_t jobs;
+    int profile;
+    bool part_only, metadata_only, quiet, json;
+} hash_args;
 
-static int run(int argc, char **argv)
+static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(hash_args, path)}};
+
+static const cli_opt options[] = {
+    {.name = "manifest", .letter = 'o', .arg = "OUT", CLI_PATH(hash_args, manifest),
+     .help = "write the manifest to OUT instead of standard output, only once every digest is "
+             "known"},
+    CLI_OPT_JOBS(hash_args, jobs, "threads (default: all cores): one reads, the others hash"),
+    CLI_OPT_PROFILE(hash_args, profile, "strict (default) or lenient: which files are accepted"),
+    CLI_OPT_PART_ONLY(hash_args, part_only, "hash that part alone"),
+    {.name = "metadata-only", CLI_FLAG(hash_args, metadata_only),
+     .help = "tensor data need not be in the file (a header-only copy): the manifest is that "
+             "of the file as it is, the tensors without data left out"},
+    CLI_OPT_QUIET(hash_args, quiet),
+    /* refused with the reason, rather than as an unknown option */
+    {.name = "json", CLI_FLAG(hash_args, json), .flags = CLI_HIDDEN},
+};
+
+static void init(void *p)
 {
-    cli_common common;
-    cli_common_init(&common);
-    const char *path = NULL, *out_path = NULL;
-    uint64_t jobs = work_pool_cpus();
-    bool part_only = false, metadata_only = false, options_done = false;
-    for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (options_done || !cli_is_option(arg)) {
-            if (path != NULL) {
-                return cli_usage_error_arg("hash", "one FILE only; unexpected argument", arg);
-            }
-            path = arg;
-            continue;
-        }
-        if (strcmp(arg, "--metadata-only") == 0) {
-            metadata_only = true;
-            continue;
-        }
-        if (strcmp(arg, "--json") == 0) {
-            return cli_usage_error("hash",
-                                   "--json: the manifest is a text format (docs/manifests.md)");
-        }
-        cli_match m = cli_match_common(&common, "hash", argc, argv, &i);
-        if (m == CLI_MATCH_NO) {
-            m = cli_match_value("hash", "--manifest", argc, argv, &i, &out_path);
-        }
-        if (m == CLI_MATCH_NO) {
-            m = cli_match_jobs("hash", argc, argv, &i, &jobs);
-        }
-        if (m == CLI_MATCH_ERROR) {
-            return CLI_EXIT_USAGE;
-        }
-        if (m == CLI_MATCH_YES) {
-            continue;
-        }
-        const int code = cli_match_final("hash", usage, arg, &part_only, &options_done);
-        if (code >= 0) {
-            return code;
-        }
+    hash_args *a = p;
+    a->jobs = work_pool_cpus();
+}
+
+/* ggufsafe-hash(1): the format, in brief (docs/manifests.md has it all). */
+static void man_format(FILE *out)
+{
+    static const char *const lines[] = {
+        "ggufsafe-manifest 1",
+        "part I of N",
+        "file SHA256 SIZE",
+        "kv SHA256 KEY",
+        "tensor SHA256 TYPE SHAPE NAME",
+        "end",
+    };
+    static const char *const meanings[] = {
+        "the format and its version",
+        "starts the section of part I (from 1) of N; a single file is part 1 of 1",
+        "the part's whole-file SHA-256, as sha256sum prints it, and its size in bytes",
+        "one per key-value, in file order: the SHA-256 of its exact wire bytes",
+        ("one per tensor, in file order: the SHA-256 of its data, its ggml type name and its "
+         "dimensions, innermost first, comma-separated"),
+        "the last line: a manifest without it was cut short",
+    };
+    cli_man_section(out, "MANIFEST FORMAT");
+    cli_man_text(out, "Text, one record per line, fields separated by single spaces. In keys "
+                      "and names every byte outside 0x21..0x7E, and the backslash, is written "
+                      "\\xHH, so a name has exactly one spelling.");
+    fputc('\n', out);
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        fputs(".TP\n.B ", out);
+        cli_man_text(out, lines[i]);
+        fputc('\n', out);
+        cli_man_text(out, meanings[i]);
+        fputc('\n', out);
     }
-    if (path == NULL) {
-        return cli_usage_error("hash", "FILE missing");
+}
+
+static int run(void *p)
+{
+    const hash_args *a = p;
+    if (a->json) {
+        return cli_usage_error("hash", "--json: the manifest is a text format, not JSON (see "
+                                       "MANIFEST FORMAT in ggufsafe-hash(1))");
     }
-    gs_manifest *doc;
-    int code = cli_hash_path(path, GS_MANIFEST_HASH, part_only, metadata_only, common.profile,
-                             (unsigned)jobs, &doc);
+    cli_outfile of;
+    int code = cli_outfile_open(&of, a->manifest, &a->base);
     if (code >= 0) {
         return code;
     }
-    /* Written only once every digest is known: a failed run leaves no partial manifest. */
+    gs_manifest *doc;
+    code = cli_hash_path(a->path, GS_MANIFEST_HASH, a->part_only, a->metadata_only,
+                         (gs_profile)a->profile, (unsigned)a->jobs, a->quiet, &doc);
+    if (code >= 0) {
+        cli_outfile_abort(&of);
+        return code;
+    }
     gs_sink sink;
     gs_error err;
-    if (out_path != NULL) {
-        FILE *out = fopen(out_path, "w");
-        if (out == NULL) {
-            gs_manifest_free(doc);
-            return cli_usage_error_arg("hash", "cannot create", out_path);
-        }
-        gs_sink_file(&sink, out);
-        gs_status st = gs_manifest_write(doc, &sink, &err);
-        bool failed = st != GS_OK || ferror(out) != 0;
-        failed |= fclose(out) != 0;
-        gs_manifest_free(doc);
-        if (st == GS_E_NO_MEMORY) {
-            return cli_print_failure(&err);
-        }
-        if (failed) {
-            return cli_usage_error_arg("hash", "cannot write", out_path);
-        }
-        return CLI_EXIT_OK;
-    }
-    cli_stdout_sink(&sink);
+    cli_outfile_sink(&of, &sink);
     gs_status st = gs_manifest_write(doc, &sink, &err);
     gs_manifest_free(doc);
     if (st == GS_E_NO_MEMORY) {
-        return cli_print_failure(&err);
+        cli_outfile_abort(&of);
+        return cli_print_out_of_memory();
     }
-    return cli_finish_output(CLI_EXIT_OK);
+    return cli_outfile_commit(&of, CLI_EXIT_OK);
 }
 
 const cli_command cmd_hash = {
-    "hash",
-    "SHA-256 manifest of a GGUF file: the whole file, every key-value and tensor",
-    usage,
-    run,
+    .name = "hash",
+    .summary = "SHA-256 manifest of a GGUF file: the whole file, every key-value and tensor",
+    .description =
+        "Writes a SHA-256 manifest of a GGUF file (of the whole split set, from its first "
+        "part): per part the whole file's digest (as sha256sum prints it), one line per "
+        "key-value (its exact wire bytes: key, type, value) and one per tensor (its data, with "
+        "type and shape). The manifest does not depend on the file's name or path; 'ggufsafe "
+        "verify' checks a file against it. The file is read once, in order, without loading it "
+        "into memory.",
+    .exit_status = "0 written, 1 the file is invalid or not a GGUF file, 2 usage, I/O or "
+                   "environment error (the file changed while it was hashed)",
+    .operands = CLI_TABLE(operands),
+    .options = CLI_TABLE(options),
+    .args_size = sizeof(hash_args),
+    .init = init,
+    .run = run,
+    .man_sections = man_format,
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_source.h"
 #include "info_model.h"
 #include "kv_value.h"
 
@@ -192,7 +193,7 @@ void info_json_split(cli_out *out, const gs_split *split, const char *path, cons
         if (f == NULL) {
             continue;
         }
-        info_part_path(part_path, cap, path, i);
+        cli_source_part_path(part_path, cap, path, i);
         cli_json_begin_object(&j);
         json_file_members(&j, f, part_path);
         cli_json_end_object(&j);

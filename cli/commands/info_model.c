@@ -85,13 +85,3 @@ void info_summary_add(info_summary *total, const info_summary *part)
     total->described_size = add_saturating(total->described_size, part->described_size);
     total->exact = total->exact && part->exact;
 }
-
-void info_part_path(char *buf, size_t cap, const char *first_part, size_t i)
-{
-    gs_split_name name;
-    if (!gs_split_name_parse(first_part, strlen(first_part), &name) ||
-        gs_split_name_format(first_part, &name, (uint32_t)i + 1, buf, cap) != GS_OK) {
-        /* not a part's name: callers check first; this keeps the result defined */
-        snprintf(buf, cap, "%s", first_part);
-    }
-}

@@ -43,8 +43,4 @@ void info_text_split(cli_out *out, const gs_split *split, const char *path, uint
 void info_json_file(cli_out *out, const gs_file *file, const char *path, const gs_options *opts);
 void info_json_split(cli_out *out, const gs_split *split, const char *path, const gs_options *opts);
 
-/* The path of part i (0-based) of the set named by its first part, into buf: the same length as
- * first_part, so cap = strlen(first_part) + 1 is enough. */
-void info_part_path(char *buf, size_t cap, const char *first_part, size_t i);
-
 #endif

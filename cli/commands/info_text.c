@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_source.h"
 #include "info_model.h"
 #include "kv_value.h"
 #include "text_out.h"
@@ -294,7 +295,7 @@ void info_text_split(cli_out *out, const gs_split *split, const char *path, uint
             continue;
         }
         cli_out_printf(out, "\n== part %zu of %zu ==\n", i + 1, n);
-        info_part_path(part_path, cap, path, i);
+        cli_source_part_path(part_path, cap, path, i);
         print_path_line(out, "file:        ", part_path);
         info_summary s;
         info_summarize(f, &s);

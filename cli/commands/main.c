@@ -1,67 +1,29 @@
 /* ggufsafe: the command-line tool. main() only dispatches: global options (--help, --version),
- * then the command named by argv[1] from the table below. */
+ * the build's generator of man pages and completion (--generate, for packagers and the build),
+ * then the command named by argv[1] (commands.c). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli_common.h"
 #include "commands.h"
-
-/* One line per command; a new command adds its cmd_<name>.c and a row here. */
-static const cli_command *const commands[] = {
-    &cmd_info,
-    &cmd_dequant,
-    &cmd_diff,
-    &cmd_certify,
-    &cmd_hash,
-    &cmd_verify,
-};
-
-#define N_COMMANDS (sizeof commands / sizeof commands[0])
-
-static void print_usage(FILE *out)
-{
-    fprintf(out,
-            "usage: ggufsafe COMMAND [ARGS...]\n"
-            "       ggufsafe --help | --version\n"
-            "       ggufsafe COMMAND --help\n"
-            "\n"
-            "commands:\n");
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
-    }
-    fprintf(out,
-            "\n"
-            "exit status: 0 success, 1 the file is invalid, 2 usage error, I/O error or not a\n"
-            "GGUF file. Errors are one line on stderr:\n"
-            "  error: <STATUS> at byte <offset> (<key, tensor or header>): <message>\n");
-}
-
-static const cli_command *find_command(const char *name)
-{
-    for (size_t i = 0; i < N_COMMANDS; i++) {
-        if (strcmp(commands[i]->name, name) == 0) {
-            return commands[i];
-        }
-    }
-    return NULL;
-}
+#include "generate.h"
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        print_usage(stderr);
+        cli_print_tool_usage(stderr);
         return CLI_EXIT_USAGE;
     }
     const char *first = argv[1];
     if (strcmp(first, "--help") == 0 || strcmp(first, "-h") == 0 || strcmp(first, "help") == 0) {
         if (argc > 2 && strcmp(first, "help") == 0) {
-            const cli_command *c = find_command(argv[2]);
+            const cli_command *c = cli_find_command(argv[2]);
             if (c == NULL) {
                 return cli_usage_error_arg(NULL, "unknown command", argv[2]);
             }
-            fputs(c->usage, stdout);
+            cli_print_usage(c, stdout);
         } else {
-            print_usage(stdout);
+            cli_print_tool_usage(stdout);
         }
         return cli_finish_output(CLI_EXIT_OK);
     }
@@ -69,10 +31,14 @@ int main(int argc, char **argv)
         printf(CLI_TOOL_NAME " %s\n", gs_version());
         return cli_finish_output(CLI_EXIT_OK);
     }
-    const cli_command *c = find_command(first);
+    if (strcmp(first, "--generate") == 0) {
+        return cli_generate(argc - 1, argv + 1);
+    }
+    const cli_command *c = cli_find_command(first);
     if (c == NULL) {
-        const char *what = cli_is_option(first) ? "unknown option" : "unknown command";
+        const char *what = first[0] == '-' && first[1] != '\0' ? "unknown option"
+                                                               : "unknown command";
         return cli_usage_error_arg(NULL, what, first);
     }
-    return c->run(argc - 1, argv + 1);
+    return cli_command_main(c, argc - 1, argv + 1);
 }

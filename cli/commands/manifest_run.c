@@ -5,10 +5,10 @@
 #include "progress.h"
 
 int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, bool metadata_only,
-                  gs_profile profile, unsigned jobs, gs_manifest **out)
+                  gs_profile profile, unsigned jobs, bool quiet, gs_manifest **out)
 {
     progress bar;
-    progress_init(&bar, "hash");
+    progress_init(&bar, "hash", quiet);
     gs_manifest_options o;
     gs_manifest_options_init(&o);
     o.mode = mode;
@@ -23,10 +23,9 @@ int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, bool 
     *out = NULL;
     gs_status st = gs_manifest_open(path, &o, &in, &err);
     if (st != GS_OK) {
-        int code = cli_print_failure(&err);
+        int code = cli_print_open_failure(&err, path, NULL);
         gs_options ro;
-        gs_options_init(&ro);
-        ro.profile = profile;
+        cli_options(profile, &ro);
         ro.metadata_only = metadata_only;
         cli_open_notes(path, &err, &ro,
                        mode == GS_MANIFEST_HASH ? "ggufsafe hash --metadata-only" : NULL);
@@ -38,12 +37,9 @@ int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, bool 
     if (st == GS_OK) {
         return -1;
     }
-    if (st == GS_E_NO_MEMORY) {
-        return cli_print_failure(&err);
+    if (st == GS_E_IO || st == GS_E_TRUNCATED) {
+        return cli_print_read_error(&err, path, NULL); /* the file changed or the disk failed */
     }
-    /* The error line of a failed read names no part, as ever: the detail says what happened. */
-    err.context_kind = GS_CONTEXT_NONE;
-    err.context[0] = '\0';
-    cli_print_error(&err);
+    cli_print_failure(&err); /* memory, libcrypto */
     return CLI_EXIT_USAGE;
 }

@@ -12,14 +12,15 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-void progress_init(progress *p, const char *what)
+void progress_init(progress *p, const char *what, bool quiet)
 {
-    p->enabled = isatty(STDERR_FILENO) == 1;
+    p->enabled = !quiet && isatty(STDERR_FILENO) == 1;
     p->what = what;
     snprintf(p->label, sizeof p->label, "%s", what);
     p->part = 0;
     p->last_ns = 0;
     p->last_pct = -1;
+    p->elements = false;
 }
 
 void progress_update(void *ctx, uint64_t done, uint64_t total)
@@ -42,8 +43,13 @@ void progress_update(void *ctx, uint64_t done, uint64_t total)
         bar[i] = i < filled ? '#' : '.';
     }
     bar[width] = '\0';
-    fprintf(stderr, "\r%s [%s] %3d%%  %.1f / %.1f GiB", p->label, bar, pct,
-            (double)done / (1u << 30), (double)total / (1u << 30));
+    if (p->elements) {
+        fprintf(stderr, "\r%s [%s] %3d%%  %.1f / %.1f M elements", p->label, bar, pct,
+                (double)done / 1e6, (double)total / 1e6);
+    } else {
+        fprintf(stderr, "\r%s [%s] %3d%%  %.1f / %.1f GiB", p->label, bar, pct,
+                (double)done / (1u << 30), (double)total / (1u << 30));
+    }
     fflush(stderr);
 }
 
@@ -52,6 +58,7 @@ void progress_done(progress *p)
     if (p->enabled && p->last_pct >= 0) {
         fprintf(stderr, "\r\033[K");
         fflush(stderr);
+        p->last_pct = -1; /* erased: a second call draws nothing */
     }
 }
 

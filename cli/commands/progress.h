@@ -17,9 +17,11 @@ typedef struct progress {
     size_t part;    /* the part the bar is drawn for */
     uint64_t last_ns;
     int last_pct;
+    bool elements; /* done and total count elements (diff), not bytes */
 } progress;
 
-void progress_init(progress *p, const char *what);
+/* A bar for `what`; never drawn when quiet (--quiet) or when stderr is not a terminal. */
+void progress_init(progress *p, const char *what, bool quiet);
 void progress_update(void *p, uint64_t done, uint64_t total);
 /* A gs_progress_fn (the libraries' options): one bar per part, "<what> part I/N" when the work
  * goes part by part, each erased when the next part starts. */

@@ -44,6 +44,16 @@ gs_status cli_source_open(cli_source *s, const char *path, bool part_only, const
     return st;
 }
 
+void cli_source_part_path(char *buf, size_t cap, const char *first_part, size_t i)
+{
+    gs_split_name name;
+    if (!gs_split_name_parse(first_part, strlen(first_part), &name) ||
+        gs_split_name_format(first_part, &name, (uint32_t)i + 1, buf, cap) != GS_OK) {
+        /* not a part's name: callers check first; this keeps the result defined */
+        snprintf(buf, cap, "%s", first_part);
+    }
+}
+
 size_t cli_source_parts(const cli_source *s)
 {
     return s->split != NULL ? gs_split_part_count(s->split) : 1;

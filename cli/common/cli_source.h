@@ -23,6 +23,10 @@ bool cli_first_of_set(const char *path, gs_split_name *name);
  * error says which file it was. */
 gs_status cli_source_open(cli_source *s, const char *path, bool part_only, const gs_options *opts,
                           const char *label, gs_error *err);
+/* The path of part i (0-based) of the set named by its first part, into buf: the same length as
+ * first_part, so cap = strlen(first_part) + 1 is enough. */
+void cli_source_part_path(char *buf, size_t cap, const char *first_part, size_t i);
+
 size_t cli_source_parts(const cli_source *s);
 const gs_file *cli_source_part(const cli_source *s, size_t i);
 void cli_source_close(cli_source *s);

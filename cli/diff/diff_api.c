@@ -17,6 +17,20 @@ void gs_diff_options_init(gs_diff_options *opts)
     }
 }
 
+/* A pattern list: no NULL array with a count, no NULL pattern. */
+static bool patterns_ok(const char *const *list, size_t n)
+{
+    if (n > 0 && list == NULL) {
+        return false;
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (list[i] == NULL) {
+            return false;
+        }
+    }
+    return true;
+}
+
 static gs_status resolve(const gs_diff_options *given, gs_diff_options *o, gs_error *err)
 {
     gs_diff_options_init(o);
@@ -30,9 +44,11 @@ static gs_status resolve(const gs_diff_options *given, gs_diff_options *o, gs_er
     ok = ok && (!o->has_max_nmse || (isfinite(o->max_nmse) && o->max_nmse >= 0));
     ok = ok && (!o->has_max_abs || (isfinite(o->max_abs) && o->max_abs >= 0));
     ok = ok && (!o->has_min_cos || (isfinite(o->min_cos) && o->min_cos >= -1 && o->min_cos <= 1));
+    ok = ok && patterns_ok(o->tensor_globs, o->n_tensor_globs) &&
+         patterns_ok(o->exclude_globs, o->n_exclude_globs);
     if (!ok) {
         return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "gs_diff_options: profile or a threshold out of range");
+                        "gs_diff_options: profile, a threshold or a pattern list out of range");
     }
     return GS_OK;
 }
@@ -113,7 +129,7 @@ static gs_status compare(diff_report *r, const gs_diff_options *o, gs_error *err
     if (st != GS_OK) {
         return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "reading the metadata");
     }
-    if (diff_match(sa, sb, o->tensor_glob, &r->pairs) != GS_OK) {
+    if (diff_match(sa, sb, &r->filter, &r->pairs) != GS_OK) {
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "pairing tensors");
     }
     r->metadata_only = o->metadata_only;
@@ -167,6 +183,12 @@ gs_status gs_diff_compare(const gs_diff_input *a, const gs_diff_input *b,
     r->opts = &a->opts;
     r->th = (diff_thresholds){o.has_max_nmse, o.has_max_abs, o.has_min_cos,
                               o.max_nmse,     o.max_abs,     o.min_cos};
+    const cli_name_filter given = {o.tensor_globs, o.n_tensor_globs, o.exclude_globs,
+                                   o.n_exclude_globs};
+    if (cli_filter_copy(&r->filter, &given) != GS_OK) {
+        gs_diff_free(d);
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "tensor patterns");
+    }
     st = compare(r, &o, err);
     if (st != GS_OK) {
         gs_diff_free(d);
@@ -181,6 +203,7 @@ void gs_diff_free(gs_diff *d)
     if (d != NULL) {
         diff_pairs_free(&d->r.pairs);
         diff_kv_list_free(&d->r.kvs);
+        cli_filter_free(&d->r.filter);
         free(d);
     }
 }

@@ -21,6 +21,26 @@ static void json_source(cli_json *j, const char *key, const char *path, const cl
     cli_json_end_object(j);
 }
 
+static void json_patterns(cli_json *j, const char *key, const char *const *list, size_t n)
+{
+    cli_json_key(j, key);
+    cli_json_begin_array(j);
+    for (size_t i = 0; i < n; i++) {
+        cli_json_cstring(j, list[i]);
+    }
+    cli_json_end_array(j);
+}
+
+/* The --tensor and --exclude patterns that chose the tensors (empty: every tensor). */
+static void json_filters(cli_json *j, const cli_name_filter *f)
+{
+    cli_json_key(j, "filters");
+    cli_json_begin_object(j);
+    json_patterns(j, "tensor", f->include, f->n_include);
+    json_patterns(j, "exclude", f->exclude, f->n_exclude);
+    cli_json_end_object(j);
+}
+
 /* {"type": ..., "value": ...} for a scalar, {"type": "array", "elem_type", "count"} for an
  * array, and the element at `at` when has_at. */
 static void json_value(cli_json *j, const gs_file *f, size_t i, bool has_at, uint64_t at)
@@ -264,6 +284,7 @@ void diff_json(cli_out *out, const diff_report *r)
     cli_json_key_bool(&j, "metadata_only", r->metadata_only);
     json_source(&j, "a", r->path_a, r->a);
     json_source(&j, "b", r->path_b, r->b);
+    json_filters(&j, &r->filter);
     json_metadata(&j, r);
     json_tensors(&j, r);
     json_total(&j, r);

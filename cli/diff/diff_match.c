@@ -1,6 +1,5 @@
 #include "diff_match.h"
 
-#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,25 +10,6 @@ void diff_side_info(const diff_side *s, gs_tensor_info *out)
     if (gs_tensor_info_at(s->file, s->index, out) != GS_OK) {
         memset(out, 0, sizeof *out); /* an index we took from the file: not reached */
     }
-}
-
-/* Does the glob keep this name? Names hold no NUL (the reader rejects them), so a copy with one
- * appended is the whole name. */
-static gs_status glob_keeps(const char *glob, gs_str name, bool *keep)
-{
-    if (glob == NULL) {
-        *keep = true;
-        return GS_OK;
-    }
-    char *s = malloc(name.len + 1);
-    if (s == NULL) {
-        return GS_E_NO_MEMORY;
-    }
-    memcpy(s, name.ptr, name.len);
-    s[name.len] = '\0';
-    *keep = fnmatch(glob, s, 0) == 0;
-    free(s);
-    return GS_OK;
 }
 
 /* The tensor of that name in any part of src. */
@@ -70,7 +50,8 @@ static diff_pair_kind classify(const gs_tensor_info *ta, const gs_tensor_info *t
     return ia.decodable && ib.decodable ? DIFF_PAIR_COMPARED : DIFF_PAIR_NOT_DECODABLE;
 }
 
-gs_status diff_match(const cli_source *a, const cli_source *b, const char *glob, diff_pairs *out)
+gs_status diff_match(const cli_source *a, const cli_source *b, const cli_name_filter *filter,
+                     diff_pairs *out)
 {
     memset(out, 0, sizeof *out);
     gs_status st = GS_OK;
@@ -85,7 +66,7 @@ gs_status diff_match(const cli_source *a, const cli_source *b, const char *glob,
                 bool keep = false;
                 st = gs_tensor_info_at(f, i, &t);
                 if (st == GS_OK) {
-                    st = glob_keeps(glob, t.name, &keep);
+                    st = cli_filter_keeps(filter, t.name, &keep);
                 }
                 if (st != GS_OK || !keep) {
                     continue;

@@ -1,7 +1,7 @@
 /* The tensor half of `ggufsafe diff`, first step: which tensor of A goes with which of B. Every
  * tensor of A (file order, parts in order) is matched by exact name against every part of B;
- * then the tensors of B that A lacks follow in B's order. --tensor GLOB (fnmatch, no flags)
- * keeps only the names it matches, on both sides. */
+ * then the tensors of B that A lacks follow in B's order. The name filter (--tensor and --exclude,
+ * name_filter.h) keeps the same names on both sides. */
 #ifndef GGUFSAFE_CLI_DIFF_MATCH_H
 #define GGUFSAFE_CLI_DIFF_MATCH_H
 
@@ -11,6 +11,7 @@
 #include "cli_source.h"
 #include "diff_metrics.h"
 #include "ggufsafe.h"
+#include "name_filter.h"
 
 typedef enum diff_pair_kind {
     DIFF_PAIR_COMPARED,       /* in both, same shape, both types decodable to f32 */
@@ -38,11 +39,12 @@ typedef struct diff_pairs {
     diff_pair *items;
     size_t n, cap;
     size_t count[DIFF_PAIR_ONLY_B + 1]; /* pairs of each kind */
-    size_t tensors_a, tensors_b;        /* tensors of each file that the glob kept */
+    size_t tensors_a, tensors_b;        /* tensors of each file that the filter kept */
 } diff_pairs;
 
-/* Fills out. glob may be NULL (every tensor). Returns GS_OK or GS_E_NO_MEMORY. */
-gs_status diff_match(const cli_source *a, const cli_source *b, const char *glob, diff_pairs *out);
+/* Fills out. filter may be NULL (every tensor). Returns GS_OK or GS_E_NO_MEMORY. */
+gs_status diff_match(const cli_source *a, const cli_source *b, const cli_name_filter *filter,
+                     diff_pairs *out);
 void diff_pairs_free(diff_pairs *p);
 
 /* The tensor's info; the pair's side must be present. */

@@ -38,6 +38,7 @@ typedef struct diff_report {
     const cli_source *a, *b;
     const gs_options *opts;
     diff_thresholds th;
+    cli_name_filter filter; /* the tensor patterns (owned copies), named by the reports */
     diff_kv_list kvs;
     diff_pairs pairs;   /* compared pairs hold their metrics */
     diff_total total;   /* over the compared pairs, in list order */

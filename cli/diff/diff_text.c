@@ -374,10 +374,32 @@ static void print_total_and_gate(cli_out *out, const diff_report *r)
     cli_out_printf(out, "; %s\n", diff_report_exit_code(r) == 0 ? "PASS" : "FAIL");
 }
 
+static void print_patterns(cli_out *out, const char *option, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cli_text t;
+        cli_text_escape_cstr(&t, list[i]);
+        cli_out_printf(out, " --%s '%s'", option, t.s);
+    }
+}
+
+/* Which tensors the report covers, when not all: "filter: --tensor 'blk.*' --exclude '*norm*'". */
+static void print_filter(cli_out *out, const cli_name_filter *f)
+{
+    if (!cli_filter_active(f)) {
+        return;
+    }
+    cli_out_puts(out, "filter:");
+    print_patterns(out, "tensor", f->include, f->n_include);
+    print_patterns(out, "exclude", f->exclude, f->n_exclude);
+    cli_out_putc(out, '\n');
+}
+
 void diff_text(cli_out *out, const diff_report *r)
 {
     print_source(out, "A", r->path_a, r->a);
     print_source(out, "B", r->path_b, r->b);
+    print_filter(out, &r->filter);
     print_metadata(out, r);
     print_unmatched(out, r);
     print_compared(out, r);

@@ -1,7 +1,9 @@
 #define _DEFAULT_SOURCE /* mkdtemp, fork, dup2 */
+#define _XOPEN_SOURCE 700 /* posix_openpt, grantpt, unlockpt, ptsname */
 #include "cli_run.h"
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,12 +28,56 @@ static char *slurp(FILE *f, size_t *len)
     return buf;
 }
 
-bool run_program(const char *const argv[], run_result *r)
+/* Everything the pseudo-terminal's master gives until the child has closed its side. */
+static char *drain(int fd, size_t *len)
+{
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf != NULL) {
+        if (n + 1 >= cap) {
+            char *grown = realloc(buf, cap * 2);
+            if (grown == NULL) {
+                free(buf);
+                return NULL;
+            }
+            buf = grown;
+            cap *= 2;
+        }
+        ssize_t got = read(fd, buf + n, cap - n - 1);
+        if (got < 0 && errno == EINTR) {
+            continue;
+        }
+        if (got <= 0) {
+            break; /* EIO once the slave side is closed */
+        }
+        n += (size_t)got;
+    }
+    if (buf != NULL) {
+        buf[n] = '\0';
+        *len = n;
+    }
+    return buf;
+}
+
+/* Runs argv; stderr a pseudo-terminal when tty (then r->err is what the terminal received). */
+static bool run(const char *const argv[], run_result *r, bool tty)
 {
     memset(r, 0, sizeof *r);
     FILE *out = tmpfile();
-    FILE *err = tmpfile();
-    if (out == NULL || err == NULL) {
+    FILE *err = tty ? NULL : tmpfile();
+    int master = -1;
+    const char *slave = NULL;
+    if (tty) {
+        master = posix_openpt(O_RDWR | O_NOCTTY);
+        if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0 ||
+            (slave = ptsname(master)) == NULL) {
+            if (master >= 0) {
+                close(master);
+            }
+            return false;
+        }
+    }
+    if (out == NULL || (!tty && err == NULL)) {
         return false;
     }
     fflush(stdout);
@@ -46,7 +92,18 @@ bool run_program(const char *const argv[], run_result *r)
             dup2(devnull, 0);
         }
         dup2(fileno(out), 1);
-        dup2(fileno(err), 2);
+        if (tty) {
+            setsid();
+            int fd = open(slave, O_RDWR);
+            if (fd < 0) {
+                _exit(126);
+            }
+            dup2(fd, 2);
+            close(fd);
+            close(master);
+        } else {
+            dup2(fileno(err), 2);
+        }
         /* execv's prototype predates const; it does not modify the strings. */
         union {
             const char *const *in;
@@ -55,15 +112,21 @@ bool run_program(const char *const argv[], run_result *r)
         execv(argv[0], args.out);
         _exit(127);
     }
+    if (tty) {
+        r->err = drain(master, &r->err_len);
+        close(master);
+    }
     int ws;
     if (waitpid(pid, &ws, 0) != pid) {
         return false;
     }
     r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
     r->out = slurp(out, &r->out_len);
-    r->err = slurp(err, &r->err_len);
+    if (!tty) {
+        r->err = slurp(err, &r->err_len);
+        fclose(err);
+    }
     fclose(out);
-    fclose(err);
     if (r->out == NULL || r->err == NULL) {
         run_result_free(r);
         return false;
@@ -72,6 +135,16 @@ bool run_program(const char *const argv[], run_result *r)
         fprintf(stderr, "%s: child's stderr:\n%s\n", argv[0], r->err);
     }
     return true;
+}
+
+bool run_program(const char *const argv[], run_result *r)
+{
+    return run(argv, r, false);
+}
+
+bool run_program_tty(const char *const argv[], run_result *r)
+{
+    return run(argv, r, true);
 }
 
 void run_result_free(run_result *r)
@@ -95,26 +168,35 @@ char *scratch_dir(void)
     return dir;
 }
 
-void scratch_remove(char *dir)
+/* Removes path: a file, or a directory and everything in it. */
+static void remove_tree(const char *path)
 {
-    if (dir == NULL) {
+    if (unlink(path) == 0 || errno == ENOENT) {
         return;
     }
-    DIR *d = opendir(dir);
+    DIR *d = opendir(path);
     if (d != NULL) {
         struct dirent *e;
         while ((e = readdir(d)) != NULL) {
             if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-                char *p = path_join(dir, e->d_name);
+                char *p = path_join(path, e->d_name);
                 if (p != NULL) {
-                    unlink(p);
+                    remove_tree(p);
                     free(p);
                 }
             }
         }
         closedir(d);
     }
-    rmdir(dir);
+    rmdir(path);
+}
+
+void scratch_remove(char *dir)
+{
+    if (dir == NULL) {
+        return;
+    }
+    remove_tree(dir);
     free(dir);
 }
 

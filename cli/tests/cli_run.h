@@ -18,9 +18,12 @@ typedef struct run_result {
  * could not be started at all. A sanitizer report in the child's stderr is copied to ours, where
  * ctest's FAIL_REGULAR_EXPRESSION sees it. */
 bool run_program(const char *const argv[], run_result *r);
+/* The same with stderr a pseudo-terminal (for what is drawn only on a terminal): r->err is what
+ * the terminal received. */
+bool run_program_tty(const char *const argv[], run_result *r);
 void run_result_free(run_result *r);
 
-/* A fresh directory under TMPDIR or /tmp; remove it with scratch_remove (flat directories). */
+/* A fresh directory under TMPDIR or /tmp; scratch_remove removes it and all it holds. */
 char *scratch_dir(void);
 void scratch_remove(char *dir);
 

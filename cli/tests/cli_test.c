@@ -39,6 +39,21 @@ bool run_cli(run_result *r, const char *arg, ...)
     return run_program(argv, r);
 }
 
+bool run_cli_v(run_result *r, bool tty, const char *const *args)
+{
+    const char *argv[MAX_ARGS + 2];
+    int n = 0;
+    argv[n++] = cli_binary();
+    if (argv[0] == NULL) {
+        return false;
+    }
+    for (; *args != NULL && n <= MAX_ARGS; args++) {
+        argv[n++] = *args;
+    }
+    argv[n] = NULL;
+    return tty ? run_program_tty(argv, r) : run_program(argv, r);
+}
+
 int check_json(const char *dir, const char *schema, const char *json, const char *expect, ...)
 {
     char *report = path_join(dir, "report.json");

@@ -14,6 +14,9 @@ char *source_path(const char *rel);
 
 /* Runs the tool with the NULL-terminated arguments after the program name. */
 bool run_cli(run_result *r, const char *arg, ...) __attribute__((sentinel));
+/* The same from an array (NULL-terminated, at most 32); with tty, stderr is a pseudo-terminal
+ * (run_program_tty). */
+bool run_cli_v(run_result *r, bool tty, const char *const *args);
 
 /* Writes json to dir/report.json and runs check_json.py on it against
  * conformance/schema/<schema>, with the NULL-terminated POINTER=JSON expectations. Returns the

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli_test.h"
+#include "ggufsafe_certify.h"
 #include "gsw_write.h"
 
 static char *dir;
@@ -130,7 +131,8 @@ Test(certify, report_bytes_do_not_depend_on_jobs, .timeout = 120)
 {
     char *multi = multi_chunk_file();
     const char *files[] = {sample, multi};
-    const char *formats[] = {"--json", "--sarif", "--deep"};
+    /* JSON, SARIF and text (--fail-on=error is the default: --deep may not be given twice) */
+    const char *formats[] = {"--json", "--sarif", "--fail-on=error"};
     for (size_t f = 0; f < 2; f++) {
         for (size_t k = 0; k < 3; k++) {
             char *one = output_of("certify", "--deep", formats[k], "--jobs=1", files[f]);
@@ -163,7 +165,10 @@ Test(certify, exit_statuses)
     char *missing = path_join(dir, "missing.gguf");
     cr_assert(run_cli(&r, "certify", missing, NULL));
     cr_expect_eq(r.status, 2);
-    cr_expect(contains(r.err, "error: GS_E_IO at byte 0"), "%s", r.err);
+    char want[1024];
+    snprintf(want, sizeof want, "error: cannot read '%s': open: No such file or directory\n",
+             missing);
+    cr_expect_str_eq(r.err, want);
     cr_expect_eq(r.out_len, 0);
     run_result_free(&r);
     free(missing);
@@ -405,4 +410,56 @@ Test(certify, sarif_results_name_listed_rules)
     cr_expect_geq(results, 4, "%s", r.out);
     run_result_free(&r);
     free(path);
+}
+
+Test(certify, list_codes_lists_the_library_table)
+{
+    run_result r;
+    cr_assert(run_cli(&r, "certify", "--list-codes", NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(r.err_len, 0);
+    size_t n = gs_certify_code_count();
+    /* a header, then one line per code, in the table's order, with what the table says */
+    size_t lines = 0;
+    for (const char *c = r.out; *c != '\0'; c++) {
+        lines += *c == '\n';
+    }
+    cr_expect_eq(lines, n + 1, "%zu lines for %zu codes", lines, n);
+    cr_expect(strncmp(r.out, "CODE ", 5) == 0, "%s", r.out);
+    const char *at = strchr(r.out, '\n');
+    for (size_t i = 0; i < n && at != NULL; i++) {
+        gs_certify_code c = {.struct_size = sizeof c};
+        cr_assert_eq(gs_certify_code_at(i, &c), GS_OK);
+        const char *line = at + 1;
+        at = strchr(line, '\n');
+        cr_expect(strncmp(line, c.code, strlen(c.code)) == 0 && line[strlen(c.code)] == ' ',
+                  "line %zu is not %s", i + 1, c.code);
+        char tail[300];
+        snprintf(tail, sizeof tail, " %s\n", c.summary);
+        cr_expect(contains(line, tail) && contains(line, gs_certify_severity_name(c.severity)),
+                  "%s", c.code);
+    }
+    cr_expect(contains(r.out, "\nlayout.truncated "));
+    cr_expect(contains(r.out, " error    strict, lenient  the file ends before the data"),
+              "%s", r.out);
+    cr_expect(contains(r.out, "\nreader.<STATUS> "));
+    char *text = r.out;
+    r.out = NULL;
+    run_result_free(&r);
+
+    cr_assert(run_cli(&r, "certify", "--list-codes", "--json", NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char last[32];
+    snprintf(last, sizeof last, "/codes/%zu/code", n - 1);
+    gs_certify_code c = {.struct_size = sizeof c};
+    cr_assert_eq(gs_certify_code_at(n - 1, &c), GS_OK);
+    char want_last[160];
+    snprintf(want_last, sizeof want_last, "%s=\"%s\"", last, c.code);
+    int st = check_json(dir, "certify-codes.schema.json", r.out, "/command=\"certify --list-codes\"",
+                        "/codes/0/code=\"reader.<STATUS>\"", "/codes/0/profiles_per_finding=true",
+                        "/codes/1/code=\"reader.not_gguf\"",
+                        "/codes/1/profiles=[\"strict\", \"lenient\"]", want_last, NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    free(text);
 }
