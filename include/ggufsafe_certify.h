@@ -153,8 +153,10 @@ GS_API gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_sum
 
 typedef enum gs_certify_part_state {
     GS_CERTIFY_PART_READ = 0,     /* opened (leniently): the checks read it */
-    GS_CERTIFY_PART_MISSING = 1,  /* a part of the set that cannot be opened at all */
-    GS_CERTIFY_PART_REJECTED = 2  /* the reader rejects it under both profiles */
+    GS_CERTIFY_PART_MISSING = 1,  /* a part of the set that does not exist */
+    GS_CERTIFY_PART_REJECTED = 2, /* the reader rejects it under both profiles */
+    GS_CERTIFY_PART_SAME_FILE = 3 /* the file of an earlier part again (a link): not read;
+                                     error says which (split.same_file) */
 } gs_certify_part_state;
 
 typedef struct gs_certify_part {
@@ -184,7 +186,8 @@ typedef struct gs_certify_finding {
     uint64_t offset;              /* byte offset in that part, or GS_CERTIFY_NO_OFFSET */
     gs_certify_subject subject;
     const uint8_t *name;          /* the key or tensor name's bytes (name_len of them, at most
-                                     GS_CERTIFY_NAME_MAX); NULL without a subject */
+                                     GS_CERTIFY_NAME_MAX, a longer name cut where a UTF-8
+                                     character starts); NULL without a subject */
     size_t name_len;
     bool name_cut;                /* the name was longer and is cut */
     bool name_is_text;            /* the reader's context: escaped already, show it as it is */

@@ -724,18 +724,17 @@ gs_status gs_detect_file_sized(const char *path, gs_detected *out, size_t out_si
                         "path or out is NULL, or out_size too small");
     }
     gsi_source src;
-    const uint8_t *base;
-    uint64_t size;
     char detail[GS_ERROR_TEXT_MAX] = {0};
-    gs_status st = gsi_source_map(path, &src, &base, &size, detail, sizeof detail);
+    gs_status st = gsi_source_open(path, &src, detail, sizeof detail);
     if (st != GS_OK) {
         return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "%s", detail);
     }
+    const uint64_t size = src.id.size;
     uint8_t buf[GS_DETECT_BYTES];
     size_t n = size < GS_DETECT_BYTES ? (size_t)size : GS_DETECT_BYTES;
     /* pread, not the mapping: a file cut meanwhile is an error, never a SIGBUS */
     st = n > 0 ? gsi_source_pread(&src, 0, buf, n) : GS_OK;
-    gsi_source_unmap(&src);
+    gsi_source_close(&src, NULL);
     if (st != GS_OK) {
         return gsi_fail(err, GS_E_IO, 0, GS_CONTEXT_NONE, NULL, 0,
                         "reading the first %zu bytes: %s", n,

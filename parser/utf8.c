@@ -2,6 +2,13 @@
 
 #include <string.h>
 
+#include "cpu_features.h"
+#include "utf8_kernels.h"
+
+/* Below this the scalar loop is as fast: keys and tensor names. String arrays are checked a run
+ * of elements at a time (parse_kv.c), so a vocabulary is a few long ranges. */
+#define SIMD_MIN_BYTES 64
+
 /* Inlined into the validator's loops: most of a vocabulary's time is spent here. */
 static inline __attribute__((always_inline)) size_t seq_len(const uint8_t *s, size_t n)
 {
@@ -47,9 +54,33 @@ size_t gsi_utf8_seq_len(const uint8_t *s, size_t n)
     return seq_len(s, n);
 }
 
+size_t gsi_utf8_decode(const uint8_t *s, size_t n, uint32_t *cp)
+{
+    size_t len = seq_len(s, n);
+    static const uint8_t lead_mask[5] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+    if (len > 0) {
+        uint32_t v = s[0] & lead_mask[len];
+        for (size_t k = 1; k < len; k++) {
+            v = v << 6 | (s[k] & 0x3fu);
+        }
+        *cp = v;
+    }
+    return len;
+}
+
 #define HIGH_BITS 0x8080808080808080ull
 
 bool gsi_utf8_valid(const uint8_t *s, size_t n)
+{
+#if defined(__x86_64__)
+    if (n >= SIMD_MIN_BYTES && gsi_cpu_avx2()) {
+        return gsi_utf8_valid_avx2(s, n);
+    }
+#endif
+    return gsi_utf8_valid_scalar(s, n);
+}
+
+bool gsi_utf8_valid_scalar(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     /* Eight bytes at a time: skip straight to the first non-ASCII byte. Tokenizer strings are

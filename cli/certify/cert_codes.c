@@ -196,6 +196,10 @@ const cert_code cert_codes[] = {
     ROW("split.part_missing", E, B, "a part of the split set cannot be opened",
         "download the missing part (the message names it) into the directory of the others, "
         "with its original name, and certify the first part again"),
+    ROW("split.same_file", E, B,
+        "two parts are one file (symlinks or hard links to it): the set is not what its names say",
+        "replace the links with the real parts (download the set again if they are lost), then "
+        "certify the first part again"),
     ROW("split.key_missing", E, B, "a part without split.no, split.count or split.tensors.count",
         "the part was not written by gguf-split, or was rewritten: " RESPLIT),
     ROW("split.key_type", E, B, "a split key that is not a non-negative integer",

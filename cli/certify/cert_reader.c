@@ -154,8 +154,8 @@ void cert_check_reader(cert_run *r)
 {
     for (uint32_t p = 0; p < r->n_parts; p++) {
         const cert_part *part = &r->parts[p];
-        if (part->missing) {
-            continue; /* split.part_missing */
+        if (part->missing || part->same_as != 0) {
+            continue; /* split.part_missing, split.same_file */
         }
         if (part->not_gguf) {
             not_gguf(r, p, part);

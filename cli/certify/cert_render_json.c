@@ -29,10 +29,11 @@ static void json_parts(cli_json *j, const cert_run *r)
         cli_json_begin_object(j);
         cli_json_key(j, "name");
         cli_json_string(j, part->label, strlen(part->label));
-        cli_json_key_cstring(j, "status", part->file != NULL ? "read"
-                                          : part->missing    ? "missing"
-                                          : part->not_gguf   ? "not_gguf"
-                                                             : "rejected");
+        cli_json_key_cstring(j, "status", part->file != NULL   ? "read"
+                                          : part->missing      ? "missing"
+                                          : part->same_as != 0 ? "same_file"
+                                          : part->not_gguf     ? "not_gguf"
+                                                               : "rejected");
         if (part->not_gguf) {
             cli_json_key_cstring(j, "format", part->detected.name);
         }

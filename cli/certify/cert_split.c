@@ -7,6 +7,7 @@
 
 #include "cert.h"
 #include "cert_nameset.h"
+#include "text_out.h"
 
 /* One split key of a part: true and its value when it is a non-negative integer; otherwise the
  * finding (missing, or wrong type) is added and false returned. */
@@ -98,12 +99,17 @@ static void check_set(cert_run *r)
     uint64_t declared = 0, declared_at = 0, sum = 0;
     for (uint32_t p = 0; p < n; p++) {
         const cert_part *part = &r->parts[p];
+        if (part->same_as != 0) {
+            cert_add(&r->findings, "split.same_file", p, CERT_NO_OFFSET, CERT_SUBJECT_NONE, NULL,
+                     0, "part %u of %llu is the file of part %u (a link to it)", p + 1,
+                     (unsigned long long)n, part->same_as);
+        }
         if (part->missing) {
             char why[4 * GS_ERROR_TEXT_MAX + 8];
-            cert_escape(why, sizeof why, part->lenient_err.detail,
-                        strlen(part->lenient_err.detail), GS_ERROR_TEXT_MAX);
+            cli_escape_cut(why, sizeof why, part->lenient_err.detail,
+                           strlen(part->lenient_err.detail), GS_ERROR_TEXT_MAX);
             char label[4 * 256 + 8];
-            cert_escape(label, sizeof label, part->label, strlen(part->label), 256);
+            cli_escape_cut(label, sizeof label, part->label, strlen(part->label), 256);
             cert_add(&r->findings, "split.part_missing", p, CERT_NO_OFFSET, CERT_SUBJECT_NONE,
                      NULL, 0, "part %u of %llu, %s, cannot be opened: %s", p + 1,
                      (unsigned long long)n, label, why);

@@ -16,6 +16,7 @@
 
 #include "cert.h"
 #include "num_format.h"
+#include "text_out.h"
 
 /* Far above the few kilobytes real templates take. */
 #define TEMPLATE_MAX_BYTES (64u * 1024u)
@@ -162,8 +163,8 @@ static void check_one(cert_run *r, const gs_kv_info *kv, gs_str text)
     size_t to = sc.first.at + sc.first.len + CONTEXT_BYTES;
     to = to < text.len ? to : text.len;
     char fragment[4 * 128 + 8], around[4 * (2 * CONTEXT_BYTES + 128) + 8];
-    cert_escape(fragment, sizeof fragment, text.ptr + sc.first.at, sc.first.len, 128);
-    cert_escape(around, sizeof around, text.ptr + from, to - from, 2 * CONTEXT_BYTES + 128);
+    cli_escape_cut(fragment, sizeof fragment, text.ptr + sc.first.at, sc.first.len, 128);
+    cli_escape_cut(around, sizeof around, text.ptr + from, to - from, 2 * CONTEXT_BYTES + 128);
     char count[CLI_NUM_BUF];
     cli_format_count(count, sc.count);
     cert_add(&r->findings, "meta.chat_template_risk", 0, base + sc.first.at, CERT_SUBJECT_KEY,

@@ -8,6 +8,7 @@
 
 #include "cert.h"
 #include "num_format.h"
+#include "text_out.h"
 
 static void say(cert_run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -37,7 +38,7 @@ static void part_words(const cert_run *r, uint32_t p, char *buf, size_t cap)
         return;
     }
     char label[4 * 256 + 8];
-    cert_escape(label, sizeof label, r->parts[p].label, strlen(r->parts[p].label), 256);
+    cli_escape_cut(label, sizeof label, r->parts[p].label, strlen(r->parts[p].label), 256);
     snprintf(buf, cap, "part %u of %zu, `%s`,", p + 1, r->n_parts, label);
 }
 

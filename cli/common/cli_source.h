@@ -15,6 +15,13 @@ typedef struct cli_source {
     gs_file *file;   /* set when a single file was opened */
 } cli_source;
 
+/* The reader options every command and tool library opens files with: defaults and the
+ * profile; the metadata read once with pread into the heap (no getter can fault when a file is
+ * truncated underneath); and no descriptor or mapping held once a file is open, so that a split
+ * set of any size opens within the descriptor limit: tensor data is read by reopening the path,
+ * GS_E_FILE_CHANGED when the file changed meanwhile (reopen_for_data). */
+void cli_reader_options(gs_options *opts, gs_profile profile);
+
 /* True when path names part 1 of a set of more than one part (*name filled; name may be NULL). */
 bool cli_first_of_set(const char *path, gs_split_name *name);
 
@@ -30,6 +37,11 @@ void cli_source_part_path(char *buf, size_t cap, const char *first_part, size_t 
 size_t cli_source_parts(const cli_source *s);
 const gs_file *cli_source_part(const cli_source *s, size_t i);
 void cli_source_close(cli_source *s);
+
+/* The tensor named name in any part of s, in O(1) (the set's index, or the file's): true with
+ * *file and *index set, false (both untouched) when there is none. The one lookup of a tensor by name in a file
+ * or set for every command and engine. */
+bool cli_source_find_tensor(const cli_source *s, gs_str name, const gs_file **file, size_t *index);
 
 /* Decodes tensor `index` of `file` in bounded chunks (about 4 MiB of f32 each) and hands every
  * chunk, in order, to fn. Returns GS_OK, the decode's failure, GS_E_NO_MEMORY, or the first

@@ -30,7 +30,19 @@ int check_json(const char *dir, const char *schema, const char *json, const char
 bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char *why,
                       size_t why_cap);
 
+/* Writes the split set dir/<prefix>-NNNNN-of-MMMMM.gguf of count parts: part 1 with
+ * general.architecture "llama", every part with its split keys and one f32 tensor "t<i>" of 8
+ * elements (i from 0). The path of part 1 (allocated), or NULL with why. */
+char *write_split_set(const char *dir, const char *prefix, unsigned count, char *why,
+                      size_t why_cap);
+
 /* True when none of the n bytes is a control byte other than '\n' (nor DEL). */
 bool no_control_bytes(const char *s, size_t n);
+
+/* True when s[0..n) is valid UTF-8 holding no character of the escaping rule's list (docs/cli.md
+ * "Escaping") but '\n': nothing in it can move a terminal's cursor, reorder text or hide. Its
+ * own decoder and its own copy of the list, so that it checks the command's rule rather than
+ * repeat it. */
+bool no_hidden_chars(const char *s, size_t n);
 
 #endif

@@ -255,10 +255,10 @@ Test(detect, the_file_variant_reads_the_head)
     cr_assert_eq(gs_detect_file(path, &d, &e), GS_OK);
     cr_expect_eq(d.format, GS_FORMAT_EMPTY);
     cr_assert_eq(unlink(path), 0);
-    cr_expect_eq(gs_detect_file(path, &d, &e), GS_E_IO);
+    cr_expect_eq(gs_detect_file(path, &d, &e), GS_E_NO_SUCH_FILE);
     cr_expect_str_eq(e.detail, "open: No such file or directory");
-    cr_expect_eq(gs_detect_file(dir, &d, &e), GS_E_IO);
-    cr_expect_str_eq(e.detail, "not a regular file");
+    cr_expect_eq(gs_detect_file(dir, &d, &e), GS_E_NOT_REGULAR_FILE);
+    cr_expect_str_eq(e.detail, "a directory, not a regular file");
     cr_assert_eq(rmdir(dir), 0);
     gsw_bytes_free(&b);
 }
