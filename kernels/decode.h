@@ -21,6 +21,13 @@ typedef void (*gsi_decode_fn)(const uint8_t *src, float *dst, size_t n_blocks);
 #define GSI_STREAM_MIN_BYTES ((size_t)48 << 20)
 #endif
 
+/* The entry for a type id of a decoder table indexed by id (scalar_table.c, avx2_table.c,
+ * neon_table.c); NULL for an id outside it. */
+static inline gsi_decode_fn gsi_decoder_in(const gsi_decode_fn table[GS_TYPE_COUNT], int32_t type)
+{
+    return type >= 0 && type < GS_TYPE_COUNT ? table[type] : NULL;
+}
+
 /* The scalar reference decoder of a type; NULL if the type has no decoder (unknown, removed,
  * integer and f64 ids). */
 gsi_decode_fn gsi_decoder_scalar(int32_t type);
