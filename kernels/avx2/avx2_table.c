@@ -4,12 +4,5 @@
 #include "decode_avx2.h"
 
 #define AVX2_ENTRY(id, name) [GS_TYPE_##id] = gsi_avx2_##name,
-static const gsi_decode_fn avx2_decoders[GS_TYPE_COUNT] = {
-    GSI_DECODED_TYPES(AVX2_ENTRY)
-};
+GSI_DECODER_TABLE(avx2, AVX2_ENTRY)
 #undef AVX2_ENTRY
-
-gsi_decode_fn gsi_decoder_avx2(int32_t type)
-{
-    return gsi_decoder_in(avx2_decoders, type);
-}

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decoder_types.h"
+#include "decode.h"
 
 #define GSI_AVX2_DECODER(name) \
     void gsi_avx2_##name(const uint8_t *src, float *dst, size_t n_blocks)
@@ -32,10 +32,7 @@ void gsi_avx2_decode(gsi_avx2_rows_fn rows, const uint8_t *src, float *dst, size
 #define GSI_AVX2_ROW(id, name)                                                                \
     static void name##_rows(const uint8_t *src, float *dst, size_t n_blocks)                  \
     {                                                                                         \
-        for (size_t i = 0; i < n_blocks; i++) {                                               \
-            name##_block(src + i * (size_t)(GSI_##id##_BYTES),                                \
-                         dst + i * (size_t)(GSI_##id##_ELEMS));                               \
-        }                                                                                     \
+        GSI_BLOCK_LOOP(id, name)                                                              \
     }                                                                                         \
     GSI_AVX2_DECODER(name)                                                                    \
     {                                                                                         \

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decoder_types.h"
+#include "decode.h"
 
 #define GSI_NEON_DECODER(name) \
     void gsi_neon_##name(const uint8_t *src, float *dst, size_t n_blocks)
@@ -19,13 +19,10 @@ GSI_DECODED_TYPES(GSI_NEON_DECLARE)
 
 /* Defines gsi_neon_<name> as a loop over `static void name##_block(const uint8_t *block,
  * float *out)`, blocks of GSI_<id>_BYTES into GSI_<id>_ELEMS floats (block_layout.h). */
-#define GSI_NEON_ROW(id, name)                                  \
-    GSI_NEON_DECODER(name)                                      \
-    {                                                           \
-        for (size_t i = 0; i < n_blocks; i++) {                 \
-            name##_block(src + i * (size_t)(GSI_##id##_BYTES),  \
-                         dst + i * (size_t)(GSI_##id##_ELEMS)); \
-        }                                                       \
+#define GSI_NEON_ROW(id, name)   \
+    GSI_NEON_DECODER(name)       \
+    {                            \
+        GSI_BLOCK_LOOP(id, name) \
     }
 
 #endif

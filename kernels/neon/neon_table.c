@@ -6,15 +6,8 @@
 #if GSI_NEON_ENABLED
 
 #define NEON_ENTRY(id, name) [GS_TYPE_##id] = gsi_neon_##name,
-static const gsi_decode_fn neon_decoders[GS_TYPE_COUNT] = {
-    GSI_DECODED_TYPES(NEON_ENTRY)
-};
+GSI_DECODER_TABLE(neon, NEON_ENTRY)
 #undef NEON_ENTRY
-
-gsi_decode_fn gsi_decoder_neon(int32_t type)
-{
-    return gsi_decoder_in(neon_decoders, type);
-}
 
 #else
 

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "decoder_types.h"
+#include "decode.h"
 
 #define GSI_SCALAR_DECODER(name) \
     void gsi_scalar_##name(const uint8_t *src, float *dst, size_t n_blocks)
@@ -21,13 +21,10 @@ GSI_DECODED_TYPES(GSI_SCALAR_DECLARE)
 /* Defines gsi_scalar_<name> as a loop over a static per-block function
  * `static void name##_block(const uint8_t *block, float *out)`, blocks of
  * GSI_<id>_BYTES into GSI_<id>_ELEMS floats (block_layout.h). */
-#define GSI_SCALAR_ROW(id, name)                                \
-    GSI_SCALAR_DECODER(name)                                    \
-    {                                                           \
-        for (size_t i = 0; i < n_blocks; i++) {                 \
-            name##_block(src + i * (size_t)(GSI_##id##_BYTES),  \
-                         dst + i * (size_t)(GSI_##id##_ELEMS)); \
-        }                                                       \
+#define GSI_SCALAR_ROW(id, name) \
+    GSI_SCALAR_DECODER(name)     \
+    {                            \
+        GSI_BLOCK_LOOP(id, name) \
     }
 
 #endif
