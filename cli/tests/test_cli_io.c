@@ -22,22 +22,14 @@ static char *manifest; /* its manifest */
 static void setup(void)
 {
     cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    manifest = path_join(dir, "sample.manifest");
     run_set_limits(60, -1); /* a command that blocks is killed: status 128 + SIGALRM */
-    run_result r;
-    cr_assert(run_cli(&r, "hash", sample, "--manifest", manifest, NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    run_result_free(&r);
+    char why[512];
+    cr_assert(sample_with_manifest(&dir, &sample, &manifest, why, sizeof why), "%s", why);
 }
 
 static void teardown(void)
 {
-    free(sample);
-    free(manifest);
-    scratch_remove(dir);
+    sample_with_manifest_free(dir, sample, manifest);
 }
 
 TestSuite(cli_io, .init = setup, .fini = teardown);
