@@ -596,6 +596,20 @@ static void b_float(built *out)
     gsw_model_free(&m);
 }
 
+/* An infinity alone, no NaN: the finding counts both */
+static void b_float_inf(built *out)
+{
+    gsw_model m;
+    base(&m);
+    float inf = -INFINITY;
+    memcpy(m.tensors[0].data.ptr + 4 * 3, &inf, 4);
+    out_file o;
+    write_model(&m, 0, &o);
+    where_tensor(out, at(&o, GSW_DATA, 0, 0) + 4 * 3, "w");
+    save(&o, out, "float_inf.gguf");
+    gsw_model_free(&m);
+}
+
 static void b_all_zero(built *out)
 {
     gsw_model m;
@@ -785,6 +799,7 @@ static const crafted cases[] = {
     {"payload.mxfp4_scale", "error", true, 1, b_mxfp4},
     {"payload.nvfp4_scale", "warning", true, 0, b_nvfp4},
     {"payload.float_nonfinite", "error", true, 1, b_float},
+    {"payload.float_nonfinite", "error", true, 1, b_float_inf},
     {"payload.all_zero", "info", true, 0, b_all_zero},
     {"split.part_missing", "error", false, 1, b_part_missing},
     {"split.key_missing", "error", false, 1, b_key_missing},
