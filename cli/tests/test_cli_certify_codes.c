@@ -838,7 +838,7 @@ static const char *const breaks_lenient[] = {
     "meta.token_type_range",  "meta.special_token_range",    "meta.byte_token",
     "meta.block_count_range", "split.part_missing",          "split.key_missing",
     "split.key_type",         "split.number_mismatch",       "split.count_mismatch",
-    "split.tensor_count_mismatch", "split.duplicate_tensor",
+    "split.tensor_count_mismatch", "split.duplicate_tensor", "split.same_file",
 };
 
 static bool in_breaks_lenient(const char *code)
