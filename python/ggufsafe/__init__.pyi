@@ -93,6 +93,8 @@ class Layout(NamedTuple):
     missing_tail_padding: int
     header_padding_nonzero: int
     first_nonzero_padding: int
+    tensors_outside: int
+    described_size: int
     @property
     def actual_size(self) -> int: ...
 
@@ -135,7 +137,8 @@ class Finding:
     tensor: Union[str, bytes, None]
     name_cut: bool
     message: str
-    hint: Optional[str]
+    hint: str
+    help: str
     caused_by: Optional[int]
 
 @dataclass(frozen=True)
@@ -158,7 +161,9 @@ class Report:
     counts: Dict[str, int]
     kind: str
     architecture: Union[str, bytes, None]
-    verdict: Optional[str]
+    verdict: str
+    root_cause: Optional[int]
+    read_failed: bool
     findings: List[Finding]
     parts: List[Part]
     def __init__(self, ptr: Any) -> None: ...
@@ -238,9 +243,10 @@ class Verification:
     def __bool__(self) -> bool: ...
     def to_text(self) -> str: ...
 
-def hash(path: _Path, profile: str = ..., *, part_only: bool = ..., jobs: int = ...) -> Manifest: ...
+def hash(path: _Path, profile: str = ..., *, part_only: bool = ..., jobs: int = ...,
+         metadata_only: bool = ...) -> Manifest: ...
 def verify(path: _Path, manifest: Union[Manifest, _Path], *, part_only: bool = ...,
-           jobs: int = ...) -> Verification: ...
+           jobs: int = ..., metadata_only: bool = ...) -> Verification: ...
 
 @dataclass(frozen=True)
 class TensorDiff:
@@ -276,4 +282,5 @@ class DiffReport:
 def diff(a: _Path, b: _Path, *, tensors: Union[None, str, Sequence[str]] = ...,
          exclude: Union[None, str, Sequence[str]] = ..., max_nmse: Optional[float] = ...,
          max_abs: Optional[float] = ..., min_cos: Optional[float] = ..., jobs: int = ...,
-         profile: str = ..., part_only: bool = ...) -> DiffReport: ...
+         profile: str = ..., part_only: bool = ...,
+         metadata_only: bool = ...) -> DiffReport: ...

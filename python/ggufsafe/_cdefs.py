@@ -134,6 +134,7 @@ typedef struct gs_options {
     bool copy_metadata;
     bool reopen_for_data;
     uint64_t max_split_metadata_memory;
+    bool metadata_only;
 } gs_options;
 
 gs_status gs_options_init_sized(gs_options *opts, size_t size);
@@ -183,6 +184,8 @@ typedef struct gs_layout {
     uint64_t header_padding_nonzero;
     uint64_t first_nonzero_padding;
     uint64_t findings_dropped;
+    uint64_t tensors_outside;
+    uint64_t described_size;
 } gs_layout;
 
 gs_status gs_file_layout_sized(const gs_file *file, gs_layout *out, size_t out_size);
@@ -325,6 +328,7 @@ typedef struct gs_certify_options {
     bool part_only;
     gs_progress_fn progress;
     void *progress_ctx;
+    bool metadata_only;
 } gs_certify_options;
 
 void gs_certify_options_init(gs_certify_options *opts);
@@ -359,6 +363,9 @@ typedef struct gs_certify_summary {
     size_t finding_count;
     size_t tally_count;
     size_t stats_count;
+    const char *verdict_sentence;
+    size_t root_cause;
+    bool read_failed;
 } gs_certify_summary;
 
 gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *out);
@@ -395,6 +402,9 @@ typedef struct gs_certify_finding {
     bool name_cut;
     bool name_is_text;
     const char *message;
+    const char *hint;
+    const char *help;
+    size_t caused_by;
 } gs_certify_finding;
 
 gs_status gs_certify_finding_at(const gs_certify *report, size_t i, gs_certify_finding *out);
@@ -439,6 +449,7 @@ typedef struct gs_manifest_options {
     unsigned jobs;
     gs_progress_fn progress;
     void *progress_ctx;
+    bool metadata_only;
 } gs_manifest_options;
 
 void gs_manifest_options_init(gs_manifest_options *opts);
@@ -537,6 +548,7 @@ typedef struct gs_diff_options {
     double min_cos;
     gs_progress_fn progress;
     void *progress_ctx;
+    bool metadata_only;
 } gs_diff_options;
 
 void gs_diff_options_init(gs_diff_options *opts);
@@ -565,6 +577,7 @@ typedef struct gs_diff_summary {
     double max_abs, rmse, nmse, cosine, equal_fraction;
     size_t tensor_count;
     size_t kv_count;
+    bool metadata_only;
 } gs_diff_summary;
 
 gs_status gs_diff_get_summary(const gs_diff *diff, gs_diff_summary *out);

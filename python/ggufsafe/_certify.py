@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import IO, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
 
 from ._errors import check, error_from
-from ._file import PathLike, _has_field, _profile, fspath_bytes, text_or_bytes
+from ._file import PathLike, _profile, fspath_bytes, text_or_bytes
 from ._lib import certify_lib, ffi, lib
 from ._render import render, write_to_fd
 
@@ -24,7 +24,9 @@ class Finding:
     """One finding: code (docs/certify.md), severity ("error", "warning", "info"), effective
     (what it counts as under the run's profile), profiles (those it breaks), part (index, None
     for the set), offset (None when it has none), key or tensor (the one it names, str or bytes),
-    message (escaped), hint (what it means and what to do; None with a library before hints)."""
+    message (escaped), hint (what it means for the user and what to do), help (where the code
+    is documented: "docs/certify.md#<code>"), caused_by (the index of the finding this one is a
+    consequence of, always an earlier one; None for a root cause)."""
     code: str
     severity: str
     effective: str
@@ -35,7 +37,8 @@ class Finding:
     tensor: Union[str, bytes, None]
     name_cut: bool
     message: str
-    hint: Optional[str]
+    hint: str
+    help: str
     caused_by: Optional[int]
 
 
@@ -64,17 +67,14 @@ def _name(f: Any) -> Union[str, bytes]:
 def _finding(f: Any) -> Finding:
     profiles = tuple(p for bit, p in ((1, "strict"), (2, "lenient")) if f.profiles & bit)
     name = _name(f) if f.subject != 0 else None
-    hint = _str(f.hint) if _has_field("gs_certify_finding", "hint") else None
-    cause = None
-    if _has_field("gs_certify_finding", "caused_by") and f.caused_by != _NO_CAUSE:
-        cause = int(f.caused_by)
     return Finding(
         code=ffi.string(f.code).decode("ascii", "backslashreplace"),
         severity=_SEVERITIES[f.severity], effective=_SEVERITIES[f.effective],
         profiles=profiles, part=None if f.part == _NO_PART else int(f.part),
         offset=None if f.offset == _NO_OFFSET else int(f.offset),
         key=name if f.subject == 1 else None, tensor=name if f.subject == 2 else None,
-        name_cut=bool(f.name_cut), message=_str(f.message) or "", hint=hint, caused_by=cause)
+        name_cut=bool(f.name_cut), message=_str(f.message) or "", hint=_str(f.hint) or "",
+        help=_str(f.help) or "", caused_by=None if f.caused_by == _NO_CAUSE else int(f.caused_by))
 
 
 class _Owned:
@@ -104,9 +104,13 @@ class Report:
         self.kind = _str(s.kind) or "unknown"
         self.architecture = (text_or_bytes(ffi.unpack(s.architecture.ptr, s.architecture.len))
                              if s.architecture.ptr != ffi.NULL else None)
-        self.verdict: Optional[str] = (_str(s.verdict_sentence)
-                                       if _has_field("gs_certify_summary", "verdict_sentence")
-                                       else None)
+        # The verdict in plain words (the text report's first line), the index of the finding
+        # it names, and whether the file could not be read to its end (the environment's
+        # failure, not the file's: the command exits 2).
+        self.verdict: str = _str(s.verdict_sentence) or ""
+        self.root_cause: Optional[int] = (None if s.root_cause == _NO_CAUSE
+                                          else int(s.root_cause))
+        self.read_failed = bool(s.read_failed)
         self.findings: List[Finding] = []
         f = ffi.new("gs_certify_finding *")
         for i in range(int(s.finding_count)):
@@ -265,11 +269,7 @@ def certify(path_or_paths: Union[PathLike, Sequence[PathLike]], deep: bool = Fal
     opts.deep = bool(deep)
     opts.jobs = int(jobs)
     opts.part_only = bool(part_only)
-    if metadata_only:
-        if not _has_field("gs_certify_options", "metadata_only"):
-            raise NotImplementedError("metadata_only needs a libggufsafe_certify with "
-                                      "gs_certify_options.metadata_only")
-        opts.metadata_only = True
+    opts.metadata_only = bool(metadata_only)
     cb = _progress_callback(progress)
     opts.progress = cb
     if isinstance(path_or_paths, (str, bytes, os.PathLike)):

@@ -133,15 +133,19 @@ def _threshold(name: str, value: Optional[float]) -> Tuple[bool, float]:
 def diff(a: PathLike, b: PathLike, *, tensors: Union[None, str, Sequence[str]] = None,
          exclude: Union[None, str, Sequence[str]] = None, max_nmse: Optional[float] = None,
          max_abs: Optional[float] = None, min_cos: Optional[float] = None, jobs: int = 1,
-         profile: str = "strict", part_only: bool = False) -> DiffReport:
+         profile: str = "strict", part_only: bool = False,
+         metadata_only: bool = False) -> DiffReport:
     """Compares candidate b with reference a, tensor by tensor (`ggufsafe diff A B`): tensors
-    and exclude are name patterns (fnmatch), the thresholds the gate."""
+    and exclude are name patterns (fnmatch), the thresholds the gate. metadata_only: no tensor
+    data is read (nor need it be in the files); key-values, tensor lists, types and shapes are
+    compared."""
     raw_a, raw_b = fspath_bytes(a), fspath_bytes(b)
     opts = ffi.new("gs_diff_options *")
     certify_lib.gs_diff_options_init(opts)
     opts.profile = _profile(profile)
     opts.part_only = bool(part_only)
     opts.jobs = int(jobs)
+    opts.metadata_only = bool(metadata_only)
     inc, exc = _globs(tensors), _globs(exclude)
     keep = [ffi.new("char[]", p) for p in inc + exc]
     inc_arr = ffi.new("const char *[]", keep[:len(inc)]) if inc else ffi.NULL

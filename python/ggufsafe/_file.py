@@ -5,7 +5,6 @@ one call per value, when they are asked for (nothing is copied up front).
 """
 from __future__ import annotations
 
-import functools
 import os
 import threading
 from collections.abc import Mapping, Sequence
@@ -373,7 +372,9 @@ class TensorList(Sequence):  # type: ignore[type-arg]
 
 class Layout(NamedTuple):
     """Where the sections are (gs_layout). actual_size is the file's size, predicted_size what
-    ggml's writer would have written for this metadata."""
+    ggml's writer would have written for this metadata. tensors_outside counts the tensors
+    whose data is not wholly in the file (metadata-only and diagnostic opens), described_size
+    is the size the complete file has (2**64 - 1 when an offset overflows it)."""
     file_size: int
     kv_end: int
     tensor_info_end: int
@@ -385,6 +386,8 @@ class Layout(NamedTuple):
     missing_tail_padding: int
     header_padding_nonzero: int
     first_nonzero_padding: int
+    tensors_outside: int
+    described_size: int
 
     @property
     def actual_size(self) -> int:
@@ -529,18 +532,8 @@ def _options(profile: str, metadata_only: bool, copy_metadata: bool) -> Any:
     check(lib.gs_options_init_sized(opts, ffi.sizeof("gs_options")))
     opts.profile = _profile(profile)
     opts.copy_metadata = bool(copy_metadata)
-    if metadata_only:
-        if not _has_field("gs_options", "metadata_only"):
-            raise NotImplementedError("metadata_only needs a libggufsafe with "
-                                      "gs_options.metadata_only")
-        opts.metadata_only = True
+    opts.metadata_only = bool(metadata_only)
     return opts
-
-
-@functools.lru_cache(maxsize=None)
-def _has_field(ctype: str, field: str) -> bool:
-    """Whether the bound struct has the field (added by a later library version)."""
-    return any(name == field for name, _ in ffi.typeof(ctype).fields)
 
 
 def open(path: PathLike, profile: str = "strict", metadata_only: bool = False,

@@ -157,7 +157,8 @@ class Verification:
         return f"<ggufsafe.Verification ok={self.ok} differences={len(self.differences)}>"
 
 
-def _hash(path: PathLike, mode: int, profile: str, part_only: bool, jobs: int) -> Manifest:
+def _hash(path: PathLike, mode: int, profile: str, part_only: bool, jobs: int,
+          metadata_only: bool) -> Manifest:
     raw = fspath_bytes(path)
     opts = ffi.new("gs_manifest_options *")
     certify_lib.gs_manifest_options_init(opts)
@@ -165,6 +166,7 @@ def _hash(path: PathLike, mode: int, profile: str, part_only: bool, jobs: int) -
     opts.profile = _profile(profile)
     opts.part_only = bool(part_only)
     opts.jobs = int(jobs)
+    opts.metadata_only = bool(metadata_only)
     out = ffi.new("gs_manifest **")
     err = ffi.new("gs_error *")
     st = certify_lib.gs_manifest_hash_path(raw, opts, out, err)
@@ -174,18 +176,20 @@ def _hash(path: PathLike, mode: int, profile: str, part_only: bool, jobs: int) -
 
 
 def hash(path: PathLike, profile: str = "strict", *, part_only: bool = False,
-         jobs: int = 1) -> Manifest:
+         jobs: int = 1, metadata_only: bool = False) -> Manifest:
     """The manifest of a file or split set (`ggufsafe hash`): the file must open under the
-    profile."""
-    return _hash(path, 0, profile, part_only, jobs)
+    profile. metadata_only: the tensor data need not be in the file (the manifest lists the
+    tensors whose data is)."""
+    return _hash(path, 0, profile, part_only, jobs, metadata_only)
 
 
 def verify(path: PathLike, manifest: Union[Manifest, PathLike], *, part_only: bool = False,
-           jobs: int = 1) -> Verification:
+           jobs: int = 1, metadata_only: bool = False) -> Verification:
     """Compares a file with a manifest (a Manifest or the path of one), as `ggufsafe verify`:
-    the file is read leniently so that a damaged copy still says what is damaged."""
+    the file is read leniently so that a damaged copy still says what is damaged.
+    metadata_only: the tensor data need not be in the file."""
     want = manifest if isinstance(manifest, Manifest) else Manifest.load(manifest)
-    got = _hash(path, 1, "lenient", part_only, jobs)
+    got = _hash(path, 1, "lenient", part_only, jobs, metadata_only)
     out = ffi.new("gs_manifest_diff **")
     err = ffi.new("gs_error *")
     check(certify_lib.gs_manifest_compare(want._ptr, got._ptr, out, err), err)

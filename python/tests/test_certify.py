@@ -22,6 +22,8 @@ def cli_json(cli, path, *args):
 
 
 def same_findings(report, doc):
+    assert report.verdict == doc["verdict"] and report.verdict
+    assert report.root_cause == doc["root_cause"] and report.read_failed == doc["read_failed"]
     assert len(report.findings) == len(doc["findings"])
     for f, j in zip(report.findings, doc["findings"]):
         assert f.code == j["code"] and f.effective == j["severity"]
@@ -37,8 +39,10 @@ def same_findings(report, doc):
                 assert theirs.startswith(mine[:printable].decode("ascii"))
             else:
                 assert mine == theirs
-        if "hint" in j:
-            assert f.hint == j["hint"]
+        assert f.hint == j["hint"] and f.hint
+        assert f.help == j["help"] == "docs/certify.md#" + f.code
+        assert f.caused_by == j["caused_by"]
+        assert f.caused_by is None or f.caused_by < report.findings.index(f)
 
 
 def test_sample_certified_json_sarif_text(cli):
