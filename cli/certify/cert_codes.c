@@ -106,6 +106,9 @@ const cert_code cert_codes[] = {
     {"split.bad_name", E, S,
      "split keys say the file is one of several parts, but its name is not "
      "`PREFIX-NNNNN-of-NNNNN.gguf`, so the other parts cannot be found"},
+    {"split.part_one_absent", E, B,
+     "a later part of a split set found in a directory without its part 1: the set is "
+     "incomplete and cannot be loaded"},
     {"split.part_alone", I, 0,
      "a later part of a set certified on its own: the set checks and the metadata rules need "
      "part 1"},
