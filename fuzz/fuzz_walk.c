@@ -163,19 +163,19 @@ static void build(const uint8_t *p, const uint8_t *end, int top)
             break;
         case 3: /* a FIFO */
             take_name(&p, end, name, suffix);
-            mkfifoat(at, name, 0644);
+            (void)!mkfifoat(at, name, 0644);
             break;
         case 4: /* a link to a file (perhaps one made later, or never) */
             take_name(&p, end, name, suffix);
-            symlinkat(op & 16 ? "../x.gguf" : "x.gguf", at, name);
+            (void)!symlinkat(op & 16 ? "../x.gguf" : "x.gguf", at, name);
             break;
         case 5: /* a link to a directory */
             take_name(&p, end, name, suffix);
-            symlinkat(op & 16 ? ".." : ".", at, name);
+            (void)!symlinkat(op & 16 ? ".." : ".", at, name);
             break;
         case 6: /* a dangling link */
             take_name(&p, end, name, suffix);
-            symlinkat("/nonexistent/gone.gguf", at, name);
+            (void)!symlinkat("/nonexistent/gone.gguf", at, name);
             break;
         case 7: { /* a split part */
             unsigned part = p < end ? *p++ % 4 + 1 : 1;

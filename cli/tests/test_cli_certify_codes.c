@@ -895,7 +895,7 @@ static void check_case(const crafted *c)
     check_lenient(c, &b);
 }
 
-Test(certify_codes, every_crafted_file_reports_its_code, .timeout = 120)
+Test(certify_codes, every_crafted_file_reports_its_code, .timeout = 240)
 {
     for (size_t i = 0; i < N_CASES; i++) {
         check_case(&cases[i]);
