@@ -95,7 +95,7 @@ static int next_line(parser *p)
     int c;
     p->line_start = p->consumed;
     while ((c = next_byte(p)) >= 0) {
-        if (n >= p->limits.max_line) {
+        if (n >= p->limits.max_line && c != '\n' && c != '\r') {
             p->number++;
             return fail(p, "longer than %llu bytes, the longest line a manifest can have",
                         (unsigned long long)p->limits.max_line);
