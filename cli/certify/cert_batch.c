@@ -22,8 +22,8 @@
 typedef enum row_state {
     ROW_CERTIFIED,
     ROW_FAILED,     /* not certified (an orphan part is certified alone and fails) */
-    ROW_NOT_GGUF,   /* no report: not a GGUF file at all */
-    ROW_UNREADABLE, /* no report: the path could not be read, or a bound was reached */
+    ROW_NOT_GGUF,   /* not a GGUF file at all (reader.not_gguf says what it is) */
+    ROW_UNREADABLE, /* the path could not be read (or changed while read), or a bound was reached */
     ROW_SKIPPED     /* a FIFO, device, socket or link to a directory */
 } row_state;
 
@@ -99,6 +99,9 @@ static void certify_item(void *ctx, size_t i, unsigned worker)
             it->status = GS_E_NO_MEMORY;
             gs_certify_free(it->report);
             it->report = NULL;
+        } else { /* the report's order and verdict count the finding added after the run */
+            cert_order(it->report);
+            cert_verdict(it->report);
         }
     }
 }
@@ -168,7 +171,19 @@ static void write_item(batch *b, item *it)
     } else if (it->status == GS_OK) {
         const cert_run *r = it->report;
         cert_count(&r->findings, r->opt.profile, counts);
-        state = cert_exit_code(r) == 0 ? ROW_CERTIFIED : ROW_FAILED;
+        state = cert_exit_code(r) == 0          ? ROW_CERTIFIED
+                : r->n_parts > 0 && r->parts[0].not_gguf ? ROW_NOT_GGUF
+                                                         : ROW_FAILED;
+        if (r->read_failed) { /* the report says where; no verdict on a file that changed */
+            static const char why[] = "could not be read to its end while it was certified (it "
+                                      "changed, or a read failed): certify it again";
+            state = ROW_UNREADABLE;
+            reason = cli_strndup(why, sizeof why - 1);
+            if (reason == NULL) {
+                fail(b, GS_E_NO_MEMORY, NULL);
+                return;
+            }
+        }
         switch (b->bo.format) {
         case GS_CERTIFY_FORMAT_TEXT:
             if (b->sum.files > 0) {

@@ -4,10 +4,12 @@
  * level (error, warning, note), the message, exactly one physical location (the part's artifact,
  * a region with startLine 1, as a binary file has, and the byte offset and length: 0 and 0 for a
  * file-level finding) and a stable partial fingerprint (code, key or tensor, occurrence); the
- * tool with one rule per code that occurs (summary, description, help, and with
- * GGUFSAFE_DOCS_URL the code's section as helpUri); every part as an artifact, its URI relative
- * to SRCROOT (originalUriBaseIds); the invocation with the exit code. Profile, limits and
- * verdict go in the run's property bag; no timestamps, so the output is deterministic. */
+ * tool with one rule per code that occurs (summary, description, its hint as help naming the
+ * code's section of docs/certify.md, and with GGUFSAFE_DOCS_URL that section as helpUri); every
+ * part as an artifact, its URI relative to SRCROOT (originalUriBaseIds); the invocation with the
+ * exit code. A consequence names its cause's index in results (properties.caused_by). Profile,
+ * limits and the verdict (flag, and the sentence of a run over one report) go in the run's
+ * property bag; no timestamps, so the output is deterministic. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
@@ -58,6 +60,8 @@ struct cert_sarif {
     size_t n_notices, cap_notices;
     uint64_t notices_left_out;
     uint64_t results, results_left_out;
+    uint64_t reports;
+    char *verdict; /* the sentence of the run's only report; NULL for several */
 };
 
 static void no_memory(cert_sarif *s)
@@ -296,9 +300,13 @@ static void text_object(cli_json *j, const char *key, const char *text)
 
 static void write_rule(cli_json *j, const sarif_rule *rule)
 {
-    const char *summary = cert_render_summary(rule->code);
-    const cert_code *row = cert_code_find(rule->code);
-    unsigned profiles = row != NULL ? row->profiles : CERT_STRICT | CERT_LENIENT;
+    cert_code row;
+    bool known = cert_code_row(rule->code, &row); /* a reader status gets its own row */
+    if (!known) {
+        row = cert_codes[0];
+    }
+    const char *summary = row.summary;
+    unsigned profiles = row.profiles;
     cli_json_begin_object(j);
     cli_json_key_cstring(j, "id", rule->code);
     text_object(j, "shortDescription", summary);
@@ -307,17 +315,16 @@ static void write_rule(cli_json *j, const sarif_rule *rule)
              "%s. Severity %s; %s. Reported by ggufsafe certify with the byte offset and the "
              "key or tensor it concerns.",
              summary, cert_severity_name(rule->severity),
-             profiles == GS_CERTIFY_PROFILES_PER_FINDING || row == NULL
+             profiles == GS_CERTIFY_PROFILES_PER_FINDING || !known
                  ? "the profiles it breaks are given per finding"
              : profiles == (CERT_STRICT | CERT_LENIENT) ? "breaks the strict and lenient profiles"
              : profiles == CERT_STRICT                  ? "breaks the strict profile only"
              : profiles == CERT_LENIENT                 ? "breaks the lenient profile only"
                                                         : "breaks no profile: a note");
     text_object(j, "fullDescription", text);
-    snprintf(text, sizeof text,
-             "What %s means and what to do about it: docs/certify.md, section %s "
-             "('ggufsafe certify --list-codes' lists every code).",
-             rule->code, rule->code);
+    /* helpUri must be absolute: the section is named in the text whether or not a base is known */
+    snprintf(text, sizeof text, "%s (%s)",
+             row.hint, known ? row.help : CERT_HELP_BASE "reader");
     text_object(j, "help", text);
     if (GGUFSAFE_DOCS_URL[0] != '\0') {
         char *anchor = encode(rule->code);
@@ -421,7 +428,7 @@ static void fingerprint(cli_json *j, const cert_finding *f, uint32_t occurrence)
 }
 
 static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint32_t occurrence,
-                   const size_t *part_artifact, size_t set_artifact)
+                   const size_t *part_artifact, size_t set_artifact, uint64_t first)
 {
     cli_json *j = &s->j;
     cli_json_begin_object(j);
@@ -478,6 +485,10 @@ static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint
     cli_json_begin_object(j);
     cli_json_key(j, "profiles");
     cert_json_profiles(j, f->profiles);
+    /* the cause's index among the run's results; a cause left out by the cap is not named */
+    if (f->caused_by != CERT_NO_CAUSE && first + f->caused_by < s->results) {
+        cli_json_key_u64(j, "caused_by", first + f->caused_by);
+    }
     cli_json_end_object(j);
     cli_json_end_object(j);
 }
@@ -507,6 +518,9 @@ void cert_sarif_report(cert_sarif *s, const cert_run *r)
     if (set_artifact == SIZE_MAX) {
         set_artifact = artifact(s, r->path, UINT64_MAX);
     }
+    free(s->verdict);
+    s->verdict = ++s->reports == 1 ? cli_strndup(r->verdict, strlen(r->verdict)) : NULL;
+    uint64_t first = s->results; /* this report's first result in the run */
     for (size_t i = 0; i < r->findings.n && s->j.out->status == GS_OK; i++) {
         const cert_finding *f = &r->findings.items[i];
         note_rule(s, f->code, f->severity);
@@ -515,7 +529,7 @@ void cert_sarif_report(cert_sarif *s, const cert_run *r)
             continue;
         }
         s->results++;
-        result(s, r, f, occ[i], part_artifact, set_artifact);
+        result(s, r, f, occ[i], part_artifact, set_artifact, first);
     }
     free(part_artifact);
     free(occ);
@@ -711,6 +725,9 @@ void cert_sarif_end(cert_sarif *s, const gs_certify_options *opt, int exit_code)
     cli_json_report_header(j, "certify", &opts);
     cli_json_key_bool(j, "deep", opt->deep);
     cli_json_key_bool(j, "certified", exit_code == 0);
+    if (s->verdict != NULL) {
+        cli_json_key_cstring(j, "verdict", s->verdict);
+    }
     cli_json_end_object(j);
     cli_json_end_object(j); /* the run */
     cli_json_end_array(j);
@@ -729,6 +746,7 @@ void cert_sarif_end(cert_sarif *s, const gs_certify_options *opt, int exit_code)
     free(s->rules);
     free(s->cwd);
     free(s->base);
+    free(s->verdict);
     free(s);
 }
 

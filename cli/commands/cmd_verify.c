@@ -1,4 +1,5 @@
-/* ggufsafe verify FILE MANIFEST [--json] [--tensors-only] [--jobs N] [--part-only] [-o FILE] [-q]
+/* ggufsafe verify FILE MANIFEST [--json] [--tensors-only] [--jobs N] [--part-only]
+ *                              [--metadata-only] [-o FILE] [-q]
  *
  * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
  * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
@@ -23,7 +24,7 @@ typedef struct verify_args {
     cli_args base;
     const char *path, *manifest;
     uint64_t jobs;
-    bool part_only, quiet, json, tensors_only;
+    bool part_only, metadata_only, quiet, json, tensors_only;
     const char *output;
 } verify_args;
 
@@ -39,6 +40,9 @@ static const cli_opt options[] = {
              "metadata (edited keys and the whole-file digest are not compared)"},
     CLI_OPT_JOBS(verify_args, jobs, "threads (default: all cores)"),
     CLI_OPT_PART_ONLY(verify_args, part_only, "verify that part alone"),
+    {.name = "metadata-only", CLI_FLAG(verify_args, metadata_only),
+     .help = "the tensors whose data is not in the file are left out of what is compared (a "
+             "manifest from 'hash --metadata-only' of a header-only copy)"},
     CLI_OPT_OUTPUT(verify_args, output, 'o'),
     CLI_OPT_QUIET(verify_args, quiet),
 };
@@ -149,8 +153,8 @@ static int run(void *p)
         return code;
     }
     gs_manifest *got;
-    code = cli_hash_path(a->path, GS_MANIFEST_VERIFY, a->part_only, GS_PROFILE_LENIENT,
-                         (unsigned)a->jobs, a->quiet, &got);
+    code = cli_hash_path(a->path, GS_MANIFEST_VERIFY, a->part_only, a->metadata_only,
+                         GS_PROFILE_LENIENT, (unsigned)a->jobs, a->quiet, &got);
     if (code < 0) {
         code = report(a, want, got, &of);
         gs_manifest_free(got);
@@ -177,8 +181,8 @@ const cli_command cmd_verify = {
         "closing line says OK or FAILED. A tensor found under another name with the same type, shape "
         "and data (the only such pair) is 'renamed ... from <old name>'. --tensors-only checks the "
         "weights alone; --json prints one object.",
-    .exit_status = "0 the file matches, 1 it differs (or is not readable as GGUF), 2 usage or "
-                   "I/O error, a malformed manifest, or not a GGUF file",
+    .exit_status = "0 the file matches, 1 it differs (or is not GGUF at all, or not readable "
+                   "as GGUF), 2 usage, I/O or environment error, or a malformed manifest",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(verify_args),
