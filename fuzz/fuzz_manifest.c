@@ -4,7 +4,8 @@
  *     input) or GS_E_NO_MEMORY, and a failure returns no manifest;
  *   - the two ways in (a buffer, a stream read in chunks) give the same status, offset and
  *     detail;
- *   - a manifest that parses is canonical: writing it back gives the input byte for byte, its
+ *   - a manifest that parses is canonical: writing it back gives the input byte for byte (less
+ *     the CRs of one read with CR LF line ends, every line alike), its
  *     names hold only printable ASCII without spaces (nothing of it can reach a terminal raw), and
  *     compared with itself it has no difference. */
 #define _DEFAULT_SOURCE /* fmemopen */
@@ -66,8 +67,18 @@ static void check_manifest(const gs_manifest *m, const uint8_t *data, size_t siz
     gs_sink_init(&sink, collect, &b);
     gs_error e;
     FUZZ_ASSERT(gs_manifest_write(m, &sink, &e) == GS_OK);
-    FUZZ_ASSERT_MSG(b.len == size && memcmp(b.data, data, size) == 0,
-                    "written back as %zu bytes, not the %zu read", b.len, size);
+    /* a manifest read with CR LF line ends is written back with LF: the input less its CRs */
+    bool crlf = size >= 2 && data[size - 2] == '\r';
+    size_t k = 0;
+    bool same = true;
+    for (size_t i = 0; i < size && same; i++) {
+        if (crlf && data[i] == '\r') {
+            continue;
+        }
+        same = k < b.len && b.data[k++] == data[i];
+    }
+    FUZZ_ASSERT_MSG(same && k == b.len, "written back as %zu bytes, not the %zu read", b.len,
+                    size);
     free(b.data);
 
     const size_t parts = gs_manifest_part_count(m);

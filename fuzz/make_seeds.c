@@ -283,6 +283,44 @@ static void visit(const char *path, const char *rel)
 
 /* Types without real blocks in the inputs get synthetic ones; every type gets the two
  * extremes (all-zero blocks, and all-0xff: NaN scales, maximal indices). */
+/* fuzz_walk: trees described record by record (fuzz_walk.c): a repository with files, a
+ * subdirectory, a split set and its orphan, a FIFO, links to a file, a directory and nowhere. */
+static void walk_seeds(void)
+{
+    static const uint8_t repo[] = {
+        3, 40,                            /* depth 3, 41 entries */
+        8, 4, 'g', 'o', 'o', 'd',         /* good.gguf */
+        0, 4, 'R', 'E', 'A', 'D',         /* READ (not *.gguf) */
+        11, 3, 'p', 'i', 'p',             /* pip.gguf: a FIFO */
+        12, 3, 'l', 'n', 'k',             /* lnk.gguf -> x.gguf (dangling until made) */
+        8, 0, 'x',                        /* x.gguf */
+        13, 2, 'u', 'p',                  /* up.gguf -> . */
+        14, 3, 'o', 'f', 'f',             /* off.gguf -> nowhere */
+        1, 2, 's', 'u',                   /* su/ */
+        7, 0, 1, 2, 'm', 'o', 'd',        /* mod-00001-of-00003.gguf */
+        7, 1, 2, 2, 'm', 'o', 'd',        /* mod-00002-of-00003.gguf */
+        7, 2, 2, 2, 'h', 'a', 'l',        /* hal-00003-of-00003.gguf: no part 1 */
+        1, 1, 'd', 'e',                   /* su/de/ */
+        1, 1, 'e', 'p',                   /* su/de/ep/ */
+        8, 1, 'i', 'n',                   /* deep: beyond depth 3? */
+        2, 2, 2,
+        8, 2, 'z', 0xC3, 0xA9,            /* a name with UTF-8 */
+        8, 1, 0x1B, '[',                  /* a name with an escape byte */
+    };
+    write_seed("walk", "repo", repo, sizeof repo, NULL);
+    static const uint8_t tight[] = {0, 0, 8, 1, 'a', 'b', 1, 1, 'd', 'r', 8, 1, 'c', 'd'};
+    write_seed("walk", "bounds", tight, sizeof tight, NULL);
+    uint8_t flat[2 + 3 * 60];
+    flat[0] = 1;
+    flat[1] = 79;
+    for (int i = 0; i < 60; i++) { /* 60 files, in reverse order of their names */
+        flat[2 + 3 * i] = 8;
+        flat[3 + 3 * i] = 0;
+        flat[4 + 3 * i] = (uint8_t)(200 - i);
+    }
+    write_seed("walk", "flat", flat, sizeof flat, NULL);
+}
+
 static void synthetic_block_seeds(void)
 {
     uint8_t buf[SEED_BLOCKS * 512];
@@ -323,7 +361,7 @@ int main(int argc, char **argv)
     make_dir(out_dir);
     static const char *const targets[] = {"open",    "dequant",  "roundtrip", "decode_blocks",
                                           "certify", "manifest", "open_file", "utf8",
-                                          "detect"};
+                                          "detect", "walk"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);
@@ -338,6 +376,7 @@ int main(int argc, char **argv)
         visit(argv[i], S_ISDIR(st.st_mode) ? "" : (base != NULL ? base + 1 : argv[i]));
     }
     synthetic_block_seeds();
+    walk_seeds();
     printf("gs_fuzz_seeds: %zu seeds in %s\n", n_written, out_dir);
     return 0;
 }

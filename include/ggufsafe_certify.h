@@ -292,6 +292,117 @@ GS_API gs_status gs_certify_write_json(const gs_certify *report, const gs_sink *
 GS_API gs_status gs_certify_write_sarif(const gs_certify *report, const gs_sink *sink,
                                         gs_error *err);
 
+/* ---- many files: the walk --------------------------------------------------------------- */
+
+/* What gs_certify_walk makes of the paths it is given. An operand that is not a directory is a
+ * file to certify as given (a split set's part 1 brings its set); a directory means every
+ * regular file named *.gguf below it, with the file system treated as untrusted: each directory
+ * is opened relative to its parent's descriptor with O_NOFOLLOW, names are sorted bytewise (the
+ * order is the same on every machine), symbolic links to files are followed and symbolic links
+ * to directories are not, and the depth and the number of entries read are bounded. The reader
+ * opens each file itself (and refuses anything but a regular file), so a name swapped for a
+ * FIFO after the walk saw it fails as unreadable, never blocks. */
+#define GS_CERTIFY_WALK_MAX_DEPTH 32         /* default: directories below an operand */
+#define GS_CERTIFY_WALK_MAX_ENTRIES 100000u  /* default: directory entries read in one walk */
+
+typedef struct gs_certify_walk_options {
+    size_t struct_size;   /* set by gs_certify_walk_options_init */
+    unsigned max_depth;   /* a directory deeper than this below its operand is not read (it is
+                             reported unreadable); 0: the operand's own entries only */
+    uint64_t max_entries; /* entries read over the whole walk (files, directories, anything);
+                             past it the walk stops, reporting the directory it was in */
+} gs_certify_walk_options;
+
+GS_API void gs_certify_walk_options_init(gs_certify_walk_options *opts);
+
+typedef enum gs_certify_walk_kind {
+    GS_CERTIFY_WALK_FILE = 0,       /* a file to certify (an operand, or a *.gguf file found) */
+    GS_CERTIFY_WALK_SET = 1,        /* part 1 of a split set found in a directory: certify it
+                                       (the set opens whole); its other parts found there are
+                                       not listed */
+    GS_CERTIFY_WALK_ORPHAN = 2,     /* a later part of a split set whose part 1 is not in its
+                                       directory: the set is incomplete */
+    GS_CERTIFY_WALK_SKIPPED = 3,    /* a *.gguf name that is a FIFO, device or socket, or a
+                                       symbolic link to a directory: a note, never read */
+    GS_CERTIFY_WALK_UNREADABLE = 4  /* a path, directory or link that could not be read, or a
+                                       bound was reached: not everything asked for was checked */
+} gs_certify_walk_kind;
+
+typedef struct gs_certify_walk_entry {
+    size_t struct_size;        /* the walk sets it: sizeof(gs_certify_walk_entry) */
+    gs_certify_walk_kind kind;
+    const char *path;          /* operand, '/', the names below it; NUL-terminated, bytes from
+                                  the command line and the file system: escape them to show */
+    uint32_t part, count;      /* SET and ORPHAN: the part number and part count in the name */
+    uint32_t parts_found;      /* SET: parts of the set in its directory, part 1 included */
+    int errnum;                /* UNREADABLE: the errno of the failure, or 0 when a bound was
+                                  reached */
+    const char *reason;        /* ORPHAN, SKIPPED and UNREADABLE: why, our own text (the path
+                                  is not in it); "" otherwise */
+} gs_certify_walk_entry;
+
+/* Called for each entry in walk order (operands in the order given; in a directory, names in
+ * bytewise order, a subdirectory's entries at its place). The entry and its strings live until
+ * the call returns. Return true to go on, false to stop the walk (gs_certify_walk then returns
+ * GS_OK). */
+typedef bool (*gs_certify_walk_fn)(void *ctx, const gs_certify_walk_entry *entry);
+
+/* Walks the n paths. GS_OK when every entry was handed to fn (unreadable ones included: they
+ * are entries, not failures of the walk); GS_E_INVALID_ARGUMENT (a NULL pointer, a NULL or empty
+ * path) or GS_E_NO_MEMORY otherwise, with err filled. Memory: the names of the directories
+ * open at one time (at most max_depth + 1 of them); descriptors: one per open directory. */
+GS_API gs_status gs_certify_walk(const char *const *paths, size_t n,
+                                 const gs_certify_walk_options *opts, gs_certify_walk_fn fn,
+                                 void *ctx, gs_error *err);
+
+/* ---- many files: one run, one report ---------------------------------------------------- */
+
+typedef enum gs_certify_format {
+    GS_CERTIFY_FORMAT_TEXT = 0,  /* each file's text report, then the summary table */
+    GS_CERTIFY_FORMAT_JSON = 1,  /* {"files": [report, ...], "summary": {...}}
+                                    (conformance/schema/certify-multi.schema.json) */
+    GS_CERTIFY_FORMAT_SARIF = 2  /* one SARIF run with every file as an artifact */
+} gs_certify_format;
+
+typedef struct gs_certify_batch_options {
+    size_t struct_size;               /* set by gs_certify_batch_options_init */
+    gs_certify_format format;
+    unsigned jobs;                    /* files certified at once (0 or 1: one at a time); one
+                                         file alone gets them for its deep scan instead */
+    gs_certify_walk_options walk;     /* directory bounds (its own struct_size is ignored) */
+    const gs_sink *table;             /* JSON and SARIF: where the closing summary table goes as
+                                         text (NULL: nowhere); text runs end with it anyway */
+    const char *uri_base;             /* SARIF: artifact URIs are relative to this directory
+                                         (uriBaseId SRCROOT); NULL: the current directory */
+    gs_progress_fn progress;          /* files done of files found so far (may be NULL) */
+    void *progress_ctx;
+} gs_certify_batch_options;
+
+/* Defaults: text, one job, the walk's default bounds, no table sink, URIs from the current
+ * directory, no progress. */
+GS_API void gs_certify_batch_options_init(gs_certify_batch_options *opts);
+
+typedef struct gs_certify_batch_summary {
+    size_t struct_size;   /* set by the caller: sizeof(gs_certify_batch_summary) */
+    uint64_t files;       /* files and sets certified (reports written) */
+    uint64_t certified;   /* of them, certified */
+    uint64_t failed;      /* not certified, not GGUF at all, or a part without its part 1 */
+    uint64_t unreadable;  /* paths that could not be read, bounds reached */
+    uint64_t skipped;     /* FIFOs, devices, sockets, links to directories */
+    int exit_code;        /* 2 when anything was unreadable, else 1 when anything failed, else
+                             0: what `ggufsafe certify` exits with */
+} gs_certify_batch_summary;
+
+/* Walks paths (gs_certify_walk), certifies each file or set with opts (its jobs and progress
+ * are the batch's to set), and writes one report to sink as the files finish: memory holds a
+ * few reports at a time and one summary row per file, however many there are. GS_OK when the
+ * report was written (whatever the verdicts: summary says them); GS_E_IO (the sink failed),
+ * GS_E_NO_MEMORY, GS_E_INVALID_ARGUMENT or GS_E_KERNEL_UNAVAILABLE otherwise, with err. */
+GS_API gs_status gs_certify_paths(const char *const *paths, size_t n,
+                                  const gs_certify_options *opts,
+                                  const gs_certify_batch_options *batch, const gs_sink *sink,
+                                  gs_certify_batch_summary *summary, gs_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -144,7 +144,9 @@ typedef enum gs_manifest_change {
     GS_MANIFEST_CHANGED = 0,
     GS_MANIFEST_ADDED = 1,   /* in the file, not in the manifest */
     GS_MANIFEST_MISSING = 2, /* in the manifest, not in the file */
-    GS_MANIFEST_DAMAGED = 3  /* the file's entry (or part) cannot be hashed */
+    GS_MANIFEST_DAMAGED = 3, /* the file's entry (or part) cannot be hashed */
+    GS_MANIFEST_RENAMED = 4  /* a tensor with the type, shape and data of one the manifest
+                                names otherwise (the only such pair): renamed_from says which */
 } gs_manifest_change;
 
 typedef enum gs_manifest_item {
@@ -166,13 +168,28 @@ typedef struct gs_manifest_difference {
                                   parts the two counts */
     const char *detail;        /* what changed ("data", "value", "type q4_K -> q8_0",
                                   "size 10 -> 12", ...); NULL when nothing more is said */
+    /* The first version ends here. */
+    const char *renamed_from;  /* GS_MANIFEST_RENAMED: the manifest's name (escaped); else NULL */
 } gs_manifest_difference;
 
 /* Every difference of got (a file, hashed in verify mode) from want (the manifest), part by
- * part: entries matched by kind and name (O(n log n)), then each part's whole-file digest. An
- * empty list means the file matches. */
+ * part: entries matched by kind and name (O(n log n)), renames by type, shape and data, then
+ * each part's whole-file digest. An empty list means the file matches. */
 GS_API gs_status gs_manifest_compare(const gs_manifest *want, const gs_manifest *got,
                                      gs_manifest_diff **out, gs_error *err);
+typedef struct gs_manifest_compare_options {
+    size_t struct_size; /* set by gs_manifest_compare_options_init */
+    bool tensors_only;  /* only tensors count (type, shape, data, names), and parts that cannot
+                           be read: metadata edits and the whole-file digests are left out, so
+                           a file whose weights are unchanged matches (llama-gguf-hash's
+                           tensor-only check); default false */
+} gs_manifest_compare_options;
+
+GS_API void gs_manifest_compare_options_init(gs_manifest_compare_options *opts);
+/* gs_manifest_compare with options (NULL: the defaults, what gs_manifest_compare does). */
+GS_API gs_status gs_manifest_compare_with(const gs_manifest *want, const gs_manifest *got,
+                                          const gs_manifest_compare_options *opts,
+                                          gs_manifest_diff **out, gs_error *err);
 GS_API size_t gs_manifest_diff_count(const gs_manifest_diff *diff);
 GS_API gs_status gs_manifest_diff_at(const gs_manifest_diff *diff, size_t i,
                                      gs_manifest_difference *out);
@@ -180,6 +197,13 @@ GS_API gs_status gs_manifest_diff_at(const gs_manifest_diff *diff, size_t i,
  *   [part N: ]changed|added|missing|damaged  kv|tensor|file|parts  <subject>  [detail] */
 GS_API gs_status gs_manifest_diff_write(const gs_manifest_diff *diff, const gs_sink *sink,
                                         gs_error *err);
+/* The differences as JSON (conformance/schema/verify.schema.json), what `ggufsafe verify --json`
+ * prints: the report header, path and manifest_path as given (shown escaped), whether the diff
+ * was made tensors_only, ok, counts of got, and every difference. */
+GS_API gs_status gs_manifest_diff_write_json(const gs_manifest_diff *diff, const gs_manifest *got,
+                                             const char *path, const char *manifest_path,
+                                             bool tensors_only, const gs_sink *sink,
+                                             gs_error *err);
 GS_API void gs_manifest_diff_free(gs_manifest_diff *diff);
 
 /* Lower-case hex of a digest, NUL-terminated, into out. */

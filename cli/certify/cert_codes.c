@@ -221,6 +221,12 @@ const cert_code cert_codes[] = {
         "`PREFIX-NNNNN-of-NNNNN.gguf`, so the other parts cannot be found",
         "rename the parts to PREFIX-NNNNN-of-NNNNN.gguf as gguf-split named them, then certify "
         "the first part"),
+    ROW("split.part_one_absent", E, B,
+        "a later part of a split set found in a directory without its part 1: the set is "
+        "incomplete and cannot be loaded",
+        "fetch the missing part 1, PREFIX-00001-of-NNNNN.gguf (a partial download or an upload "
+        "that stopped), into the directory of the others with its original name, or delete the "
+        "stray parts"),
     ROW("split.part_alone", I, 0,
         "a later part of a set certified on its own: the set checks and the metadata rules need "
         "part 1",

@@ -2,7 +2,8 @@
  * they run; here each finding that is a consequence of another gets that cause (caused_by), and
  * the report is laid out as
  *   1. the root causes that say what happened to the file as a whole (it is not GGUF, it ends
- *      inside its metadata, it ends before its data, a part of the set is missing), by part;
+ *      inside its metadata, it ends before its data, a part of the set is missing, a directory
+ *      holds later parts without part 1), by part;
  *   2. every other finding that is not a consequence, errors before warnings before notes (under
  *      the run's profile);
  * each followed at once by its consequences, in the order found. Only a stable sort over what
@@ -25,8 +26,9 @@ static bool is(const cert_finding *f, const char *code)
 static int situation_rank(const cert_finding *f)
 {
     static const char *const codes[] = {"reader.not_gguf", "layout.metadata_truncated",
-                                        "layout.truncated", "split.part_missing"};
-    for (int i = 0; i < 4; i++) {
+                                        "layout.truncated", "split.part_missing",
+                                        "split.part_one_absent"};
+    for (int i = 0; i < 5; i++) {
         if (is(f, codes[i])) {
             return i;
         }

@@ -13,6 +13,8 @@
 void cert_render_text(cli_out *out, const cert_run *r);
 void cert_render_json(cli_out *out, const cert_run *r);
 void cert_render_sarif(cli_out *out, const cert_run *r);
+/* The JSON report as one value at j's place (cert_render_json: the whole document). */
+void cert_json_report(cli_json *j, const cert_run *r);
 
 /* Shared by the renderers. */
 /* "part 2, byte 123, tensor 'x'" (the parts a finding has), escaped, into buf. */

@@ -142,67 +142,72 @@ void cert_render_json(cli_out *out, const cert_run *r)
 {
     cli_json j;
     cli_json_init(&j, out);
-    cli_json_begin_object(&j);
+    cert_json_report(&j, r);
+    cli_json_finish(&j);
+}
+
+void cert_json_report(cli_json *j, const cert_run *r)
+{
+    cli_json_begin_object(j);
     gs_options opts;
     gs_options_init(&opts);
     opts.profile = r->opt.profile;
-    cli_json_report_header(&j, "certify", &opts);
-    cli_json_key(&j, "path");
-    cli_json_string(&j, r->path, strlen(r->path));
-    cli_json_key_cstring(&j, "kind", r->is_set ? "split" : "file");
-    cli_json_key_bool(&j, "deep", r->opt.deep);
-    cli_json_key_bool(&j, "metadata_only", r->opt.metadata_only);
-    cli_json_key_cstring(&j, "fail_on", r->opt.fail_on == CERT_WARNING ? "warning" : "error");
-    cli_json_key_bool(&j, "certified", cert_exit_code(r) == 0);
-    cli_json_key_cstring(&j, "verdict", r->verdict);
-    cli_json_key(&j, "root_cause");
+    cli_json_report_header(j, "certify", &opts);
+    cli_json_key(j, "path");
+    cli_json_string(j, r->path, strlen(r->path));
+    cli_json_key_cstring(j, "kind", r->is_set ? "split" : "file");
+    cli_json_key_bool(j, "deep", r->opt.deep);
+    cli_json_key_bool(j, "metadata_only", r->opt.metadata_only);
+    cli_json_key_cstring(j, "fail_on", r->opt.fail_on == CERT_WARNING ? "warning" : "error");
+    cli_json_key_bool(j, "certified", cert_exit_code(r) == 0);
+    cli_json_key_cstring(j, "verdict", r->verdict);
+    cli_json_key(j, "root_cause");
     if (r->root_cause == CERT_NO_CAUSE) {
-        cli_json_null(&j);
+        cli_json_null(j);
     } else {
-        cli_json_u64(&j, r->root_cause);
+        cli_json_u64(j, r->root_cause);
     }
-    cli_json_key_bool(&j, "read_failed", r->read_failed);
+    cli_json_key_bool(j, "read_failed", r->read_failed);
     uint64_t counts[3];
     cert_count(&r->findings, r->opt.profile, counts);
-    cli_json_key(&j, "counts");
-    cli_json_begin_object(&j);
-    cli_json_key_u64(&j, "error", counts[CERT_ERROR]);
-    cli_json_key_u64(&j, "warning", counts[CERT_WARNING]);
-    cli_json_key_u64(&j, "info", counts[CERT_INFO]);
-    cli_json_end_object(&j);
-    cli_json_key(&j, "what");
-    cli_json_begin_object(&j);
-    cli_json_key_cstring(&j, "kind", cert_kind_name(r->kind));
-    cli_json_key(&j, "architecture");
-    r->arch != NULL ? cli_json_string(&j, r->arch, r->arch_len) : cli_json_null(&j);
-    cli_json_key(&j, "general_type");
-    r->general_type != NULL ? cli_json_string(&j, r->general_type, r->general_type_len)
-                            : cli_json_null(&j);
-    cli_json_end_object(&j);
-    json_parts(&j, r);
-    cli_json_key(&j, "findings");
-    cli_json_begin_array(&j);
+    cli_json_key(j, "counts");
+    cli_json_begin_object(j);
+    cli_json_key_u64(j, "error", counts[CERT_ERROR]);
+    cli_json_key_u64(j, "warning", counts[CERT_WARNING]);
+    cli_json_key_u64(j, "info", counts[CERT_INFO]);
+    cli_json_end_object(j);
+    cli_json_key(j, "what");
+    cli_json_begin_object(j);
+    cli_json_key_cstring(j, "kind", cert_kind_name(r->kind));
+    cli_json_key(j, "architecture");
+    r->arch != NULL ? cli_json_string(j, r->arch, r->arch_len) : cli_json_null(j);
+    cli_json_key(j, "general_type");
+    r->general_type != NULL ? cli_json_string(j, r->general_type, r->general_type_len)
+                            : cli_json_null(j);
+    cli_json_end_object(j);
+    json_parts(j, r);
+    cli_json_key(j, "findings");
+    cli_json_begin_array(j);
     for (size_t i = 0; i < r->findings.n; i++) {
-        json_finding(&j, r, &r->findings.items[i]);
+        json_finding(j, r, &r->findings.items[i]);
     }
-    cli_json_end_array(&j);
-    cli_json_key(&j, "omitted");
-    cli_json_begin_array(&j);
+    cli_json_end_array(j);
+    cli_json_key(j, "omitted");
+    cli_json_begin_array(j);
     for (size_t i = 0; i < r->findings.n_codes; i++) {
         const cert_omitted *c = &r->findings.codes[i];
         if (c->omitted > 0) {
-            cli_json_begin_object(&j);
-            cli_json_key_cstring(&j, "code", c->code);
-            cli_json_key(&j, "profiles");
-            cert_json_profiles(&j, c->profiles);
-            cli_json_key_u64(&j, "count", c->omitted);
-            cli_json_end_object(&j);
+            cli_json_begin_object(j);
+            cli_json_key_cstring(j, "code", c->code);
+            cli_json_key(j, "profiles");
+            cert_json_profiles(j, c->profiles);
+            cli_json_key_u64(j, "count", c->omitted);
+            cli_json_end_object(j);
         }
     }
-    cli_json_end_array(&j);
+    cli_json_end_array(j);
     if (r->opt.deep) {
-        json_stats(&j, r);
+        json_stats(j, r);
     }
-    cli_json_end_object(&j);
-    cli_json_finish(&j);
+    cli_json_end_object(j);
 }

@@ -1,6 +1,6 @@
-/* ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep] [--jobs N]
- *                       [--fail-on error|warning] [--part-only] [--metadata-only] [-o FILE]
- *                       [-q]
+/* ggufsafe certify FILE|DIR... [--profile strict|lenient] [--json | --sarif] [--deep] [--jobs N]
+ *                       [--fail-on error|warning] [--part-only] [--metadata-only]
+ *                       [--max-depth N] [--max-entries N] [--uri-base DIR] [-o FILE] [-q]
  * ggufsafe certify --list-codes [--json] [-o FILE]
  *
  * Is this file sound, and exactly what is wrong with it: the reader's structural verdicts (in
@@ -8,7 +8,9 @@
  * coverage, where the spec and llama.cpp disagree, metadata semantics, with --deep every block
  * of every tensor, and split-set consistency. The checks live in cli/certify/, behind
  * include/ggufsafe_certify.h: this file parses the arguments, draws the progress bar, prints the
- * report the library renders and picks the exit status. */
+ * report the library renders and picks the exit status. One FILE is today's report; several
+ * paths, or a directory, are one run over them all (gs_certify_paths). */
+#include <sys/stat.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,8 +24,10 @@
 
 typedef struct certify_args {
     cli_args base;
-    const char *path;
+    cli_list paths;
     int profile, fail_on;
+    uint64_t max_depth, max_entries;
+    const char *uri_base;
     bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
     const char *output;
@@ -32,7 +36,7 @@ typedef struct certify_args {
 static const char *const fail_on_choices[] = {"error", "warning", NULL};
 enum { FAIL_ON_ERROR, FAIL_ON_WARNING };
 
-static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(certify_args, path)}};
+static const cli_operand operands[] = {{.name = "FILE", CLI_OPERANDS(certify_args, paths)}};
 
 static const cli_opt options[] = {
     CLI_OPT_PROFILE(certify_args, profile,
@@ -45,13 +49,25 @@ static const cli_opt options[] = {
      .help = "read every tensor block: scales as ggml_validate_row_data checks them, NaN and "
              "Inf in float tensors, per-tensor statistics (in the JSON)"},
     CLI_OPT_JOBS(certify_args, jobs,
-                 "threads for --deep (default: all cores); the report does not depend on N"),
+                 "files certified at once, and threads for --deep (default: all cores); the "
+                 "report does not depend on N"),
     {.name = "fail-on", .arg = "L", CLI_CHOICE(certify_args, fail_on, fail_on_choices),
      .help = "error (default) or warning: the lowest severity that fails"},
     CLI_OPT_PART_ONLY(certify_args, part_only, "certify that part alone"),
     {.name = "metadata-only", CLI_FLAG(certify_args, metadata_only),
      .help = "tensor data need not be in the file (a header-only copy, the start of a "
              "download): its absence is a note, everything else is certified"},
+    {.name = "max-depth", .arg = "N",
+     CLI_COUNT(certify_args, max_depth, 0, 1u << 16),
+     .help = "directories below a DIR operand that are read (default 32); a deeper one is "
+             "reported unreadable"},
+    {.name = "max-entries", .arg = "N",
+     CLI_COUNT(certify_args, max_entries, 1, UINT64_C(1) << 40),
+     .help = "directory entries read in one run (default 100000); the walk stops there, "
+             "reported unreadable"},
+    {.name = "uri-base", .arg = "DIR", CLI_PATH(certify_args, uri_base),
+     .help = "with --sarif, artifact URIs relative to DIR (default: the current directory, "
+             "as code scanning wants the repository root)"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
@@ -63,14 +79,17 @@ static void init(void *p)
 {
     certify_args *a = p;
     a->jobs = work_pool_cpus();
+    a->max_depth = GS_CERTIFY_WALK_MAX_DEPTH;
+    a->max_entries = GS_CERTIFY_WALK_MAX_ENTRIES;
 }
 
 /* --list-codes: only --json and --output go with it. */
 static int list_codes(const certify_args *a)
 {
-    static const char *const file_options[] = {"profile", "sarif",     "deep", "jobs",
-                                               "fail-on", "part-only", "quiet",
-                                               "metadata-only"};
+    static const char *const file_options[] = {"profile",     "sarif",        "deep",
+                                               "jobs",        "fail-on",      "part-only",
+                                               "quiet",       "metadata-only", "max-depth",
+                                               "max-entries", "uri-base"};
     for (size_t i = 0; i < sizeof file_options / sizeof file_options[0]; i++) {
         if (cli_given(&a->base, file_options[i])) {
             return cli_usage_error("certify", "--%s does not go with --list-codes",
@@ -89,6 +108,50 @@ static int list_codes(const certify_args *a)
     return cli_outfile_commit(&of, CLI_EXIT_OK);
 }
 
+/* Several paths, or a directory: one run, one report, the summary table at its end (text) or
+ * on standard error (JSON, SARIF; not with -q). */
+static int run_many(const certify_args *a, const gs_certify_options *opt)
+{
+    cli_outfile of;
+    int code = cli_outfile_open(&of, a->output, &a->base);
+    if (code >= 0) {
+        return code;
+    }
+    progress bar;
+    progress_init(&bar, "certify", a->quiet);
+    gs_certify_batch_options bo;
+    gs_certify_batch_options_init(&bo);
+    bo.format = a->json    ? GS_CERTIFY_FORMAT_JSON
+                : a->sarif ? GS_CERTIFY_FORMAT_SARIF
+                           : GS_CERTIFY_FORMAT_TEXT;
+    bo.jobs = (unsigned)a->jobs;
+    bo.walk.max_depth = (unsigned)a->max_depth;
+    bo.walk.max_entries = a->max_entries;
+    bo.uri_base = a->uri_base;
+    bo.progress = progress_event;
+    bo.progress_ctx = &bar;
+    gs_sink table;
+    gs_sink_file(&table, stderr);
+    bo.table = a->quiet ? NULL : &table;
+    gs_sink out;
+    cli_outfile_sink(&of, &out);
+    gs_certify_batch_summary sum = {.struct_size = sizeof sum};
+    gs_error err;
+    gs_status st = gs_certify_paths(a->paths.items, a->paths.n, opt, &bo, &out, &sum, &err);
+    progress_done(&bar);
+    if (st != GS_OK) {
+        cli_outfile_abort(&of);
+        return st == GS_E_NO_MEMORY ? cli_print_out_of_memory() : cli_print_failure(&err);
+    }
+    return cli_outfile_commit(&of, sum.exit_code);
+}
+
+static bool is_directory(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static int run(void *p)
 {
     const certify_args *a = p;
@@ -101,13 +164,6 @@ static int run(void *p)
             return code;
         }
     }
-    cli_outfile of;
-    int code = cli_outfile_open(&of, a->output, &a->base);
-    if (code >= 0) {
-        return code;
-    }
-    progress bar;
-    progress_init(&bar, "certify --deep", a->quiet);
     gs_certify_options opt;
     gs_certify_options_init(&opt);
     opt.profile = (gs_profile)a->profile;
@@ -116,15 +172,26 @@ static int run(void *p)
     opt.part_only = a->part_only;
     opt.metadata_only = a->metadata_only;
     opt.fail_on = a->fail_on == FAIL_ON_WARNING ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
+    const char *path = a->paths.items[0];
+    if (a->paths.n > 1 || is_directory(path)) {
+        return run_many(a, &opt);
+    }
+    cli_outfile of;
+    int code = cli_outfile_open(&of, a->output, &a->base);
+    if (code >= 0) {
+        return code;
+    }
+    progress bar;
+    progress_init(&bar, "certify --deep", a->quiet);
     opt.progress = progress_event;
     opt.progress_ctx = &bar;
     gs_certify *report;
     gs_error err;
-    gs_status st = gs_certify_path(a->path, &opt, &report, &err);
+    gs_status st = gs_certify_path(path, &opt, &report, &err);
     progress_done(&bar);
     if (st != GS_OK) {
         cli_outfile_abort(&of);
-        return cli_print_open_failure(&err, a->path, NULL);
+        return cli_print_open_failure(&err, path, NULL);
     }
     gs_sink out;
     cli_outfile_sink(&of, &out);
@@ -161,10 +228,17 @@ const cli_command cmd_certify = {
         "('ggufsafe certify --list-codes' and ggufsafe-certify(1) list them), a severity, the "
         "byte offset, the key or tensor, which readers it affects and a hint saying what to do. "
         "A file that is not GGUF (a Git LFS pointer, an error page, safetensors, an archive...) "
-        "is named as what it is.",
+        "is named as what it is. Several paths, or a directory (every regular *.gguf file below "
+        "it, split sets grouped and certified from their part 1, links to directories, FIFOs, "
+        "devices and sockets skipped), are one run: one report (--json: {\"files\": [...], "
+        "\"summary\": {...}}, " CLI_SCHEMA("certify-multi")
+        "; --sarif: one run with every file) and a closing table of file, verdict, errors and "
+        "warnings.",
     .exit_status = "0 certified, 1 the file is bad (at least one error, or warning with "
                    "--fail-on warning; a file that is not GGUF), 2 usage, I/O or environment "
-                   "error (the file could not be read, or changed while it was read)",
+                   "error (the file could not be read, or changed while it was read); with "
+                   "several paths: 2 when any path could not be read, else 1 when any file is not "
+                   "certified or not GGUF, else 0",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(certify_args),

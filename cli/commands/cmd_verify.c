@@ -1,5 +1,5 @@
-/* ggufsafe verify FILE MANIFEST [--jobs N] [--part-only] [--metadata-only]
- *                              [-o FILE] [-q]
+/* ggufsafe verify FILE MANIFEST [--json] [--tensors-only] [--jobs N] [--part-only]
+ *                              [--metadata-only] [-o FILE] [-q]
  *
  * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
  * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
@@ -24,7 +24,7 @@ typedef struct verify_args {
     cli_args base;
     const char *path, *manifest;
     uint64_t jobs;
-    bool part_only, metadata_only, quiet;
+    bool part_only, metadata_only, quiet, json, tensors_only;
     const char *output;
 } verify_args;
 
@@ -34,6 +34,10 @@ static const cli_operand operands[] = {
 };
 
 static const cli_opt options[] = {
+    CLI_OPT_JSON(verify_args, json, "one JSON object (" CLI_SCHEMA("verify") ")"),
+    {.name = "tensors-only", CLI_FLAG(verify_args, tensors_only),
+     .help = "pass when every tensor's type, shape and data are unchanged, whatever the "
+             "metadata (edited keys and the whole-file digest are not compared)"},
     CLI_OPT_JOBS(verify_args, jobs, "threads (default: all cores)"),
     CLI_OPT_PART_ONLY(verify_args, part_only, "verify that part alone"),
     {.name = "metadata-only", CLI_FLAG(verify_args, metadata_only),
@@ -92,13 +96,18 @@ static int report(const verify_args *a, const gs_manifest *want, const gs_manife
 {
     gs_manifest_diff *diff;
     gs_error err;
-    gs_status st = gs_manifest_compare(want, got, &diff, &err);
+    gs_manifest_compare_options co;
+    gs_manifest_compare_options_init(&co);
+    co.tensors_only = a->tensors_only;
+    gs_status st = gs_manifest_compare_with(want, got, &co, &diff, &err);
     if (st != GS_OK) {
         return cli_print_failure(&err);
     }
     gs_sink out;
     cli_outfile_sink(of, &out);
-    st = gs_manifest_diff_write(diff, &out, &err);
+    st = a->json ? gs_manifest_diff_write_json(diff, got, a->path, a->manifest, a->tensors_only,
+                                               &out, &err)
+                 : gs_manifest_diff_write(diff, &out, &err);
     if (st == GS_E_NO_MEMORY) {
         gs_manifest_diff_free(diff);
         return cli_print_out_of_memory();
@@ -113,8 +122,12 @@ static int report(const verify_args *a, const gs_manifest *want, const gs_manife
             tensors += part.tensor_count;
         }
     }
-    if (a->quiet) {
-        /* the difference lines are the report */
+    if (a->quiet || a->json) {
+        /* the difference lines (or the JSON) are the report */
+    } else if (differences == 0 && a->tensors_only) {
+        fprintf(of->f, "OK: %zu tensor%s match the manifest (type, shape and data; the metadata "
+                       "was not compared)\n",
+                tensors, tensors == 1 ? "" : "s");
     } else if (differences == 0) {
         fprintf(of->f, "OK: %zu key-value%s, %zu tensor%s and the file%s match the manifest\n",
                 kvs, kvs == 1 ? "" : "s", tensors, tensors == 1 ? "" : "s", n_parts > 1 ? "s" : "");
@@ -161,11 +174,13 @@ const cli_command cmd_verify = {
         "Checks a GGUF file (the whole split set, from its first part) against a manifest "
         "written by 'ggufsafe hash', and prints one line per difference:\n"
         "\n"
-        "  changed|added|missing|damaged  kv|tensor|file  <name>  [what changed]\n"
+        "  changed|added|missing|damaged|renamed  kv|tensor|file  <name>  [what changed]\n"
         "\n"
         "Names are written as in the manifest (bytes outside 0x21..0x7E as \\xHH). The file is "
         "read leniently, so a damaged download still shows which keys and tensors differ. A "
-        "closing line says OK or FAILED.",
+        "closing line says OK or FAILED. A tensor found under another name with the same type, shape "
+        "and data (the only such pair) is 'renamed ... from <old name>'. --tensors-only checks the "
+        "weights alone; --json prints one object.",
     .exit_status = "0 the file matches, 1 it differs (or is not GGUF at all, or not readable "
                    "as GGUF), 2 usage, I/O or environment error, or a malformed manifest",
     .operands = CLI_TABLE(operands),

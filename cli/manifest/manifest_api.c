@@ -387,8 +387,22 @@ gs_status gs_manifest_entry_at(const gs_manifest *m, size_t part, size_t i,
 
 /* ---- comparing ---------------------------------------------------------------------------- */
 
+void gs_manifest_compare_options_init(gs_manifest_compare_options *opts)
+{
+    if (opts != NULL) {
+        *opts = (gs_manifest_compare_options){.struct_size = sizeof *opts};
+    }
+}
+
 gs_status gs_manifest_compare(const gs_manifest *want, const gs_manifest *got,
                               gs_manifest_diff **out, gs_error *err)
+{
+    return gs_manifest_compare_with(want, got, NULL, out, err);
+}
+
+gs_status gs_manifest_compare_with(const gs_manifest *want, const gs_manifest *got,
+                                   const gs_manifest_compare_options *opts,
+                                   gs_manifest_diff **out, gs_error *err)
 {
     if (out != NULL) {
         *out = NULL;
@@ -396,8 +410,16 @@ gs_status gs_manifest_compare(const gs_manifest *want, const gs_manifest *got,
     if (out == NULL || want == NULL || got == NULL) {
         return cli_null_argument(err);
     }
+    gs_manifest_compare_options o;
+    gs_manifest_compare_options_init(&o);
+    gs_status st = cli_take_options(&o, sizeof o, opts,
+                                    CLI_MIN_SIZE(gs_manifest_compare_options, tensors_only),
+                                    "gs_manifest_compare_options", err);
+    if (st != GS_OK) {
+        return st;
+    }
     gs_manifest_diff *d = malloc(sizeof *d);
-    if (d == NULL || mf_compare(&want->doc, &got->doc, d) != GS_OK) {
+    if (d == NULL || mf_compare(&want->doc, &got->doc, o.tensors_only, d) != GS_OK) {
         free(d);
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "comparing");
     }
@@ -417,8 +439,24 @@ gs_status gs_manifest_diff_at(const gs_manifest_diff *d, size_t i, gs_manifest_d
         return st;
     }
     const mf_difference *x = &d->items[i];
-    gs_manifest_difference v = {sizeof v, x->change, x->item, x->part, x->subject, x->detail};
+    gs_manifest_difference v = {sizeof v, x->change, x->item, x->part, x->subject, x->detail,
+                                x->from};
     return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_manifest_difference, detail));
+}
+
+gs_status gs_manifest_diff_write_json(const gs_manifest_diff *d, const gs_manifest *got,
+                                      const char *path, const char *manifest_path,
+                                      bool tensors_only, const gs_sink *sink, gs_error *err)
+{
+    if (d == NULL || got == NULL || path == NULL || manifest_path == NULL) {
+        return cli_null_argument(err);
+    }
+    cli_out *out = cli_out_new(sink, err);
+    if (out == NULL) {
+        return GS_E_NO_MEMORY;
+    }
+    mf_diff_write_json(out, d, &got->doc, path, manifest_path, tensors_only);
+    return cli_out_done(out, err);
 }
 
 gs_status gs_manifest_diff_write(const gs_manifest_diff *d, const gs_sink *sink, gs_error *err)

@@ -15,6 +15,7 @@ typedef struct mf_difference {
     bool prefixed; /* the text line starts with "part N: " (either side has several parts) */
     char *subject; /* owned */
     char *detail;  /* owned, or NULL */
+    char *from;    /* renamed: the name in the manifest (owned); NULL otherwise */
 } mf_difference;
 
 struct gs_manifest_diff {
@@ -22,13 +23,20 @@ struct gs_manifest_diff {
     size_t n, cap;
 };
 
-/* Every difference between want (the manifest) and got (the file). GS_OK or GS_E_NO_MEMORY (out
- * is then empty). */
-gs_status mf_compare(const mf_doc *want, const mf_doc *got, gs_manifest_diff *out);
+/* Every difference between want (the manifest) and got (the file); with tensors_only, only
+ * those of tensors, parts and unreadable parts (metadata edits and the whole-file digest left
+ * out). A tensor missing under one name and added under another with the same type, shape and
+ * data is one rename when the match is unique both ways. GS_OK or GS_E_NO_MEMORY (out is then
+ * empty). */
+gs_status mf_compare(const mf_doc *want, const mf_doc *got, bool tensors_only,
+                     gs_manifest_diff *out);
 void mf_diff_free(gs_manifest_diff *d);
 
 /* One line per difference:
  *   [part N: ]changed|added|missing|damaged  kv|tensor|file|parts  <subject>[  <detail>] */
 void mf_diff_write(cli_out *out, const gs_manifest_diff *d);
+/* The JSON report (conformance/schema/verify.schema.json). */
+void mf_diff_write_json(cli_out *out, const gs_manifest_diff *d, const mf_doc *got,
+                        const char *path, const char *manifest_path, bool tensors_only);
 
 #endif

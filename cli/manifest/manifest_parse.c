@@ -27,6 +27,7 @@ typedef struct parser {
     uint64_t line_start; /* offset of the current line */
     gs_error *err;
     gs_status status;    /* of the failure: malformed (GS_E_INVALID_ARGUMENT), GS_E_IO, memory */
+    enum { LINES_UNKNOWN, LINES_LF, LINES_CRLF } line_ends; /* the first line's decide */
 } parser;
 
 /* The next byte, or EOF; -2 for a read error of the stream. */
@@ -86,21 +87,43 @@ __attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt
     return -1;
 }
 
-/* Reads the next line without its '\n': 1, 0 at the end of the input, -1 on a malformed one. */
+/* Reads the next line without its '\n' (or "\r\n": a manifest saved by a Windows editor, every
+ * line alike): 1, 0 at the end of the input, -1 on a malformed one. */
 static int next_line(parser *p)
 {
     size_t n = 0;
     int c;
     p->line_start = p->consumed;
-    while ((c = next_byte(p)) >= 0 && c != '\n') {
-        if (n >= p->limits.max_line) {
+    while ((c = next_byte(p)) >= 0) {
+        if (n >= p->limits.max_line && c != '\n' && c != '\r') {
             p->number++;
             return fail(p, "longer than %llu bytes, the longest line a manifest can have",
                         (unsigned long long)p->limits.max_line);
         }
-        if (c == '\0' || c == '\r' || c == '\t') {
+        if (c == '\r') {
+            c = next_byte(p); /* CR LF ends a line as LF does; a CR alone is refused */
+            if (c != '\n') {
+                p->number++;
+                return fail(p, "holds a carriage return not followed by a newline");
+            }
+            if (p->line_ends == LINES_LF) {
+                p->number++;
+                return fail(p, "ends in CR LF, the lines before it in LF alone (mixed line ends)");
+            }
+            p->line_ends = LINES_CRLF;
+            break;
+        }
+        if (c == '\n') {
+            if (p->line_ends == LINES_CRLF) {
+                p->number++;
+                return fail(p, "ends in LF alone, the lines before it in CR LF (mixed line ends)");
+            }
+            p->line_ends = LINES_LF;
+            break;
+        }
+        if (c == '\0' || c == '\t') {
             p->number++;
-            return fail(p, "holds a NUL, CR or tab byte");
+            return fail(p, "holds a NUL or tab byte");
         }
         if (!line_room(p, n)) {
             p->number++;

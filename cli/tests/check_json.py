@@ -45,6 +45,31 @@ def same(a, b):
     return type(a) is type(b) and a == b
 
 
+def validator(validator_class, schema, path):
+    """A validator that resolves $ref to the other schemas of the same folder by their $id
+    (certify-multi.schema.json refers to certify.schema.json), never over the network."""
+    import os
+    folder = os.path.dirname(os.path.abspath(path))
+    siblings = {}
+    for name in sorted(os.listdir(folder)):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                doc = json.load(f)
+            if "$id" in doc:
+                siblings[doc["$id"]] = doc
+    try:
+        import referencing
+        import referencing.jsonschema
+        registry = referencing.Registry().with_resources(
+            (uri, referencing.Resource.from_contents(
+                doc, default_specification=referencing.jsonschema.DRAFT202012))
+            for uri, doc in siblings.items())
+        return validator_class(schema, registry=registry)
+    except ImportError:  # jsonschema before 4.18
+        resolver = jsonschema.RefResolver.from_schema(schema, store=siblings)
+        return validator_class(schema, resolver=resolver)
+
+
 def main(argv):
     if len(argv) < 3:
         print(__doc__, file=sys.stderr)
@@ -56,7 +81,8 @@ def main(argv):
 
     validator_class = jsonschema.validators.validator_for(schema)
     validator_class.check_schema(schema)
-    errors = sorted(validator_class(schema).iter_errors(report), key=lambda e: list(e.path))
+    errors = sorted(validator(validator_class, schema, argv[1]).iter_errors(report),
+                    key=lambda e: list(e.path))
     for e in errors[:20]:
         print(f"schema: at /{'/'.join(str(p) for p in e.path)}: {e.message[:400]}",
               file=sys.stderr)

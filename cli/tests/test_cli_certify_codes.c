@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cert_codes.h"
@@ -834,6 +835,18 @@ static void b_part_alone(built *out)
     out->where[0] = '\0';
 }
 
+/* A directory holding part 2 of a set without its part 1: certified as a directory (a run over
+ * many files), whose report of the part has the finding. */
+static void b_part_one_absent(built *out)
+{
+    uint64_t offs[4];
+    part_spec two = {1, 2, 2, "b"};
+    snprintf(out->path, sizeof out->path, "%s/orphan", dir);
+    cr_assert_eq(mkdir(out->path, 0755), 0);
+    split_part("orphan/po", 2, 2, &two, offs);
+    out->where[0] = '\0';
+}
+
 /* ---- the table -------------------------------------------------------------------------- */
 
 static const crafted cases[] = {
@@ -887,6 +900,7 @@ static const crafted cases[] = {
     {"split.tensor_count_mismatch", "error", NULL, 1, b_tensor_count},
     {"split.duplicate_tensor", "error", NULL, 1, b_duplicate_tensor},
     {"split.bad_name", "error", NULL, 1, b_bad_name},
+    {"split.part_one_absent", "error", NULL, 1, b_part_one_absent},
     {"split.part_alone", "info", NULL, 0, b_part_alone},
 };
 
@@ -902,6 +916,7 @@ static const char *const breaks_lenient[] = {
     "split.key_type",         "split.number_mismatch",       "split.count_mismatch",
     "split.tensor_count_mismatch", "split.duplicate_tensor", "split.same_file",
     "reader.not_gguf",        "layout.metadata_truncated",   "meta.chat_template_risk",
+    "split.part_one_absent",
 };
 
 static bool in_breaks_lenient(const char *code)
@@ -967,7 +982,11 @@ static void check_case(const crafted *c)
     char code_member[128];
     snprintf(code_member, sizeof code_member, "\"code\": \"%s\"", c->code);
     cr_expect(contains(r.out, code_member), "%s: not in the JSON report", c->code);
-    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0, "%s", c->code);
+    struct stat st;
+    bool many = stat(b.path, &st) == 0 && S_ISDIR(st.st_mode); /* a directory: many files */
+    cr_expect_eq(check_json(dir, many ? "certify-multi.schema.json" : "certify.schema.json", r.out,
+                            NULL, NULL),
+                 0, "%s", c->code);
     run_result_free(&r);
     check_lenient(c, &b);
 }

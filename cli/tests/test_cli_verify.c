@@ -39,6 +39,124 @@ Test(verify, sample_matches_its_manifest)
     run_result_free(&r);
 }
 
+/* A manifest saved with CR LF line ends (a Windows editor, a git checkout with autocrlf)
+ * verifies as the LF one does. */
+Test(verify, crlf_manifest_verifies)
+{
+    size_t len;
+    char *text = read_file(manifest, &len);
+    cr_assert_not_null(text);
+    char *crlf = malloc(2 * len);
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '\n') {
+            crlf[n++] = '\r';
+        }
+        crlf[n++] = text[i];
+    }
+    char *path = path_join(dir, "crlf.manifest");
+    cr_assert(write_file(path, crlf, n));
+    run_result r;
+    cr_assert(run_cli(&r, "verify", sample, path, NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect_str_eq(r.out, "OK: 32 key-values, 33 tensors and the file match the manifest\n");
+    run_result_free(&r);
+    free(path);
+    free(crlf);
+    free(text);
+}
+
+/* The sample with llama.context_length doubled (a metadata edit), at dir/edited.gguf. */
+static char *edited_copy(void)
+{
+    size_t len;
+    char *bytes = read_file(sample, &len);
+    cr_assert_not_null(bytes);
+    char *at = memmem(bytes, len, "llama.context_length", 20);
+    cr_assert_not_null(at);
+    uint8_t *value = (uint8_t *)at + 20 + 4; /* after the key: u32 type, then the value */
+    value[1] ^= 0x20;                        /* 4096 -> 12288 */
+    char *path = path_join(dir, "edited.gguf");
+    cr_assert(write_file(path, bytes, len));
+    free(bytes);
+    return path;
+}
+
+Test(verify, tensors_only_passes_a_metadata_edit)
+{
+    char *edited = edited_copy();
+    run_result r;
+    cr_assert(run_cli(&r, "verify", "--tensors-only", edited, manifest, NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect_str_eq(r.out, "OK: 33 tensors match the manifest (type, shape and data; the "
+                            "metadata was not compared)\n");
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "verify", "--tensors-only", "--json", edited, manifest, NULL));
+    cr_expect_eq(r.status, 0);
+    cr_expect_eq(check_json(dir, "verify.schema.json", r.out, "/ok=true", "/tensors_only=true",
+                            "/counts={\"parts\":1,\"key_values\":32,\"tensors\":33,"
+                            "\"differences\":0}",
+                            "/differences=[]", NULL),
+                 0);
+    run_result_free(&r);
+    /* without it, the edit and the file's digest */
+    cr_assert(run_cli(&r, "verify", "--json", edited, manifest, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect_eq(check_json(dir, "verify.schema.json", r.out, "/ok=false", "/tensors_only=false",
+                            "/differences/0={\"change\":\"changed\",\"item\":\"kv\","
+                            "\"part\":1,\"subject\":\"llama.context_length\","
+                            "\"detail\":\"value\"}",
+                            "/differences/1/item=\"file\"", "/counts/differences=2", NULL),
+                 0);
+    run_result_free(&r);
+    free(edited);
+}
+
+/* A tensor renamed (same type, shape and data) is one rename, not added plus missing; a tensor
+ * whose data also changed stays added and missing. */
+Test(verify, a_renamed_tensor_is_one_rename)
+{
+    size_t len;
+    char *bytes = read_file(sample, &len);
+    cr_assert_not_null(bytes);
+    gs_file *f;
+    cr_assert_eq(gs_open_memory(bytes, len, NULL, &f, NULL), GS_OK);
+    gs_tensor_info t;
+    gs_tensor_info_at(f, 3, &t);
+    char old_name[256];
+    snprintf(old_name, sizeof old_name, "%.*s", (int)t.name.len, t.name.ptr);
+    gs_close(f);
+    char *hit = memmem(bytes, len, old_name, strlen(old_name));
+    cr_assert_not_null(hit);
+    size_t at = (size_t)(hit - bytes);
+    cr_assert_null(memmem(hit + 1, len - at - 1, old_name, strlen(old_name)), "one occurrence");
+    size_t name_len = strlen(old_name);
+    bytes[at + name_len - 1] ^= 0x01; /* the last letter of the name */
+    char new_name[256];
+    snprintf(new_name, sizeof new_name, "%.*s", (int)name_len, bytes + at);
+    char *copy = path_join(dir, "renamed.gguf");
+    cr_assert(write_file(copy, bytes, len));
+    run_result r;
+    cr_assert(run_cli(&r, "verify", copy, manifest, NULL));
+    cr_expect_eq(r.status, 1);
+    char want[600];
+    snprintf(want, sizeof want, "renamed  tensor  %s  from %s\nchanged  file    sha256\n"
+                                "FAILED: 2 differences from the manifest\n",
+             new_name, old_name);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "verify", "--tensors-only", "--json", copy, manifest, NULL));
+    cr_expect_eq(r.status, 1, "a rename changes the tensors");
+    char from[300];
+    snprintf(from, sizeof from, "/differences/0/from=\"%s\"", old_name);
+    cr_expect_eq(check_json(dir, "verify.schema.json", r.out, "/differences/0/change=\"renamed\"",
+                            from, "/counts/differences=1", NULL),
+                 0);
+    run_result_free(&r);
+    free(copy);
+    free(bytes);
+}
+
 /* One byte flipped in each tensor in turn (first, middle or last byte): verify names that tensor
  * and the file, nothing else. */
 Test(verify, a_flipped_byte_in_any_tensor_is_named, .timeout = 120)
@@ -285,7 +403,13 @@ Test(verify, malformed_manifests_are_refused)
     snprintf(buf, sizeof buf, "ggufsafe-manifest 1\nkv %s k\n", hex64);
     refused_str(buf, "line 2: expected 'part 1 of N'");
     snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\r\nend\n", hex64);
-    refused_str(buf, "line 3: holds a NUL, CR or tab byte");
+    refused_str(buf, "line 3: ends in CR LF, the lines before it in LF alone (mixed line ends)");
+    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\r\npart 1 of 1\r\nfile %s 7\nend\n", hex64);
+    refused_str(buf, "line 3: ends in LF alone, the lines before it in CR LF (mixed line ends)");
+    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\rfile %s 7\nend\n", hex64);
+    refused_str(buf, "line 2: holds a carriage return not followed by a newline");
+    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nend\r", hex64);
+    refused_str(buf, "line 4: holds a carriage return not followed by a newline");
     refused("ggufsafe-manifest 1\npart 1\0 of 1\n", 33, "line 2: holds a NUL");
     /* A 300,000-byte line is read whole (lenient keys make lines that long) and refused for
      * its fields; the line bound itself, 256 MiB, is held to its value in test_manifest_limits. */
