@@ -1,6 +1,6 @@
 /* The public face of comparison (include/ggufsafe_diff.h): opening each side as the commands do,
- * the comparison (metadata, pairing, chunked decoding on the shared work pool, the roll-ups), the
- * results as data and the two renderings. */
+ * the comparison (metadata, pairing, chunked decoding on the shared work pool, the roll-ups, the
+ * gate, the worst blocks), two-way and three-way, the results as data and the renderings. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +45,17 @@ static gs_status resolve(const gs_diff_options *given, gs_diff_options *o, gs_er
     ok = ok && (!o->has_max_abs || (isfinite(o->max_abs) && o->max_abs >= 0));
     ok = ok && (!o->has_min_cos || (isfinite(o->min_cos) && o->min_cos >= -1 && o->min_cos <= 1));
     ok = ok && patterns_ok(o->tensor_globs, o->n_tensor_globs) &&
-         patterns_ok(o->exclude_globs, o->n_exclude_globs);
+         patterns_ok(o->exclude_globs, o->n_exclude_globs) &&
+         patterns_ok(o->fail_on_keys, o->n_fail_on_keys) &&
+         patterns_ok(o->ignore_keys, o->n_ignore_keys);
+    ok = ok && (!o->has_max_nmse_ratio ||
+                (isfinite(o->max_nmse_ratio) && o->max_nmse_ratio >= 0));
+    ok = ok && (!o->has_max_nmse_increase || isfinite(o->max_nmse_increase));
+    ok = ok && o->worst_blocks <= GS_DIFF_MAX_WORST;
     if (!ok) {
         return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "gs_diff_options: profile, a threshold or a pattern list out of range");
+                        "gs_diff_options: profile, a threshold, a count or a pattern list out "
+                        "of range");
     }
     return GS_OK;
 }
@@ -108,48 +115,75 @@ static void progress(void *ctx, uint64_t done, uint64_t total)
     a->fn(a->ctx, &p);
 }
 
-/* Why pair p could not be compared: its status, the tensor, the side and its path. */
-static gs_status decode_failure(const diff_report *r, const diff_pair *p, gs_error *err)
+/* Why pair p (of the baseline's list when base) could not be compared: its status, the tensor,
+ * the side and its path. side 'A' is the reference, 'B' the pair's candidate, 'C' the baseline. */
+static gs_status decode_failure(const diff_report *r, const diff_pair *p, char side,
+                                gs_error *err)
 {
-    const diff_side *s = p->failed_side == 'A' ? &p->a : &p->b;
+    const diff_side *s = side == 'A' ? &p->a : &p->b;
+    const char *label = side == 'A' ? "A" : "B", *path = side == 'A' ? r->path_a : r->path_b;
+    if (r->three_way) {
+        label = side == 'A' ? "REF" : (side == 'C' ? "A" : "B");
+        path = side == 'C' ? r->path_base : path;
+    }
     gs_tensor_info t;
     diff_side_info(s, &t);
     return gsi_fail(err, p->status, t.data_offset, GS_CONTEXT_TENSOR, (const uint8_t *)t.name.ptr,
-                    t.name.len,
-                    "%c: %s", p->failed_side, p->failed_side == 'A' ? r->path_a : r->path_b);
+                    t.name.len, "%s: %s", label, path);
 }
 
-/* Everything once both sides are open. */
+/* Everything once every side is open. */
 static gs_status compare(diff_report *r, const gs_diff_options *o, gs_error *err)
 {
     const cli_source *sa = r->a, *sb = r->b;
     gs_status st = diff_metadata(cli_source_part(sa, 0), sa->split != NULL,
                                  cli_source_part(sb, 0), sb->split != NULL, &r->kvs);
+    if (st == GS_OK && r->three_way) {
+        st = diff_metadata(cli_source_part(sa, 0), sa->split != NULL,
+                           cli_source_part(r->base, 0), r->base->split != NULL, &r->base_kvs);
+    }
     if (st != GS_OK) {
         return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "reading the metadata");
     }
-    if (diff_match(sa, sb, &r->filter, &r->pairs) != GS_OK) {
+    if (diff_match(sa, sb, &r->filter, &r->pairs) != GS_OK ||
+        (r->three_way && diff_match(sa, r->base, &r->filter, &r->base_pairs) != GS_OK)) {
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "pairing tensors");
     }
+    r->base_rows = r->three_way ? r->pairs.tensors_a : 0;
     progress_adapter pa = {o->progress, o->progress_ctx};
-    size_t failed = diff_compare_pairs(&r->pairs, o->jobs, DIFF_CHUNK_ELEMS,
-                                       o->progress != NULL ? progress : NULL, &pa);
+    diff_compare_plan plan = {&r->pairs, r->three_way ? &r->base_pairs : NULL, o->jobs,
+                              DIFF_CHUNK_ELEMS, o->worst_blocks,
+                              o->progress != NULL ? progress : NULL, &pa};
+    bool in_base = false;
+    size_t failed = diff_compare_run(&plan, &in_base);
     if (failed < r->pairs.n) {
-        return decode_failure(r, &r->pairs.items[failed], err);
+        const diff_pair *p = in_base ? &r->base_pairs.items[failed] : &r->pairs.items[failed];
+        return decode_failure(r, p, in_base && p->failed_side == 'B' ? 'C' : p->failed_side,
+                              err);
     }
-    diff_report_summarize(r);
+    if (diff_report_summarize(r) != GS_OK) {
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "the roll-ups");
+    }
+    size_t pair = 0;
+    char side = 'A';
+    st = diff_report_worst(r, &pair, &side);
+    if (st == GS_E_NO_MEMORY) {
+        return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "the worst blocks");
+    }
+    if (st != GS_OK) {
+        diff_pair p = r->pairs.items[pair];
+        if (side == 'C') {
+            p.b = r->base_pairs.items[pair].b;
+        }
+        p.status = st;
+        return decode_failure(r, &p, side, err);
+    }
     return GS_OK;
 }
 
-gs_status gs_diff_compare(const gs_diff_input *a, const gs_diff_input *b,
-                          const gs_diff_options *opts, gs_diff **out, gs_error *err)
+static gs_status run(const gs_diff_input *ref, const gs_diff_input *base, const gs_diff_input *b,
+                     const gs_diff_options *opts, gs_diff **out, gs_error *err)
 {
-    if (out != NULL) {
-        *out = NULL;
-    }
-    if (out == NULL || a == NULL || b == NULL) {
-        return cli_null_argument(err);
-    }
     gs_diff_options o;
     gs_status st = resolve(opts, &o, err);
     if (st != GS_OK) {
@@ -164,18 +198,31 @@ gs_status gs_diff_compare(const gs_diff_input *a, const gs_diff_input *b,
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "comparison");
     }
     diff_report *r = &d->r;
-    r->path_a = a->path;
+    r->three_way = base != NULL;
+    r->path_a = ref->path;
     r->path_b = b->path;
-    r->a = &a->src;
+    r->path_base = base != NULL ? base->path : NULL;
+    r->a = &ref->src;
     r->b = &b->src;
-    r->opts = &a->opts;
-    r->th = (diff_thresholds){o.has_max_nmse, o.has_max_abs, o.has_min_cos,
-                              o.max_nmse,     o.max_abs,     o.min_cos};
+    r->base = base != NULL ? &base->src : NULL;
+    r->opts = &ref->opts;
+    r->th = (diff_thresholds){o.has_max_nmse,       o.has_max_abs,         o.has_min_cos,
+                              o.max_nmse,           o.max_abs,             o.min_cos,
+                              base != NULL && o.has_max_nmse_ratio,
+                              base != NULL && o.has_max_nmse_increase,
+                              o.max_nmse_ratio,     o.max_nmse_increase};
+    r->rules.allow_missing = o.allow_missing;
+    r->rules.allow_extra = o.allow_extra;
+    r->rules.fail_on_metadata = o.fail_on_metadata;
+    r->keep_worst = o.worst_blocks;
     const cli_name_filter given = {o.tensor_globs, o.n_tensor_globs, o.exclude_globs,
                                    o.n_exclude_globs};
-    if (cli_filter_copy(&r->filter, &given) != GS_OK) {
+    const cli_name_filter keys = {o.fail_on_keys, o.n_fail_on_keys, o.ignore_keys,
+                                  o.n_ignore_keys};
+    if (cli_filter_copy(&r->filter, &given) != GS_OK ||
+        cli_filter_copy(&r->rules.keys, &keys) != GS_OK) {
         gs_diff_free(d);
-        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "tensor patterns");
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "patterns");
     }
     st = compare(r, &o, err);
     if (st != GS_OK) {
@@ -186,12 +233,35 @@ gs_status gs_diff_compare(const gs_diff_input *a, const gs_diff_input *b,
     return GS_OK;
 }
 
+gs_status gs_diff_compare(const gs_diff_input *a, const gs_diff_input *b,
+                          const gs_diff_options *opts, gs_diff **out, gs_error *err)
+{
+    if (out != NULL) {
+        *out = NULL;
+    }
+    if (out == NULL || a == NULL || b == NULL) {
+        return cli_null_argument(err);
+    }
+    return run(a, NULL, b, opts, out, err);
+}
+
+gs_status gs_diff_compare3(const gs_diff_input *ref, const gs_diff_input *a,
+                           const gs_diff_input *b, const gs_diff_options *opts, gs_diff **out,
+                           gs_error *err)
+{
+    if (out != NULL) {
+        *out = NULL;
+    }
+    if (out == NULL || ref == NULL || a == NULL || b == NULL) {
+        return cli_null_argument(err);
+    }
+    return run(ref, a, b, opts, out, err);
+}
+
 void gs_diff_free(gs_diff *d)
 {
     if (d != NULL) {
-        diff_pairs_free(&d->r.pairs);
-        diff_kv_list_free(&d->r.kvs);
-        cli_filter_free(&d->r.filter);
+        diff_report_free(&d->r);
         free(d);
     }
 }

@@ -12,8 +12,7 @@ void diff_side_info(const diff_side *s, gs_tensor_info *out)
     }
 }
 
-/* The tensor of that name in any part of src. */
-static bool find(const cli_source *src, gs_str name, diff_side *out)
+bool diff_find(const cli_source *src, gs_str name, diff_side *out)
 {
     for (size_t p = 0; p < cli_source_parts(src); p++) {
         const gs_file *f = cli_source_part(src, p);
@@ -72,7 +71,7 @@ gs_status diff_match(const cli_source *a, const cli_source *b, const cli_name_fi
                     continue;
                 }
                 diff_side mine = {f, i}, theirs = {NULL, 0};
-                bool found = find(other, t.name, &theirs);
+                bool found = diff_find(other, t.name, &theirs);
                 if (pass == 0) {
                     out->tensors_a++;
                     if (!found) {
@@ -99,6 +98,9 @@ gs_status diff_match(const cli_source *a, const cli_source *b, const cli_name_fi
 
 void diff_pairs_free(diff_pairs *p)
 {
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->items[i].worst);
+    }
     free(p->items);
     memset(p, 0, sizeof *p);
 }
