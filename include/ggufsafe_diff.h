@@ -314,10 +314,6 @@ GS_API gs_status gs_diff_worst_at(const gs_diff *diff, size_t i, gs_diff_block *
  * GS_E_IO when the sink fails, GS_E_NO_MEMORY. */
 GS_API gs_status gs_diff_write_text(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 GS_API gs_status gs_diff_write_json(const gs_diff *diff, const gs_sink *sink, gs_error *err);
-/* One self-contained HTML page (inline CSS and SVG; no script, no link, nothing fetched): the
- * gate's verdict, NMSE per layer for each role, error against bits per weight per tensor, and
- * the roll-up tables. The same result gives the same bytes. */
-GS_API gs_status gs_diff_write_html(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* ggufsafe diff A B [--json] [--tensor GLOB]... [--exclude GLOB]... [--max-nmse X] [--max-abs X]
- *                   [--min-cos X] [--jobs N] [--profile strict|lenient] [--part-only]
- *                   [--output FILE] [-q]
+ *                   [--min-cos X] [--allow-missing] [--allow-extra] [--fail-on-metadata]
+ *                   [--fail-on-key GLOB]... [--ignore-key GLOB]... [--jobs N]
+ *                   [--profile strict|lenient] [--part-only] [--output FILE] [-q]
  *
  * The regression kit for quant formats: how far B (a candidate) is from A (the reference),
  * metadata and tensors, with per-tensor and per-block error and a CI gate. The comparison is
@@ -24,6 +25,8 @@ typedef struct diff_args {
     bool json, part_only, quiet;
     cli_list tensors, excludes;
     cli_real max_nmse, max_abs, min_cos;
+    bool allow_missing, allow_extra, fail_on_metadata;
+    cli_list fail_on_keys, ignore_keys;
     uint64_t jobs;
     int profile;
     const char *output;
@@ -47,6 +50,16 @@ static const cli_opt options[] = {
      .help = "fail when a tensor's max absolute error is above X"},
     {.name = "min-cos", .arg = "X", CLI_FLOAT(diff_args, min_cos, -1, 1),
      .help = "fail when a tensor's cosine similarity is below X (or NaN)"},
+    {.name = "allow-missing", CLI_FLAG(diff_args, allow_missing),
+     .help = "with a gate, accept tensors that are in A but not in B"},
+    {.name = "allow-extra", CLI_FLAG(diff_args, allow_extra),
+     .help = "with a gate, accept tensors that are in B but not in A"},
+    {.name = "fail-on-metadata", CLI_FLAG(diff_args, fail_on_metadata),
+     .help = "fail on any metadata key only in A, only in B or changed (less --ignore-key)"},
+    {.name = "fail-on-key", .arg = "GLOB", CLI_GLOBS(diff_args, fail_on_keys),
+     .help = "fail when a metadata key matching GLOB is only on one side or changed"},
+    {.name = "ignore-key", .arg = "GLOB", CLI_GLOBS(diff_args, ignore_keys),
+     .help = "never fail on metadata keys matching GLOB"},
     CLI_OPT_JOBS(diff_args, jobs,
                  "compare N tensors at a time (1..256, default 1); same output for any N"),
     CLI_OPT_PROFILE(diff_args, profile, "strict (default) or lenient, for both files"),
@@ -149,6 +162,13 @@ static int run_diff(void *p)
     o.max_nmse = a->max_nmse.value;
     o.max_abs = a->max_abs.value;
     o.min_cos = a->min_cos.value;
+    o.allow_missing = a->allow_missing;
+    o.allow_extra = a->allow_extra;
+    o.fail_on_metadata = a->fail_on_metadata;
+    o.fail_on_keys = a->fail_on_keys.items;
+    o.n_fail_on_keys = a->fail_on_keys.n;
+    o.ignore_keys = a->ignore_keys.items;
+    o.n_ignore_keys = a->ignore_keys.n;
     o.progress = progress_event;
     o.progress_ctx = &bar;
     gs_diff_input *sa = NULL, *sb = NULL;
@@ -181,11 +201,14 @@ const cli_command cmd_diff = {
         "similarity, the share of equal elements, and the worst block counted in B's block "
         "size (1 element for F32/F16/BF16), with its RMSE. Tensors are listed worst first, then "
         "a total weighted by element count. The report names the --tensor and --exclude "
-        "patterns that applied.",
+        "patterns that applied. With a threshold or a metadata rule the gate also fails on a "
+        "tensor only in A (unless --allow-missing), only in B (unless --allow-extra), or without "
+        "an f32 form on a side (unless both sides have one type and identical bytes), and the "
+        "report lists each failure with its rule.",
     .notes = "A NaN equals a NaN and an infinity the same infinity; any other pair with a NaN or "
              "an infinity makes the tensor's max_abs, RMSE and NMSE Infinity and its cosine NaN.",
-    .exit_status = "0 no tensor breaks a threshold, 1 a tensor breaks one, a shape differs, or a "
-                   "file is invalid, 2 usage or I/O error, no tensor left by the patterns, or "
+    .exit_status = "0 the gate passed, 1 it failed (a threshold, a shape, a missing, extra or "
+                   "incomparable tensor, a gated metadata key) or a file is invalid, 2 usage or I/O error, no tensor left by the patterns, or "
                    "not a GGUF file",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),

@@ -300,6 +300,15 @@ gs_status gs_diff_get_summary(const gs_diff *d, gs_diff_summary *out)
     v.equal_fraction = diff_total_equal_fraction(t);
     v.tensor_count = r->pairs.n;
     v.kv_count = r->kvs.n;
+    v.three_way = r->three_way;
+    v.gate_active = r->gate.active;
+    v.gate_failure_count = r->gate.n;
+    v.baseline_tensor_count = r->three_way ? r->base_pairs.n : 0;
+    v.baseline_kv_count = r->three_way ? r->base_kvs.n : 0;
+    v.worst_count = r->n_worst;
+    for (int g = 0; g < DIFF_GROUPINGS; g++) {
+        v.rollup_count[g] = r->rollups.n[g];
+    }
     return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_diff_summary, kv_count));
 }
 
@@ -312,63 +321,91 @@ static void side_shape(const diff_side *s, int32_t *type, uint32_t *n_dims, uint
     memcpy(ne, t.ne, sizeof t.ne);
 }
 
+static void tensor_of(const diff_report *r, const diff_pair *p, const diff_pair *base,
+                      gs_diff_tensor *v)
+{
+    memset(v, 0, sizeof *v);
+    v->struct_size = sizeof *v;
+    v->kind = (gs_diff_tensor_kind)p->kind;
+    v->in_a = p->a.file != NULL;
+    v->in_b = p->b.file != NULL;
+    gs_tensor_info t;
+    diff_side_info(v->in_a ? &p->a : &p->b, &t);
+    v->name = t.name;
+    if (v->in_a) {
+        side_shape(&p->a, &v->type_a, &v->n_dims_a, v->ne_a);
+    }
+    if (v->in_b) {
+        side_shape(&p->b, &v->type_b, &v->n_dims_b, v->ne_b);
+        v->bytes_b = diff_pair_bytes(p);
+    }
+    v->same_bytes = p->kind == DIFF_PAIR_NOT_DECODABLE && p->same_bytes;
+    if (p->kind != DIFF_PAIR_COMPARED) {
+        return;
+    }
+    const diff_metrics *m = &p->m;
+    v->n_elements = m->n_elements;
+    v->n_finite = m->n_finite;
+    v->equal = m->equal;
+    v->nan_a = m->nan_a;
+    v->nan_b = m->nan_b;
+    v->inf_a = m->inf_a;
+    v->inf_b = m->inf_b;
+    v->nonfinite_mismatches = m->nonfinite_mismatches;
+    v->max_abs = m->max_abs;
+    v->rmse = m->rmse;
+    v->nmse = m->nmse;
+    v->cosine = m->cosine;
+    v->equal_fraction = diff_equal_fraction(m);
+    v->block_elems = m->block_elems;
+    v->blocks = (m->n_elements + m->block_elems - 1) / m->block_elems;
+    v->changed_blocks = m->changed_blocks;
+    v->has_worst = m->has_worst;
+    v->worst_block = m->worst_block;
+    v->worst_rmse = m->worst_rmse;
+    v->worst_max_abs = m->worst_max_abs;
+    v->exceeds = diff_exceeds(&r->th, m);
+    v->bits_per_weight = diff_pair_bpw(p);
+    if (base != NULL) {
+        v->has_baseline = true;
+        v->baseline_nmse = base->m.nmse;
+        v->baseline_max_abs = base->m.max_abs;
+        v->baseline_rmse = base->m.rmse;
+        v->baseline_cosine = base->m.cosine;
+        v->nmse_ratio = diff_nmse_ratio(base->m.nmse, m->nmse);
+        v->nmse_increase = diff_nmse_increase(base->m.nmse, m->nmse);
+        v->exceeds |= diff_exceeds_baseline(&r->th, &base->m, m);
+    }
+}
+
 gs_status gs_diff_tensor_at(const gs_diff *d, size_t i, gs_diff_tensor *out)
 {
     gs_status st = cli_index(d, i, d != NULL ? d->r.pairs.n : 0);
     if (st != GS_OK) {
         return st;
     }
-    const diff_pair *p = &d->r.pairs.items[i];
     gs_diff_tensor v;
-    memset(&v, 0, sizeof v);
-    v.struct_size = sizeof v;
-    v.kind = (gs_diff_tensor_kind)p->kind;
-    v.in_a = p->a.file != NULL;
-    v.in_b = p->b.file != NULL;
-    gs_tensor_info t;
-    diff_side_info(v.in_a ? &p->a : &p->b, &t);
-    v.name = t.name;
-    if (v.in_a) {
-        side_shape(&p->a, &v.type_a, &v.n_dims_a, v.ne_a);
-    }
-    if (v.in_b) {
-        side_shape(&p->b, &v.type_b, &v.n_dims_b, v.ne_b);
-    }
-    if (p->kind == DIFF_PAIR_COMPARED) {
-        const diff_metrics *m = &p->m;
-        v.n_elements = m->n_elements;
-        v.n_finite = m->n_finite;
-        v.equal = m->equal;
-        v.nan_a = m->nan_a;
-        v.nan_b = m->nan_b;
-        v.inf_a = m->inf_a;
-        v.inf_b = m->inf_b;
-        v.nonfinite_mismatches = m->nonfinite_mismatches;
-        v.max_abs = m->max_abs;
-        v.rmse = m->rmse;
-        v.nmse = m->nmse;
-        v.cosine = m->cosine;
-        v.equal_fraction = diff_equal_fraction(m);
-        v.block_elems = m->block_elems;
-        v.blocks = (m->n_elements + m->block_elems - 1) / m->block_elems;
-        v.changed_blocks = m->changed_blocks;
-        v.has_worst = m->has_worst;
-        v.worst_block = m->worst_block;
-        v.worst_rmse = m->worst_rmse;
-        v.worst_max_abs = m->worst_max_abs;
-        v.exceeds = diff_exceeds(&d->r.th, m);
-    }
+    tensor_of(&d->r, &d->r.pairs.items[i], diff_row_baseline(&d->r, i), &v);
     return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_diff_tensor, exceeds));
 }
 
-gs_status gs_diff_kv_at(const gs_diff *d, size_t i, gs_diff_kv *out)
+gs_status gs_diff_baseline_tensor_at(const gs_diff *d, size_t i, gs_diff_tensor *out)
 {
-    gs_status st = cli_index(d, i, d != NULL ? d->r.kvs.n : 0);
+    gs_status st = cli_index(d, i, d != NULL && d->r.three_way ? d->r.base_pairs.n : 0);
     if (st != GS_OK) {
         return st;
     }
-    const diff_kv *k = &d->r.kvs.items[i];
-    const gs_file *fa = cli_source_part(d->r.a, 0), *fb = cli_source_part(d->r.b, 0);
+    /* the baseline's own comparison with REF: its thresholds, no ratio */
+    gs_diff_tensor v;
+    tensor_of(&d->r, &d->r.base_pairs.items[i], NULL, &v);
+    return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_diff_tensor, exceeds));
+}
+
+static gs_status kv_of(const diff_kv_list *l, const cli_source *a, const cli_source *b, size_t i,
+                       gs_diff_kv *out)
+{
+    const diff_kv *k = &l->items[i];
+    const gs_file *fa = cli_source_part(a, 0), *fb = cli_source_part(b, 0);
     gs_diff_kv v;
     memset(&v, 0, sizeof v);
     v.struct_size = sizeof v;
@@ -385,6 +422,130 @@ gs_status gs_diff_kv_at(const gs_diff *d, size_t i, gs_diff_kv *out)
     v.has_first_difference = k->has_first_diff;
     v.first_difference = k->first_diff;
     return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_diff_kv, first_difference));
+}
+
+gs_status gs_diff_kv_at(const gs_diff *d, size_t i, gs_diff_kv *out)
+{
+    gs_status st = cli_index(d, i, d != NULL ? d->r.kvs.n : 0);
+    return st != GS_OK ? st : kv_of(&d->r.kvs, d->r.a, d->r.b, i, out);
+}
+
+gs_status gs_diff_baseline_kv_at(const gs_diff *d, size_t i, gs_diff_kv *out)
+{
+    gs_status st = cli_index(d, i, d != NULL && d->r.three_way ? d->r.base_kvs.n : 0);
+    return st != GS_OK ? st : kv_of(&d->r.base_kvs, d->r.a, d->r.base, i, out);
+}
+
+/* ---- the gate, roll-ups, worst blocks ------------------------------------------------------ */
+
+const char *gs_diff_rule_name(gs_diff_rule rule)
+{
+    return diff_rule_name(rule);
+}
+
+gs_status gs_diff_failure_at(const gs_diff *d, size_t i, gs_diff_failure *out)
+{
+    gs_status st = cli_index(d, i, d != NULL ? d->r.gate.n : 0);
+    if (st != GS_OK) {
+        return st;
+    }
+    const diff_report *r = &d->r;
+    const diff_failure *f = &r->gate.items[i];
+    gs_diff_failure v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.rule = f->rule;
+    v.index = f->index;
+    v.value = f->value;
+    v.limit = f->limit;
+    if (f->rule == GS_DIFF_RULE_METADATA) {
+        gs_diff_kv kv = {.struct_size = sizeof kv};
+        if (kv_of(&r->kvs, r->a, r->b, f->index, &kv) == GS_OK) {
+            v.subject = kv.key;
+        }
+    } else {
+        const diff_pair *p = &r->pairs.items[f->index];
+        gs_tensor_info t;
+        diff_side_info(p->a.file != NULL ? &p->a : &p->b, &t);
+        v.subject = t.name;
+    }
+    return cli_copy_out(out, &v, sizeof v, sizeof v);
+}
+
+static void stats_of(const diff_stats *s, gs_diff_stats *v)
+{
+    v->tensors = s->tensors;
+    v->elements = s->elements;
+    v->bytes = s->bytes;
+    v->bits_per_weight = diff_stats_bpw(s);
+    v->nmse = diff_stats_nmse(s);
+    v->rmse = diff_stats_rmse(s);
+    v->cosine = diff_stats_cosine(s);
+    v->max_abs = s->nonfinite_mismatches > 0 ? INFINITY : s->max_abs;
+    v->nonfinite_mismatches = s->nonfinite_mismatches;
+}
+
+gs_status gs_diff_rollup_at(const gs_diff *d, gs_diff_grouping grouping, size_t i,
+                            gs_diff_rollup *out)
+{
+    if (d == NULL || out == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    const diff_rollups *ru = &d->r.rollups;
+    const diff_group *g;
+    if (i == SIZE_MAX) {
+        g = &ru->total;
+    } else {
+        if ((unsigned)grouping >= DIFF_GROUPINGS) {
+            return GS_E_INVALID_ARGUMENT;
+        }
+        gs_status st = cli_index(d, i, ru->n[grouping]);
+        if (st != GS_OK) {
+            return st;
+        }
+        g = &ru->groups[grouping][i];
+    }
+    gs_diff_rollup v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.grouping = grouping;
+    v.name = g->name;
+    v.layer = g->layer;
+    v.type = g->type;
+    v.baseline_type = g->base_type;
+    stats_of(&g->s, &v.stats);
+    if (d->r.three_way) {
+        stats_of(&g->base, &v.baseline);
+        v.nmse_ratio = diff_nmse_ratio(v.baseline.nmse, v.stats.nmse);
+    }
+    return cli_copy_out(out, &v, sizeof v, sizeof v);
+}
+
+gs_status gs_diff_worst_at(const gs_diff *d, size_t i, gs_diff_block *out)
+{
+    gs_status st = cli_index(d, i, d != NULL ? d->r.n_worst : 0);
+    if (st != GS_OK) {
+        return st;
+    }
+    const diff_worst *w = &d->r.worst[i];
+    gs_tensor_info t;
+    diff_side_info(&d->r.pairs.items[w->pair].a, &t);
+    gs_diff_block v;
+    memset(&v, 0, sizeof v);
+    v.struct_size = sizeof v;
+    v.tensor = w->pair;
+    v.name = t.name;
+    v.block = w->e.block;
+    v.first_element = w->first;
+    v.n = w->n;
+    v.rmse = diff_worst_rmse(w);
+    v.max_abs = w->e.nonfinite ? INFINITY : w->e.max_abs;
+    v.ref = w->ref;
+    v.candidate = w->cand;
+    v.baseline = w->base;
+    v.baseline_rmse = w->base_rmse;
+    v.baseline_max_abs = w->base_max_abs;
+    return cli_copy_out(out, &v, sizeof v, sizeof v);
 }
 
 /* ---- renderings --------------------------------------------------------------------------- */

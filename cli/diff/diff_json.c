@@ -260,8 +260,31 @@ static void json_threshold(cli_json *j, const char *key, bool has, double v)
     }
 }
 
+static void json_failure(cli_json *j, const diff_report *r, const diff_failure *f)
+{
+    cli_json_begin_object(j);
+    cli_json_key_cstring(j, "rule", diff_rule_name(f->rule));
+    if (f->rule == GS_DIFF_RULE_METADATA) {
+        const diff_kv *d = &r->kvs.items[f->index];
+        bool in_b = d->kind == DIFF_KV_ONLY_B;
+        json_key_of(j, cli_source_part(in_b ? r->b : r->a, 0), in_b ? d->ib : d->ia);
+    } else {
+        const diff_pair *p = &r->pairs.items[f->index];
+        cli_json_key(j, "tensor");
+        gs_tensor_info t;
+        diff_side_info(p->a.file != NULL ? &p->a : &p->b, &t);
+        cli_json_string(j, t.name.ptr, t.name.len);
+    }
+    if (f->rule <= GS_DIFF_RULE_MAX_NMSE_INCREASE) {
+        json_f64(j, "value", f->value);
+        json_f64(j, "limit", f->limit);
+    }
+    cli_json_end_object(j);
+}
+
 static void json_gate(cli_json *j, const diff_report *r)
 {
+    const diff_rules *ru = &r->rules;
     cli_json_key(j, "gate");
     cli_json_begin_object(j);
     json_threshold(j, "max_nmse", r->th.has_max_nmse, r->th.max_nmse);
@@ -270,6 +293,20 @@ static void json_gate(cli_json *j, const diff_report *r)
     cli_json_key_u64(j, "failing_tensors", r->failing);
     cli_json_key_u64(j, "shape_mismatches", r->pairs.count[DIFF_PAIR_SHAPE_MISMATCH]);
     cli_json_key_bool(j, "passed", diff_report_exit_code(r) == 0);
+    json_threshold(j, "max_nmse_ratio", r->th.has_max_ratio, r->th.max_ratio);
+    json_threshold(j, "max_nmse_increase", r->th.has_max_increase, r->th.max_increase);
+    cli_json_key_bool(j, "active", r->gate.active);
+    cli_json_key_bool(j, "allow_missing", ru->allow_missing);
+    cli_json_key_bool(j, "allow_extra", ru->allow_extra);
+    cli_json_key_bool(j, "fail_on_metadata", ru->fail_on_metadata);
+    json_patterns(j, "fail_on_keys", ru->keys.include, ru->keys.n_include);
+    json_patterns(j, "ignore_keys", ru->keys.exclude, ru->keys.n_exclude);
+    cli_json_key(j, "failures");
+    cli_json_begin_array(j);
+    for (size_t i = 0; i < r->gate.n; i++) {
+        json_failure(j, r, &r->gate.items[i]);
+    }
+    cli_json_end_array(j);
     cli_json_end_object(j);
 }
 

@@ -209,6 +209,11 @@ gs_status diff_report_worst(diff_report *r, size_t *pair, char *side)
     return st;
 }
 
+double diff_worst_rmse(const diff_worst *w)
+{
+    return w->e.nonfinite ? INFINITY : sqrt(w->e.sse / (double)w->block_elems);
+}
+
 int diff_report_exit_code(const diff_report *r)
 {
     return r->gate.n > 0 ? 1 : 0;

@@ -1,5 +1,5 @@
 /* What `ggufsafe diff` found, ready to render as text (diff_text.c), JSON (diff_json.c,
- * conformance/schema/diff.schema.json) or HTML (diff_html.c): the pairs and their metrics, the
+ * conformance/schema/diff.schema.json): the pairs and their metrics, the
  * metadata differences, the roll-ups, the worst blocks, and the CI gate (diff_gate.c). A
  * three-way report (REF, A, B) holds B's comparison with REF where a two-way one holds B's with
  * A, and A's comparison with REF beside it. */
@@ -114,6 +114,9 @@ unsigned diff_row_exceeds(const diff_report *r, size_t i);
 /* The baseline pair of row i when both it and pairs.items[i] are compared, else NULL. */
 const diff_pair *diff_row_baseline(const diff_report *r, size_t i);
 
+/* A kept worst block's RMSE over its block size (Infinity for a non-finite mismatch). */
+double diff_worst_rmse(const diff_worst *w);
+
 /* 1 when the gate failed, else 0. */
 int diff_report_exit_code(const diff_report *r);
 
@@ -139,6 +142,5 @@ struct gs_diff {
 
 void diff_text(cli_out *out, const diff_report *r);
 void diff_json(cli_out *out, const diff_report *r);
-void diff_html(cli_out *out, const diff_report *r);
 
 #endif

@@ -340,7 +340,16 @@ static void print_compared(cli_out *out, const diff_report *r)
     free(order);
 }
 
-static void print_total_and_gate(cli_out *out, const diff_report *r)
+static void print_patterns(cli_out *out, const char *option, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cli_text t;
+        cli_text_escape_cstr(&t, list[i]);
+        cli_out_printf(out, " --%s '%s'", option, t.s);
+    }
+}
+
+static void print_total(cli_out *out, const diff_report *r)
 {
     const diff_total *t = &r->total;
     char b1[32], b2[32], b3[32], b4[32], pc[16];
@@ -350,8 +359,26 @@ static void print_total_and_gate(cli_out *out, const diff_report *r)
             t->tensors, t->n_elements, num(b1, t->max_abs), num(b2, diff_total_rmse(t)),
             num(b3, diff_total_nmse(t)), num(b4, diff_total_cosine(t)),
             percent(pc, t->equal, t->n_elements));
+}
+
+static void print_key_patterns(cli_out *out, const diff_rules *ru)
+{
+    if (ru->fail_on_metadata) {
+        cli_out_puts(out, " --fail-on-metadata");
+    }
+    print_patterns(out, "fail-on-key", ru->keys.include, ru->keys.n_include);
+    if (ru->fail_on_metadata || ru->keys.n_include > 0) {
+        print_patterns(out, "ignore-key", ru->keys.exclude, ru->keys.n_exclude);
+    }
+}
+
+/* "gate: --max-nmse 0.01 --allow-missing: 2 tensors fail; 1 missing; FAIL" */
+static void print_gate_line(cli_out *out, const diff_report *r)
+{
     const diff_thresholds *th = &r->th;
-    if (!th->has_max_nmse && !th->has_max_abs && !th->has_min_cos) {
+    const diff_gate *g = &r->gate;
+    char b1[32];
+    if (!g->active) {
         cli_out_puts(out, "gate: no thresholds");
     } else {
         cli_out_puts(out, "gate:");
@@ -364,21 +391,104 @@ static void print_total_and_gate(cli_out *out, const diff_report *r)
         if (th->has_min_cos) {
             cli_out_printf(out, " --min-cos %s", num(b1, th->min_cos));
         }
+        if (th->has_max_ratio) {
+            cli_out_printf(out, " --max-nmse-ratio %s", num(b1, th->max_ratio));
+        }
+        if (th->has_max_increase) {
+            cli_out_printf(out, " --max-nmse-increase %s", num(b1, th->max_increase));
+        }
+        if (r->rules.allow_missing) {
+            cli_out_puts(out, " --allow-missing");
+        }
+        if (r->rules.allow_extra) {
+            cli_out_puts(out, " --allow-extra");
+        }
+        print_key_patterns(out, &r->rules);
         cli_out_printf(out, ": %zu tensors fail", r->failing);
     }
-    size_t shapes = r->pairs.count[DIFF_PAIR_SHAPE_MISMATCH];
-    if (shapes > 0) {
-        cli_out_printf(out, "; %zu shape mismatches", shapes);
+    static const struct {
+        gs_diff_rule rule;
+        const char *what;
+    } counts[] = {{GS_DIFF_RULE_SHAPE, "shape mismatches"},
+                  {GS_DIFF_RULE_MISSING, "missing in B"},
+                  {GS_DIFF_RULE_EXTRA, "extra in B"},
+                  {GS_DIFF_RULE_NOT_COMPARABLE, "not comparable"},
+                  {GS_DIFF_RULE_METADATA, "metadata differences"}};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        if (g->count[counts[k].rule] > 0) {
+            cli_out_printf(out, "; %zu %s", g->count[counts[k].rule], counts[k].what);
+        }
     }
     cli_out_printf(out, "; %s\n", diff_report_exit_code(r) == 0 ? "PASS" : "FAIL");
 }
 
-static void print_patterns(cli_out *out, const char *option, const char *const *list, size_t n)
+/* Why one failure failed, and what accepts it when something can. */
+static void print_failure(cli_out *out, const diff_report *r, const diff_failure *f)
 {
-    for (size_t i = 0; i < n; i++) {
-        cli_text t;
-        cli_text_escape_cstr(&t, list[i]);
-        cli_out_printf(out, " --%s '%s'", option, t.s);
+    char b1[32], b2[32];
+    cli_text subject, rule;
+    gs_tensor_info ta, tb;
+    const diff_pair *p = f->rule != GS_DIFF_RULE_METADATA ? &r->pairs.items[f->index] : NULL;
+    if (p != NULL) {
+        diff_side_info(p->a.file != NULL ? &p->a : &p->b, &ta);
+        cli_text_escape(&subject, ta.name.ptr, ta.name.len, NAME_MAX_SRC);
+    } else {
+        const diff_kv *d = &r->kvs.items[f->index];
+        const gs_file *kf = cli_source_part(d->kind == DIFF_KV_ONLY_B ? r->b : r->a, 0);
+        gs_kv_info kv;
+        if (gs_kv_info_at(kf, d->kind == DIFF_KV_ONLY_B ? d->ib : d->ia, &kv) == GS_OK) {
+            cli_text_escape(&subject, kv.key.ptr, kv.key.len, KEY_MAX_SRC);
+        } else {
+            cli_text_printf(&subject, "?");
+        }
+    }
+    cli_text_printf(&rule, "%s", diff_rule_name(f->rule));
+    cli_out_puts(out, "  ");
+    cli_text_print_padded(out, &rule, 18);
+    cli_out_printf(out, "  %s: ", subject.s);
+    switch (f->rule) {
+    case GS_DIFF_RULE_MAX_NMSE:
+    case GS_DIFF_RULE_MAX_ABS:
+    case GS_DIFF_RULE_MAX_NMSE_RATIO:
+    case GS_DIFF_RULE_MAX_NMSE_INCREASE:
+        cli_out_printf(out, "%s > %s\n", num(b1, f->value), num(b2, f->limit));
+        break;
+    case GS_DIFF_RULE_MIN_COS:
+        cli_out_printf(out, "%s < %s\n", num(b1, f->value), num(b2, f->limit));
+        break;
+    case GS_DIFF_RULE_MISSING:
+        cli_out_puts(out, "in A, not in B (--allow-missing accepts tensors only in A)\n");
+        break;
+    case GS_DIFF_RULE_EXTRA:
+        cli_out_puts(out, "in B, not in A (--allow-extra accepts tensors only in B)\n");
+        break;
+    case GS_DIFF_RULE_SHAPE: {
+        cli_text sa, sb;
+        diff_side_info(&p->b, &tb);
+        shape_text(&ta, &sa);
+        shape_text(&tb, &sb);
+        cli_out_printf(out, "A %s, B %s\n", sa.s, sb.s);
+        break;
+    }
+    case GS_DIFF_RULE_NOT_COMPARABLE:
+        diff_side_info(&p->b, &tb);
+        cli_out_printf(out, "A %s, B %s: no f32 form, and not the same type and bytes\n",
+                       gs_type_name(ta.type), gs_type_name(tb.type));
+        break;
+    case GS_DIFF_RULE_METADATA: {
+        static const char *const kinds[] = {"only in A", "only in B", "changed"};
+        cli_out_printf(out, "%s (--ignore-key accepts it)\n", kinds[r->kvs.items[f->index].kind]);
+        break;
+    }
+    }
+}
+
+static void print_total_and_gate(cli_out *out, const diff_report *r)
+{
+    print_total(out, r);
+    print_gate_line(out, r);
+    for (size_t i = 0; i < r->gate.n; i++) {
+        print_failure(out, r, &r->gate.items[i]);
     }
 }
 

@@ -383,6 +383,196 @@ Test(diff, thresholds_gate_the_exit_code)
     run_result_free(&r);
 }
 
+/* The reference of quantized_pair, and candidates that lost blk.1.ffn_up.weight ("drop") or
+ * gained extra.weight ("extra"), both Q8_0 where the reference has it. */
+static void gate_files(const char **ref, const char **drop, const char **extra)
+{
+    static const uint64_t ne[2] = {256, 16};
+    float *v = malloc(4096 * sizeof *v);
+    const char *names[3] = {"ref.gguf", "drop.gguf", "extra.gguf"};
+    const char **out[3] = {ref, drop, extra};
+    for (int k = 0; k < 3; k++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        int32_t type = k ? GS_TYPE_Q8_0 : GS_TYPE_F32;
+        qr_gaussian(10, 1.0f, v, 4096);
+        dt_add_tensor(&m, "blk.0.ffn_up.weight", 2, ne, type, v);
+        if (k != 1) {
+            qr_gaussian(11, 1.0f, v, 4096);
+            dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, type, v);
+        }
+        qr_gaussian(12, 1.0f, v, 256);
+        dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
+        if (k == 2) {
+            dt_add_tensor(&m, "extra.weight", 1, ne, GS_TYPE_F32, v);
+        }
+        const char *p = dt_scratch_path(&scratch, names[k]);
+        cr_assert(dt_save(&m, p));
+        gsw_model_free(&m);
+        *out[k] = p;
+    }
+    free(v);
+}
+
+Test(diff, gate_fails_on_a_dropped_tensor)
+{
+    const char *ref, *drop, *extra;
+    gate_files(&ref, &drop, &extra);
+    run_result r;
+    DIFF(&r, ref, drop, "--max-nmse", "1");
+    cr_assert_eq(r.status, 1, "a lost tensor fails the gate: %s%s", r.out, r.err);
+    cr_expect(contains(r.out, "gate: --max-nmse 1: 0 tensors fail; 1 missing in B; FAIL\n"
+                              "  missing             blk.1.ffn_up.weight: in A, not in B "
+                              "(--allow-missing accepts tensors only in A)\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, ref, drop, "--max-nmse", "1", "--allow-missing");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "gate: --max-nmse 1 --allow-missing: 0 tensors fail; PASS\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    /* no gate: a report, exit 0, as before */
+    DIFF(&r, ref, drop);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "gate: no thresholds; PASS\n"), "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, ref, drop, "--max-abs", "10", "--json");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/gate/active=true",
+                        "/gate/passed=false", "/gate/allow_missing=false",
+                        "/gate/failures=[{\"rule\": \"missing\", \"tensor\": "
+                        "\"blk.1.ffn_up.weight\"}]",
+                        "/gate/failing_tensors=0", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    /* the other way round it is an extra tensor, which --allow-missing does not accept */
+    DIFF(&r, drop, ref, "--min-cos", "0.9", "--allow-missing");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "; 1 extra in B; FAIL\n  extra               blk.1.ffn_up.weight: "
+                              "in B, not in A (--allow-extra accepts tensors only in B)\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, ref, extra, "--min-cos", "0.9", "--allow-extra", "--json");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    st = check_json(scratch.dir, "diff.schema.json", r.out, "/gate/allow_extra=true",
+                    "/gate/failures=[]", "/gate/passed=true",
+                    "/tensors/only_in_b/0/name=\"extra.weight\"", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    /* a threshold failure is listed with its figure and limit */
+    DIFF(&r, ref, extra, "--max-nmse", "1e-9", "--allow-extra", "--json");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    st = check_json(scratch.dir, "diff.schema.json", r.out, "/gate/failures/0/rule=\"max_nmse\"",
+                    "/gate/failures/0/tensor=\"blk.0.ffn_up.weight\"",
+                    "/gate/failures/0/limit=1e-09", "/gate/failures/1/tensor=\"blk.1.ffn_up.weight\"",
+                    "/gate/failing_tensors=2", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+}
+
+/* A tensor of an integer type (no f32 form) holding `vals`. */
+static void add_int_tensor(gsw_model *m, const char *name, int32_t type, const void *vals,
+                           size_t bytes, uint64_t n)
+{
+    const uint64_t ne[1] = {n};
+    gsw_tensor *t = gsw_add_tensor(m, name, 1, ne, type);
+    gsw_tensor_set_data(t, vals, bytes);
+}
+
+Test(diff, gate_on_tensors_without_an_f32_form)
+{
+    static const int32_t ids[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    static const int32_t other[8] = {1, 2, 3, 4, 5, 6, 7, 9};
+    static const int16_t ids16[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const char *paths[3];
+    const char *names[3] = {"i32.gguf", "i32b.gguf", "i16.gguf"};
+    for (int k = 0; k < 3; k++) {
+        gsw_model m;
+        base_model(&m);
+        if (k < 2) {
+            add_int_tensor(&m, "tok.ids", GS_TYPE_I32, k ? other : ids, sizeof ids, 8);
+        } else {
+            add_int_tensor(&m, "tok.ids", GS_TYPE_I16, ids16, sizeof ids16, 8);
+        }
+        paths[k] = dt_scratch_path(&scratch, names[k]);
+        cr_assert(dt_save(&m, paths[k]));
+        gsw_model_free(&m);
+    }
+    /* the same type and bytes on both sides: nothing to fail */
+    run_result r;
+    DIFF(&r, paths[0], paths[0], "--max-nmse", "0");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_result_free(&r);
+    DIFF(&r, paths[0], paths[1], "--max-nmse", "1");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "; 1 not comparable; FAIL\n  not_comparable      tok.ids: A i32, "
+                              "B i32: no f32 form, and not the same type and bytes\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, paths[0], paths[2], "--max-nmse", "1", "--json");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out,
+                        "/gate/failures=[{\"rule\": \"not_comparable\", \"tensor\": \"tok.ids\"}]",
+                        "/tensors/not_compared/0/name=\"tok.ids\"", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    /* without a gate, still only reported */
+    DIFF(&r, paths[0], paths[1]);
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_result_free(&r);
+}
+
+Test(diff, gate_on_metadata)
+{
+    const char *a = write_base("a.gguf");
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    gsw_set_cstr(gsw_add(&m, "general.name"), "candidate");
+    gsw_set_u32(gsw_add(&m, "general.file_type"), 0);
+    gsw_value *tokens = gsw_add(&m, "tokenizer.ggml.tokens");
+    gsw_set_string_array(tokens, 3);
+    gsw_array_string(tokens, 0, "a", 1);
+    gsw_array_string(tokens, 1, "b", 1);
+    gsw_array_string(tokens, 2, "c", 1);
+    base_tensors(&m, 0, 3);
+    const char *b = dt_scratch_path(&scratch, "b.gguf");
+    cr_assert(dt_save(&m, b));
+    gsw_model_free(&m);
+    struct {
+        const char *args[4];
+        int want;
+    } cases[] = {
+        {{"--fail-on-metadata"}, 1},
+        {{"--fail-on-metadata", "--ignore-key", "general.*"}, 0},
+        {{"--fail-on-key", "general.name"}, 1},
+        {{"--fail-on-key", "tokenizer.*"}, 0},
+        {{"--fail-on-key", "tokenizer.*", "--fail-on-key", "general.n*"}, 1},
+        {{"--max-nmse", "1"}, 0}, /* metadata is not gated unless asked */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *const *x = cases[i].args;
+        run_result r;
+        const char *argv[8] = {"diff", a, b, x[0], x[1], x[2], x[3], NULL};
+        cr_assert(run_cli_v(&r, false, argv));
+        cr_expect_eq(r.status, cases[i].want, "case %zu: %s%s", i, r.out, r.err);
+        if (cases[i].want) {
+            cr_expect(contains(r.out, "; 1 metadata differences; FAIL\n  metadata            "
+                                      "general.name: changed (--ignore-key accepts it)\n"),
+                      "case %zu: %s", i, r.out);
+        }
+        run_result_free(&r);
+    }
+    run_result r;
+    DIFF(&r, a, b, "--fail-on-metadata", "--json");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out,
+                        "/gate/failures=[{\"rule\": \"metadata\", \"key\": \"general.name\"}]",
+                        "/gate/fail_on_metadata=true", "/gate/active=true", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+}
+
 Test(diff, usage_and_file_errors)
 {
     const char *ref, *q;
