@@ -340,6 +340,204 @@ static void print_compared(cli_out *out, const diff_report *r)
     free(order);
 }
 
+/* A roll-up group's name: the role or "blk.N" (escaped bytes of a tensor name), the type. */
+static void group_name(const diff_group *g, int grouping, bool three_way, cli_text *t)
+{
+    if (grouping == DIFF_BY_TYPE && three_way) {
+        cli_text_printf(t, "%s -> %s", gs_type_name(g->base_type), gs_type_name(g->type));
+    } else {
+        cli_text_escape(t, g->name.ptr, g->name.len, NAME_MAX_SRC);
+    }
+}
+
+static void print_group(cli_out *out, const diff_report *r, const diff_group *g, const cli_text *name,
+                        size_t col)
+{
+    char b1[32], b2[32], b3[32], b4[32], b5[32];
+    cli_out_puts(out, "  ");
+    cli_text_print_padded(out, name, col);
+    cli_out_printf(out, " %7" PRIu64 " %12" PRIu64 " %7.4f %12s %12s %12s", g->s.tensors,
+                   g->s.elements, diff_stats_bpw(&g->s), num(b1, diff_stats_nmse(&g->s)),
+                   num(b2, diff_stats_cosine(&g->s)), num(b3, g->s.max_abs));
+    if (r->three_way) {
+        double na = diff_stats_nmse(&g->base), nb = diff_stats_nmse(&g->s);
+        cli_out_printf(out, " %7.4f %12s %12s", diff_stats_bpw(&g->base), num(b4, na),
+                       num(b5, diff_nmse_ratio(na, nb)));
+    }
+    cli_out_putc(out, '\n');
+}
+
+/* Per role, per layer, per type and in total: the candidate's bits per weight next to its
+ * pooled error (and, three-way, the baseline's and the ratio). */
+static void print_rollups(cli_out *out, const diff_report *r)
+{
+    const diff_rollups *ru = &r->rollups;
+    if (ru->total.s.tensors == 0) {
+        return;
+    }
+    static const char *const heads[DIFF_GROUPINGS] = {"role", "layer", "type"};
+    size_t col = 8;
+    for (int g = 0; g < DIFF_GROUPINGS; g++) {
+        for (size_t i = 0; i < ru->n[g]; i++) {
+            cli_text t;
+            group_name(&ru->groups[g][i], g, r->three_way, &t);
+            col = t.width > col ? t.width : col;
+        }
+    }
+    col = col > NAME_COLUMN_MAX ? NAME_COLUMN_MAX : col;
+    cli_out_printf(out, "\nroll-ups of the compared tensors (bpw: bits per weight of %s; errors "
+                        "pooled: nmse = group SSE / group energy of the reference, cosine "
+                        "weighted by elements)\n",
+                   r->three_way ? "each candidate" : "B");
+    for (int g = 0; g < DIFF_GROUPINGS; g++) {
+        if (ru->n[g] == 0) {
+            continue;
+        }
+        cli_text head;
+        cli_text_printf(&head, "by %s", heads[g]);
+        cli_out_puts(out, "  ");
+        cli_text_print_padded(out, &head, col);
+        cli_out_printf(out, " %7s %12s %7s %12s %12s %12s", "tensors", "elements",
+                       r->three_way ? "B bpw" : "bpw", r->three_way ? "B nmse" : "nmse",
+                       "cosine", "max_abs");
+        if (r->three_way) {
+            cli_out_printf(out, " %7s %12s %12s", "A bpw", "A nmse", "B/A nmse");
+        }
+        cli_out_putc(out, '\n');
+        for (size_t i = 0; i < ru->n[g]; i++) {
+            cli_text t;
+            group_name(&ru->groups[g][i], g, r->three_way, &t);
+            print_group(out, r, &ru->groups[g][i], &t, col);
+        }
+    }
+    cli_text t;
+    cli_text_printf(&t, "total");
+    print_group(out, r, &ru->total, &t, col);
+}
+
+/* Three-way rows, worst ratio first, then list order. */
+typedef struct ratio_row {
+    size_t row;
+    double ratio;
+} ratio_row;
+
+static int worse_ratio_first(const void *x, const void *y)
+{
+    const ratio_row *a = x, *b = y;
+    if (a->ratio != b->ratio) {
+        return a->ratio > b->ratio ? -1 : 1;
+    }
+    return a->row < b->row ? -1 : (a->row > b->row ? 1 : 0);
+}
+
+static void print_three_way_row(cli_out *out, const diff_report *r, size_t i, size_t name_col)
+{
+    const diff_pair *p = &r->pairs.items[i], *q = diff_row_baseline(r, i);
+    gs_tensor_info ta, tq, tb;
+    diff_side_info(&p->a, &ta);
+    diff_side_info(&q->b, &tq);
+    diff_side_info(&p->b, &tb);
+    char b1[32], b2[32], b3[32], b4[32];
+    cli_out_puts(out, "  ");
+    print_name(out, &ta, name_col);
+    cli_out_printf(out, "  %-7s %-7s %7.4f %7.4f %12s %12s %12s %12s", gs_type_name(tq.type),
+                   gs_type_name(tb.type), diff_pair_bpw(q), diff_pair_bpw(p),
+                   num(b1, q->m.nmse), num(b2, p->m.nmse),
+                   num(b3, diff_nmse_ratio(q->m.nmse, p->m.nmse)),
+                   num(b4, diff_nmse_increase(q->m.nmse, p->m.nmse)));
+    unsigned bits = diff_row_exceeds(r, i);
+    if (bits != 0) {
+        cli_out_puts(out, "  FAIL ");
+        cli_out_puts(out, (bits & DIFF_EXCEEDS_RATIO) && (bits & DIFF_EXCEEDS_INCREASE)
+                              ? "nmse-ratio,nmse-increase"
+                              : ((bits & DIFF_EXCEEDS_RATIO) ? "nmse-ratio" : "nmse-increase"));
+    }
+    cli_out_putc(out, '\n');
+}
+
+/* B against A, both against REF: the tensors compared on both candidates. */
+static void print_three_way(cli_out *out, const diff_report *r)
+{
+    if (!r->three_way) {
+        return;
+    }
+    ratio_row *rows = cli_alloc_array(r->base_rows > 0 ? r->base_rows : 1, sizeof *rows);
+    if (rows == NULL) {
+        cli_out_fail(out, GS_E_NO_MEMORY);
+        return;
+    }
+    size_t n = 0, name_col = 6;
+    for (size_t i = 0; i < r->base_rows; i++) {
+        const diff_pair *q = diff_row_baseline(r, i);
+        if (q == NULL) {
+            continue;
+        }
+        const diff_pair *p = &r->pairs.items[i];
+        rows[n++] = (ratio_row){i, diff_nmse_ratio(q->m.nmse, p->m.nmse)};
+        gs_tensor_info t;
+        cli_text name;
+        diff_side_info(&p->a, &t);
+        cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
+        name_col = name.width > name_col ? name.width : name_col;
+    }
+    name_col = name_col > NAME_COLUMN_MAX ? NAME_COLUMN_MAX : name_col;
+    cli_out_printf(out, "\nB against A (%zu tensors compared on both; nmse against REF), worst "
+                        "ratio first\n  ",
+                   n);
+    cli_text head;
+    cli_text_printf(&head, "tensor");
+    cli_text_print_padded(out, &head, name_col);
+    cli_out_printf(out, "  %-7s %-7s %7s %7s %12s %12s %12s %12s\n", "A", "B", "A bpw", "B bpw",
+                   "A nmse", "B nmse", "B/A nmse", "B-A nmse");
+    qsort(rows, n, sizeof *rows, worse_ratio_first);
+    for (size_t k = 0; k < n; k++) {
+        print_three_way_row(out, r, rows[k].row, name_col);
+    }
+    free(rows);
+}
+
+static void print_values(cli_out *out, const char *label, const float *v, uint32_t n)
+{
+    char b[32];
+    cli_out_printf(out, "      %-4s", label);
+    for (uint32_t i = 0; i < n; i++) {
+        cli_out_printf(out, " %s", num(b, (double)v[i]));
+    }
+    cli_out_putc(out, '\n');
+}
+
+/* --worst N: the worst blocks of the whole comparison with their values. */
+static void print_worst(cli_out *out, const diff_report *r)
+{
+    if (r->keep_worst == 0) {
+        return;
+    }
+    cli_out_printf(out, "\nworst blocks (%zu of --worst %zu; in B's blocks, by RMSE over the block)\n",
+                   r->n_worst, r->keep_worst);
+    for (size_t i = 0; i < r->n_worst; i++) {
+        const diff_worst *w = &r->worst[i];
+        gs_tensor_info t;
+        diff_side_info(&r->pairs.items[w->pair].a, &t);
+        char b1[32], b2[32], b3[32], b4[32];
+        cli_out_printf(out, "  %zu. ", i + 1);
+        print_name(out, &t, 0);
+        cli_out_printf(out, " block %" PRIu64 " (elements %" PRIu64 "..%" PRIu64 "): rmse %s, "
+                            "max_abs %s",
+                       w->e.block, w->first, w->first + w->n - 1, num(b1, diff_worst_rmse(w)),
+                       num(b2, w->e.nonfinite ? INFINITY : w->e.max_abs));
+        if (w->base != NULL) {
+            cli_out_printf(out, "; A: rmse %s, max_abs %s", num(b3, w->base_rmse),
+                           num(b4, w->base_max_abs));
+        }
+        cli_out_putc(out, '\n');
+        print_values(out, r->three_way ? "REF" : "A", w->ref, w->n);
+        if (w->base != NULL) {
+            print_values(out, "A", w->base, w->n);
+        }
+        print_values(out, "B", w->cand, w->n);
+    }
+}
+
 static void print_patterns(cli_out *out, const char *option, const char *const *list, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
@@ -506,11 +704,22 @@ static void print_filter(cli_out *out, const cli_name_filter *f)
 
 void diff_text(cli_out *out, const diff_report *r)
 {
-    print_source(out, "A", r->path_a, r->a);
-    print_source(out, "B", r->path_b, r->b);
+    if (r->three_way) {
+        print_source(out, "REF", r->path_a, r->a);
+        print_source(out, "A", r->path_base, r->base);
+        print_source(out, "B", r->path_b, r->b);
+        cli_out_puts(out, "three-way: B against REF first (REF is \"A\" in those tables), then "
+                          "B against the baseline A, both measured against REF\n");
+    } else {
+        print_source(out, "A", r->path_a, r->a);
+        print_source(out, "B", r->path_b, r->b);
+    }
     print_filter(out, &r->filter);
     print_metadata(out, r);
     print_unmatched(out, r);
     print_compared(out, r);
+    print_three_way(out, r);
+    print_rollups(out, r);
+    print_worst(out, r);
     print_total_and_gate(out, r);
 }
