@@ -1,7 +1,8 @@
 /* The tensor half of `ggufsafe diff`, first step: which tensor of A goes with which of B. Every
- * tensor of A (file order, parts in order) is matched by exact name against every part of B;
- * then the tensors of B that A lacks follow in B's order. The name filter (--tensor and --exclude,
- * name_filter.h) keeps the same names on both sides. */
+ * tensor of A (file order, parts in order) is looked up by exact name in B (one O(1) lookup in
+ * B's file or set index, cli_source_find_tensor); then the tensors of B that A lacks follow in
+ * B's order. O(T_A + T_B) lookups whatever the number of parts. The name filter (--tensor and
+ * --exclude, name_filter.h) keeps the same names on both sides. */
 #ifndef GGUFSAFE_CLI_DIFF_MATCH_H
 #define GGUFSAFE_CLI_DIFF_MATCH_H
 
@@ -56,7 +57,5 @@ void diff_pairs_free(diff_pairs *p);
 /* The tensor's info; the pair's side must be present. */
 void diff_side_info(const diff_side *s, gs_tensor_info *out);
 
-/* Whether src has a tensor of that name (any part), and where. */
-bool diff_find(const cli_source *src, gs_str name, diff_side *out);
 
 #endif
