@@ -47,7 +47,14 @@ typedef struct gs_diff_options {
     double min_cos;          /* fails when cosine < min_cos, or is NaN */
     gs_progress_fn progress; /* elements compared so far, of all compared tensors (may be NULL) */
     void *progress_ctx;
-    /* ---- appended after the first version; struct_size says which a caller has ---------- */
+    /* The first version ends here. */
+    bool metadata_only;      /* compare the metadata only: the files are opened with
+                                gs_options.metadata_only (tensor data need not be in them) and no
+                                tensor data is read; tensors in both with the same shape are
+                                "not compared" (GS_DIFF_NOT_DECODABLE, with the summary's
+                                metadata_only set); key-values, tensor lists, types and shapes
+                                are compared as ever. Default false */
+    /* ---- appended after metadata_only; struct_size says which a caller has ---------- */
     /* With any threshold or metadata rule (the gate is "active"), the gate also fails on a
      * tensor only in A (unless allow_missing), only in B (unless allow_extra), and one that
      * cannot be compared (no f32 form on a side) unless both sides have the same type and
@@ -135,7 +142,9 @@ typedef struct gs_diff_summary {
     double max_abs, rmse, nmse, cosine, equal_fraction;
     size_t tensor_count;       /* gs_diff_tensor_at */
     size_t kv_count;           /* gs_diff_kv_at */
-    /* ---- appended after the first version ---- */
+    /* The first version ends here. */
+    bool metadata_only;        /* the comparison read no tensor data (gs_diff_options) */
+    /* ---- appended after metadata_only ---- */
     bool three_way;            /* from gs_diff_compare3 */
     bool gate_active;          /* a threshold or a metadata rule was given */
     size_t gate_failure_count; /* gs_diff_failure_at */

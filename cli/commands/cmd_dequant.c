@@ -26,6 +26,7 @@
 #include "cli_source.h"
 #include "commands.h"
 #include "name_filter.h"
+#include "open_notes.h"
 #include "progress.h"
 #include "text_escape.h"
 #include "text_out.h"
@@ -445,7 +446,9 @@ static int run(void *args)
     cli_source src;
     gs_error err;
     if (cli_source_open(&src, a->path, a->part_only, &opts, NULL, &err) != GS_OK) {
-        return cli_print_open_failure(&err, a->path, NULL);
+        int code = cli_print_open_failure(&err, a->path, NULL);
+        cli_open_notes(a->path, &err, &opts, NULL);
+        return code;
     }
     const cli_name_filter filter = {a->tensors.items, a->tensors.n, a->excludes.items,
                                     a->excludes.n};
@@ -529,9 +532,9 @@ const cli_command cmd_dequant = {
         "--out or --tensor choosing only tensors without an f32 form (i8..i64, f64) is a usage "
         "error; --sha256 and --json list them (the digest '-' or null). A progress bar is drawn "
         "on a terminal, never with -q.",
-    .exit_status = "0 done, 1 the file is invalid or a tensor could not be read, 2 usage or I/O "
-                   "error, no tensor left by the patterns, not a GGUF file, or the decoder path "
-                   "is unavailable",
+    .exit_status = "0 done, 1 the file is invalid or not a GGUF file, or a tensor could not be "
+                   "read, 2 usage, I/O or environment error, no tensor left by the patterns, or "
+                   "the decoder path is unavailable",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(dequant_args),

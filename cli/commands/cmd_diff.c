@@ -1,7 +1,8 @@
 /* ggufsafe diff A B | REF A B [--json] [--tensor GLOB]... [--exclude GLOB]... [--max-nmse X] [--max-abs X]
  *                   [--min-cos X] [--allow-missing] [--allow-extra] [--fail-on-metadata]
  *                   [--fail-on-key GLOB]... [--ignore-key GLOB]... [--jobs N]
- *                   [--worst N] [--profile strict|lenient] [--part-only] [--output FILE] [-q]
+ *                   [--worst N] [--profile strict|lenient] [--part-only] [--metadata-only]
+ *                   [--output FILE] [-q]
  *
  * The regression kit for quant formats: how far B (a candidate) is from A (the reference),
  * metadata and tensors, with per-tensor and per-block error and a CI gate. The comparison is
@@ -15,6 +16,7 @@
 #include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_diff.h"
+#include "open_notes.h"
 #include "progress.h"
 #include "text_escape.h"
 #include "text_out.h"
@@ -23,7 +25,7 @@ typedef struct diff_args {
     cli_args base;
     const char *path_a;
     cli_list files; /* B, or A B (three-way: path_a is then REF) */
-    bool json, part_only, quiet;
+    bool json, part_only, metadata_only, quiet;
     cli_list tensors, excludes;
     cli_real max_nmse, max_abs, min_cos, max_ratio, max_increase;
     bool allow_missing, allow_extra, fail_on_metadata;
@@ -73,6 +75,9 @@ static const cli_opt options[] = {
                  "compare N tensors at a time (1..256, default 1); same output for any N"),
     CLI_OPT_PROFILE(diff_args, profile, "strict (default) or lenient, for both files"),
     CLI_OPT_PART_ONLY(diff_args, part_only, "that part alone instead of the set"),
+    {.name = "metadata-only", CLI_FLAG(diff_args, metadata_only),
+     .help = "compare the metadata only (keys, tensor lists, types, shapes); no tensor data is "
+             "read, and it need not be in the files"},
     /* -o is left for an HTML report */
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
@@ -156,6 +161,7 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
     gs_diff_options_init(o);
     o->profile = (gs_profile)a->profile;
     o->part_only = a->part_only;
+    o->metadata_only = a->metadata_only;
     o->tensor_globs = a->tensors.items;
     o->n_tensor_globs = a->tensors.n;
     o->exclude_globs = a->excludes.items;
@@ -194,7 +200,7 @@ static int run_diff(void *p)
         return cli_usage_error("diff", "--%s compares two candidates: give three files (REF A B)",
                                a->max_ratio.given ? "max-nmse-ratio" : "max-nmse-increase");
     }
-    int code = cli_kernel_unavailable();
+    int code = a->metadata_only ? -1 : cli_kernel_unavailable(); /* nothing is decoded then */
     if (code >= 0) {
         return code;
     }
@@ -213,10 +219,14 @@ static int run_diff(void *p)
     const char *labels[3] = {three ? "REF" : "A", three ? "A" : "B", "B"};
     gs_diff_input *in[3] = {NULL, NULL, NULL};
     gs_error err;
+    gs_options ro; /* how the files were opened, for what to say when one cannot be */
+    cli_options((gs_profile)a->profile, &ro);
+    ro.metadata_only = a->metadata_only;
     code = -1;
     for (size_t k = 0; k < (three ? 3u : 2u) && code < 0; k++) {
         if (gs_diff_open(paths[k], NULL, &o, &in[k], &err) != GS_OK) {
             code = cli_print_open_failure(&err, paths[k], labels[k]);
+            cli_open_notes(paths[k], &err, &ro, "ggufsafe diff --metadata-only");
         }
     }
     if (code < 0) {
@@ -255,8 +265,9 @@ const cli_command cmd_diff = {
     .notes = "A NaN equals a NaN and an infinity the same infinity; any other pair with a NaN or "
              "an infinity makes the tensor's max_abs, RMSE and NMSE Infinity and its cosine NaN.",
     .exit_status = "0 the gate passed, 1 it failed (a threshold, a shape, a missing, extra or "
-                   "incomparable tensor, a gated metadata key) or a file is invalid, 2 usage or I/O error, no tensor left by the patterns, or "
-                   "not a GGUF file",
+                   "incomparable tensor, a gated metadata key) or a file is invalid or not a "
+                   "GGUF file, 2 usage, I/O or environment error, or no tensor left by the "
+                   "patterns",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(diff_args),

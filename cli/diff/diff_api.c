@@ -81,6 +81,7 @@ gs_status gs_diff_open(const char *path, const char *label, const gs_diff_option
                         strlen(path), "diff: opening");
     }
     cli_reader_options(&in->opts, o.profile);
+    in->opts.metadata_only = o.metadata_only;
     st = cli_source_open(&in->src, path, o.part_only, &in->opts, label, err);
     if (st != GS_OK) {
         free(in->path);
@@ -129,6 +130,18 @@ static gs_status decode_failure(const diff_report *r, const diff_pair *p, char s
                     t.name.len, "%s: %s", label, path);
 }
 
+/* Metadata only: nothing is decoded, so what would be compared is not. */
+static void not_compared(diff_pairs *pairs)
+{
+    for (size_t i = 0; i < pairs->n; i++) {
+        if (pairs->items[i].kind == DIFF_PAIR_COMPARED) {
+            pairs->items[i].kind = DIFF_PAIR_NOT_DECODABLE;
+            pairs->count[DIFF_PAIR_COMPARED]--;
+            pairs->count[DIFF_PAIR_NOT_DECODABLE]++;
+        }
+    }
+}
+
 /* Everything once every side is open. */
 static gs_status compare(diff_report *r, const gs_diff_options *o, gs_error *err)
 {
@@ -147,12 +160,18 @@ static gs_status compare(diff_report *r, const gs_diff_options *o, gs_error *err
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "pairing tensors");
     }
     r->base_rows = r->three_way ? r->pairs.tensors_a : 0;
+    r->metadata_only = o->metadata_only;
+    if (r->metadata_only) {
+        not_compared(&r->pairs);
+        not_compared(&r->base_pairs);
+    }
     progress_adapter pa = {o->progress, o->progress_ctx};
     diff_compare_plan plan = {&r->pairs, r->three_way ? &r->base_pairs : NULL, o->jobs,
                               DIFF_CHUNK_ELEMS, o->worst_blocks,
                               o->progress != NULL ? progress : NULL, &pa};
     bool in_base = false;
-    size_t failed = diff_compare_run(&plan, &in_base);
+    /* metadata only: no tensor data is read, not even to see whether the bytes are the same */
+    size_t failed = r->metadata_only ? r->pairs.n : diff_compare_run(&plan, &in_base);
     if (failed < r->pairs.n) {
         const diff_pair *p = in_base ? &r->base_pairs.items[failed] : &r->pairs.items[failed];
         return decode_failure(r, p, in_base && p->failed_side == 'B' ? 'C' : p->failed_side,
@@ -186,7 +205,7 @@ static gs_status run(const gs_diff_input *ref, const gs_diff_input *base, const 
     if (st != GS_OK) {
         return st;
     }
-    st = cli_kernel_usable(err);
+    st = o.metadata_only ? GS_OK : cli_kernel_usable(err); /* nothing is decoded then */
     if (st != GS_OK) {
         return st;
     }
@@ -282,6 +301,7 @@ gs_status gs_diff_get_summary(const gs_diff *d, gs_diff_summary *out)
     v.only_b = r->pairs.count[DIFF_PAIR_ONLY_B];
     v.shape_mismatches = r->pairs.count[DIFF_PAIR_SHAPE_MISMATCH];
     v.not_compared = r->pairs.count[DIFF_PAIR_NOT_DECODABLE];
+    v.metadata_only = r->metadata_only;
     v.kv_only_a = r->kvs.only_a;
     v.kv_only_b = r->kvs.only_b;
     v.kv_changed = r->kvs.changed;

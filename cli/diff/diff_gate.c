@@ -136,7 +136,8 @@ gs_status diff_gate_build(diff_report *r)
             }
             break;
         case DIFF_PAIR_NOT_DECODABLE:
-            if (g->active && !p->same_bytes) {
+            /* metadata only: not compared by request, no bytes read */
+            if (g->active && !r->metadata_only && !p->same_bytes) {
                 ok = push(g, GS_DIFF_RULE_NOT_COMPARABLE, i, 0, 0);
             }
             break;

@@ -98,6 +98,7 @@ typedef struct diff_report {
     size_t keep_worst;      /* --worst N */
     diff_worst *worst;      /* the worst blocks, worst first */
     size_t n_worst;
+    bool metadata_only;     /* no tensor data read: every pair in both with one shape not compared */
 } diff_report;
 
 /* Sums the total, counts the failing tensors, builds the roll-ups and the gate. GS_OK or
