@@ -1063,6 +1063,34 @@ Test(diff, metadata_only_compares_a_header_only_copy)
     run_result_free(&r);
 }
 
+/* --metadata-only under a gate: no bytes are read (the copy has none), so the tensors the mode
+ * leaves uncompared do not fail as not_comparable, in two-way and three-way alike. */
+Test(diff, metadata_only_gate_reads_no_tensor_data)
+{
+    const char *ref = write_base("ref.gguf");
+    size_t len;
+    char *bytes = read_file(ref, &len);
+    cr_assert_not_null(bytes);
+    gs_file *f;
+    cr_assert_eq(gs_open_file(ref, NULL, &f, NULL), GS_OK);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    gs_close(f);
+    const char *head = dt_scratch_path(&scratch, "head.gguf");
+    cr_assert(write_file(head, bytes, (size_t)l.data_offset));
+    free(bytes);
+    run_result r;
+    DIFF(&r, "--metadata-only", "--max-nmse", "0", "--json", ref, head);
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect_eq(check_json(scratch.dir, "diff.schema.json", r.out, "/metadata_only=true",
+                            "/gate/failures=[]", NULL),
+                 0);
+    run_result_free(&r);
+    DIFF(&r, "--metadata-only", "--max-nmse-ratio", "1", ref, head, head);
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_result_free(&r);
+}
+
 Test(diff, tensor_glob_selects_on_both_sides)
 {
     const char *ref, *q;
