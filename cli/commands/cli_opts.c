@@ -109,6 +109,9 @@ static int bad_value(const parser *p, const cli_opt *o, const char *value)
         return cli_usage_error(name, "--%s needs a count from %llu to %llu, not '%s'", o->name,
                                (unsigned long long)o->min, (unsigned long long)o->max, v.s);
     case CLI_KIND_FLOAT:
+        if (isinf(o->lo) && isinf(o->hi)) {
+            return cli_usage_error(name, "--%s needs a finite number, not '%s'", o->name, v.s);
+        }
         if (isinf(o->hi)) {
             return cli_usage_error(name, "--%s needs a number >= %g, not '%s'", o->name, o->lo,
                                    v.s);

@@ -1,20 +1,25 @@
 /* ggufsafe dequant FILE [--tensor GLOB]... [--exclude GLOB]... [--sha256] [-o FILE.f32] [--json]
- *                       [--profile strict|lenient] [--part-only]
+ *                       [-j N] [--profile strict|lenient] [--part-only] [-q]
  *
  * Decodes tensors to f32 with the active decoder path (GGUFSAFE_KERNEL=scalar|avx2|neon), in
- * bounded chunks:
+ * bounded chunks, N tensors at a time on the shared work pool; what it prints is collected per
+ * tensor and printed in file order, and --out is written at each tensor's own offset, so the
+ * output is the same for every N:
  *   --sha256   one line per tensor in file order: "<sha256>  <name>  <type>", the hash of the
  *              little-endian f32 output with every NaN made 0x7FC00000 ("-" for integer and f64
  *              tensors, which have no f32 form)
  *   --out F    the raw little-endian f32 values (of the selected tensors, every decodable one by
  *              default, in file order, concatenated)
  *   default    per-tensor statistics: min, max, mean, NaN and Inf counts */
+#define _XOPEN_SOURCE 700 /* pwrite */
 #include <errno.h>
 #include <math.h>
 #include <openssl/evp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli_common.h"
 #include "cli_outfile.h"
@@ -22,16 +27,19 @@
 #include "commands.h"
 #include "name_filter.h"
 #include "open_notes.h"
+#include "progress.h"
 #include "text_escape.h"
 #include "text_out.h"
+#include "work_pool.h"
 
 typedef struct dequant_args {
     cli_args base;
     const char *path;
     cli_list tensors, excludes;
     const char *out_path;
-    bool sha256, json, part_only;
+    bool sha256, json, part_only, quiet;
     int profile;
+    uint64_t jobs;
 } dequant_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(dequant_args, path)}};
@@ -51,20 +59,52 @@ static const cli_opt options[] = {
              "concatenated), only once every one is decoded"},
     CLI_OPT_JSON(dequant_args, json,
                  "statistics and hashes as JSON (" CLI_SCHEMA("dequant") ")"),
+    CLI_OPT_JOBS(dequant_args, jobs,
+                 "decode N tensors at a time (1..256, default 1); the same output for any N "
+                 "(--out - writes in order from one thread)"),
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
+    CLI_OPT_QUIET(dequant_args, quiet),
 };
+
+static void init(void *p)
+{
+    dequant_args *a = p;
+    a->jobs = 1;
+}
 
 /* What one pass over a tensor's values accumulates. */
 typedef struct tensor_pass {
     EVP_MD_CTX *md;
-    FILE *out;
+    FILE *out;        /* written in order (one thread), or */
+    int fd;           /* >= 0: written at offset (any thread) */
+    uint64_t offset;
     uint64_t nan, inf;
     float min, max;
     double sum;
     uint64_t finite;
     int write_errno; /* the output file's write failed */
 } tensor_pass;
+
+static bool write_out(tensor_pass *p, const uint8_t *b, size_t n)
+{
+    if (p->fd < 0) {
+        return fwrite(b, 1, n, p->out) == n;
+    }
+    while (n > 0) {
+        ssize_t w = pwrite(p->fd, b, n, (off_t)p->offset);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return false;
+        }
+        b += w;
+        n -= (size_t)w;
+        p->offset += (uint64_t)w;
+    }
+    return true;
+}
 
 static gs_status consume(void *ctx, const float *v, size_t n)
 {
@@ -100,7 +140,7 @@ static gs_status consume(void *ctx, const float *v, size_t n)
             k = 0;
         }
     }
-    if (p->out != NULL) {
+    if (p->out != NULL || p->fd >= 0) {
         /* the raw output keeps every NaN payload: it is the decoder's exact output */
         uint8_t raw[4096];
         for (size_t i = 0; i < n;) {
@@ -113,7 +153,7 @@ static gs_status consume(void *ctx, const float *v, size_t n)
                 raw[m + 2] = (uint8_t)(bits >> 16);
                 raw[m + 3] = (uint8_t)(bits >> 24);
             }
-            if (fwrite(raw, 1, m, p->out) != m) {
+            if (!write_out(p, raw, m)) {
                 p->write_errno = errno != 0 ? errno : EIO;
                 return GS_E_IO;
             }
@@ -132,11 +172,32 @@ static void hex(const unsigned char *md, char out[65])
     out[64] = '\0';
 }
 
+/* One selected tensor: where it is, where its values go in --out, and what decoding found. */
+typedef struct tensor_job {
+    const gs_file *f;
+    size_t part, index;
+    uint64_t out_offset;  /* of its values in --out */
+    gs_status status;     /* GS_OK, or why decoding (or writing) failed */
+    int write_errno;      /* --out's write failed */
+    bool no_digest;       /* libcrypto could not start SHA-256 */
+    char digest[65];      /* "-" without an f32 form */
+    uint64_t nan, inf, finite;
+    float min, max;
+    double sum;
+} tensor_job;
+
 typedef struct run_state {
     const dequant_args *a;
-    FILE *out;
+    FILE *out;  /* --out written in order, from one thread */
+    int out_fd; /* >= 0: --out written at each tensor's offset, from any thread */
     cli_json json;
     bool split; /* a split set: a failed read names the part's file */
+    tensor_job *jobs;
+    size_t n_jobs;
+    pthread_mutex_t mu;
+    size_t failed;        /* the lowest failed job so far (under mu); later ones are skipped */
+    uint64_t done, total; /* elements decoded, for the progress bar (under mu) */
+    progress *bar;
 } run_state;
 
 /* Prints why decoding tensor t of part `part` failed and returns the exit code: a read that
@@ -168,38 +229,72 @@ static int decode_failure(const run_state *rs, gs_status st, const gs_tensor_inf
     return code;
 }
 
-static int one_tensor(run_state *rs, const gs_file *f, size_t part, size_t i)
+static void decode_job(void *ctx, size_t item, unsigned worker)
 {
+    (void)worker;
+    run_state *rs = ctx;
+    tensor_job *job = &rs->jobs[item];
+    pthread_mutex_lock(&rs->mu);
+    bool skip = item > rs->failed;
+    pthread_mutex_unlock(&rs->mu);
+    strcpy(job->digest, "-");
     gs_tensor_info t;
-    gs_tensor_info_at(f, i, &t);
     gs_type_info ti;
-    gs_type_get_info(t.type, &ti);
-    const dequant_args *a = rs->a;
+    if (skip || gs_tensor_info_at(job->f, job->index, &t) != GS_OK ||
+        gs_type_get_info(t.type, &ti) != GS_OK || !ti.decodable) {
+        return;
+    }
     tensor_pass p = {0};
     p.out = rs->out;
-    if (ti.decodable) {
-        p.md = EVP_MD_CTX_new();
-        if (p.md == NULL || EVP_DigestInit_ex(p.md, EVP_sha256(), NULL) != 1) {
-            fprintf(stderr, "error: libcrypto could not start SHA-256\n");
-            EVP_MD_CTX_free(p.md);
-            return CLI_EXIT_USAGE;
-        }
-        gs_status st = cli_decode_chunks(f, i, consume, &p);
-        if (st != GS_OK) {
-            EVP_MD_CTX_free(p.md);
-            if (p.write_errno != 0) {
-                return cli_path_error("write", a->out_path, NULL, strerror(p.write_errno));
-            }
-            return decode_failure(rs, st, &t, part);
-        }
+    p.fd = rs->out_fd;
+    p.offset = job->out_offset;
+    p.md = EVP_MD_CTX_new();
+    if (p.md == NULL || EVP_DigestInit_ex(p.md, EVP_sha256(), NULL) != 1) {
+        job->no_digest = true;
+        job->status = GS_E_NO_MEMORY;
+    } else {
+        job->status = cli_decode_chunks(job->f, job->index, consume, &p);
     }
-    char digest[65] = "-";
-    if (p.md != NULL) {
+    if (job->status == GS_OK) {
         unsigned char md[32];
         unsigned len = 0;
         EVP_DigestFinal_ex(p.md, md, &len);
-        EVP_MD_CTX_free(p.md);
-        hex(md, digest);
+        hex(md, job->digest);
+    }
+    EVP_MD_CTX_free(p.md);
+    job->write_errno = p.write_errno;
+    job->nan = p.nan;
+    job->inf = p.inf;
+    job->finite = p.finite;
+    job->min = p.min;
+    job->max = p.max;
+    job->sum = p.sum;
+    pthread_mutex_lock(&rs->mu);
+    if (job->status != GS_OK && item < rs->failed) {
+        rs->failed = item;
+    }
+    rs->done += t.n_elements;
+    progress_update(rs->bar, rs->done, rs->total);
+    pthread_mutex_unlock(&rs->mu);
+}
+
+/* Prints one decoded tensor (or why it failed: the exit code, else -1). */
+static int print_job(run_state *rs, const tensor_job *job)
+{
+    gs_tensor_info t;
+    gs_tensor_info_at(job->f, job->index, &t);
+    gs_type_info ti;
+    gs_type_get_info(t.type, &ti);
+    const dequant_args *a = rs->a;
+    if (job->no_digest) {
+        fprintf(stderr, "error: libcrypto could not start SHA-256\n");
+        return CLI_EXIT_USAGE;
+    }
+    if (job->status != GS_OK) {
+        if (job->write_errno != 0) {
+            return cli_path_error("write", a->out_path, NULL, strerror(job->write_errno));
+        }
+        return decode_failure(rs, job->status, &t, job->part);
     }
     cli_text name;
     cli_text_escape(&name, t.name.ptr, t.name.len, SIZE_MAX);
@@ -213,36 +308,36 @@ static int one_tensor(run_state *rs, const gs_file *f, size_t part, size_t i)
         cli_json_key_bool(j, "decodable", ti.decodable);
         cli_json_key(j, "sha256");
         if (ti.decodable) {
-            cli_json_cstring(j, digest);
+            cli_json_cstring(j, job->digest);
         } else {
             cli_json_null(j);
         }
         if (ti.decodable) {
             cli_json_key(j, "min");
-            p.finite ? cli_json_f32(j, p.min) : cli_json_null(j);
+            job->finite ? cli_json_f32(j, job->min) : cli_json_null(j);
             cli_json_key(j, "max");
-            p.finite ? cli_json_f32(j, p.max) : cli_json_null(j);
+            job->finite ? cli_json_f32(j, job->max) : cli_json_null(j);
             cli_json_key(j, "mean");
-            p.finite ? cli_json_f64(j, p.sum / (double)p.finite) : cli_json_null(j);
-            cli_json_key_u64(j, "nan_count", p.nan);
-            cli_json_key_u64(j, "inf_count", p.inf);
+            job->finite ? cli_json_f64(j, job->sum / (double)job->finite) : cli_json_null(j);
+            cli_json_key_u64(j, "nan_count", job->nan);
+            cli_json_key_u64(j, "inf_count", job->inf);
         }
         cli_json_end_object(j);
     } else if (a->sha256) {
-        printf("%s  %s  %s\n", digest, name.s, ti.name);
+        printf("%s  %s  %s\n", job->digest, name.s, ti.name);
     } else if (a->out_path == NULL) {
         if (!ti.decodable) {
             printf("%-40s %-8s %12llu  (no f32 form)\n", name.s, ti.name,
                    (unsigned long long)t.n_elements);
-        } else if (p.finite == 0) {
+        } else if (job->finite == 0) {
             printf("%-40s %-8s %12llu  no finite values, %llu NaN, %llu Inf\n", name.s, ti.name,
-                   (unsigned long long)t.n_elements, (unsigned long long)p.nan,
-                   (unsigned long long)p.inf);
+                   (unsigned long long)t.n_elements, (unsigned long long)job->nan,
+                   (unsigned long long)job->inf);
         } else {
             printf("%-40s %-8s %12llu  min %-13.6g max %-13.6g mean %-13.6g NaN %llu Inf %llu\n",
-                   name.s, ti.name, (unsigned long long)t.n_elements, (double)p.min,
-                   (double)p.max, p.sum / (double)p.finite, (unsigned long long)p.nan,
-                   (unsigned long long)p.inf);
+                   name.s, ti.name, (unsigned long long)t.n_elements, (double)job->min,
+                   (double)job->max, job->sum / (double)job->finite,
+                   (unsigned long long)job->nan, (unsigned long long)job->inf);
         }
     }
     return -1;
@@ -271,6 +366,74 @@ static void json_begin(run_state *rs, cli_out *out, const gs_options *opts)
     cli_json_begin_array(&rs->json);
 }
 
+/* The selected tensors in file order, each with its offset in --out; NULL on no memory. */
+static tensor_job *select_jobs(const cli_source *src, const cli_name_filter *filter, size_t *n,
+                               size_t *decodable, uint64_t *elements)
+{
+    size_t count = 0;
+    for (size_t part = 0; part < cli_source_parts(src); part++) {
+        const gs_file *f = cli_source_part(src, part);
+        for (size_t i = 0; i < gs_tensor_count(f); i++) {
+            count += selected(filter, f, i);
+        }
+    }
+    tensor_job *jobs = calloc(count > 0 ? count : 1, sizeof *jobs); /* calloc checks the product */
+    if (jobs == NULL) {
+        return NULL;
+    }
+    size_t k = 0;
+    uint64_t offset = 0;
+    *decodable = 0;
+    *elements = 0;
+    for (size_t part = 0; part < cli_source_parts(src); part++) {
+        const gs_file *f = cli_source_part(src, part);
+        for (size_t i = 0; i < gs_tensor_count(f); i++) {
+            if (!selected(filter, f, i)) {
+                continue;
+            }
+            gs_tensor_info t;
+            gs_type_info ti;
+            gs_tensor_info_at(f, i, &t);
+            gs_type_get_info(t.type, &ti);
+            memset(&jobs[k], 0, sizeof jobs[k]);
+            jobs[k] = (tensor_job){.f = f, .part = part, .index = i, .out_offset = offset};
+            if (ti.decodable) {
+                (*decodable)++;
+                *elements += t.n_elements;
+                offset += t.n_elements * 4; /* n_elements * 4 fits: the file holds the data */
+            }
+            k++;
+        }
+    }
+    *n = k;
+    return jobs;
+}
+
+/* --out or --tensor chose tensors of which none has an f32 form: a usage error naming them. */
+static int nothing_to_decode(const run_state *rs)
+{
+    const dequant_args *a = rs->a;
+    char list[256] = "";
+    size_t len = 0;
+    for (size_t k = 0; k < rs->n_jobs && len + 80 < sizeof list; k++) {
+        gs_tensor_info t;
+        gs_tensor_info_at(rs->jobs[k].f, rs->jobs[k].index, &t);
+        cli_text name;
+        cli_text_escape(&name, t.name.ptr, t.name.len, 48);
+        int w = snprintf(list + len, sizeof list - len, "%s%s %s", k ? ", " : "", name.s,
+                         gs_type_name(t.type));
+        len += w > 0 ? (size_t)w : 0;
+    }
+    if (rs->n_jobs > 0 && len + 80 >= sizeof list) {
+        snprintf(list + len, sizeof list - len, ", ...");
+    }
+    return cli_usage_error("dequant",
+                           "%s selects only tensors without an f32 form (%s): nothing to %s; "
+                           "--sha256 lists them with '-'",
+                           a->out_path != NULL ? "--out" : "--tensor", list,
+                           a->out_path != NULL ? "write" : "decode");
+}
+
 static int run(void *args)
 {
     const dequant_args *a = args;
@@ -280,37 +443,57 @@ static int run(void *args)
     }
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);
-    cli_outfile of = {0};
-    if (a->out_path != NULL) {
-        int code = cli_outfile_open(&of, a->out_path, &a->base);
-        if (code >= 0) {
-            return code;
-        }
-    }
     cli_source src;
     gs_error err;
     if (cli_source_open(&src, a->path, a->part_only, &opts, NULL, &err) != GS_OK) {
-        cli_outfile_abort(&of);
         int code = cli_print_open_failure(&err, a->path, NULL);
         cli_open_notes(a->path, &err, &opts, NULL);
         return code;
     }
     const cli_name_filter filter = {a->tensors.items, a->tensors.n, a->excludes.items,
                                     a->excludes.n};
-    /* patterns that leave nothing are refused before anything is printed */
-    size_t selected_count = 0;
-    for (size_t part = 0; part < cli_source_parts(&src); part++) {
-        const gs_file *f = cli_source_part(&src, part);
-        for (size_t i = 0; i < gs_tensor_count(f); i++) {
-            selected_count += selected(&filter, f, i);
-        }
-    }
-    if (selected_count == 0 && cli_filter_active(&filter)) {
+    run_state rs = {.a = a, .out_fd = -1, .split = src.split != NULL};
+    size_t decodable;
+    rs.jobs = select_jobs(&src, &filter, &rs.n_jobs, &decodable, &rs.total);
+    if (rs.jobs == NULL) {
         cli_source_close(&src);
-        cli_outfile_abort(&of);
-        return cli_no_tensor_left("dequant", "", &a->tensors, a->excludes.n);
+        return cli_print_out_of_memory();
     }
-    run_state rs = {.a = a, .out = of.f, .split = src.split != NULL};
+    int code = -1;
+    /* patterns that leave nothing, or nothing decodable to write, are refused before anything
+     * is printed or created */
+    if (rs.n_jobs == 0 && cli_filter_active(&filter)) {
+        code = cli_no_tensor_left("dequant", "", &a->tensors, a->excludes.n);
+    } else if (rs.n_jobs > 0 && decodable == 0 && !a->sha256 && !a->json &&
+               (a->out_path != NULL || a->tensors.n > 0)) {
+        code = nothing_to_decode(&rs);
+    }
+    cli_outfile of = {0};
+    if (code < 0 && a->out_path != NULL) {
+        code = cli_outfile_open(&of, a->out_path, &a->base);
+    }
+    if (code >= 0) {
+        free(rs.jobs);
+        cli_source_close(&src);
+        return code;
+    }
+    unsigned jobs = (unsigned)a->jobs;
+    if (of.f != NULL && of.tmp != NULL) {
+        fflush(of.f);
+        rs.out_fd = fileno(of.f); /* a new regular file: each tensor at its own offset */
+    } else if (of.f != NULL) {
+        rs.out = of.f; /* standard output, a device or a FIFO: in order, one thread */
+        jobs = 1;
+    }
+    progress bar;
+    progress_init(&bar, "dequant", a->quiet);
+    bar.elements = true;
+    rs.bar = &bar;
+    rs.failed = rs.n_jobs;
+    pthread_mutex_init(&rs.mu, NULL);
+    work_pool_run(jobs, rs.n_jobs, decode_job, &rs);
+    pthread_mutex_destroy(&rs.mu);
+    progress_done(&bar);
     cli_out json_out;
     if (a->json) {
         json_begin(&rs, &json_out, &opts);
@@ -318,14 +501,8 @@ static int run(void *args)
         bool usable;
         printf("decoder path: %s\n", gs_kernel_name(gs_active_kernel(&usable)));
     }
-    int code = -1;
-    for (size_t part = 0; part < cli_source_parts(&src) && code < 0; part++) {
-        const gs_file *f = cli_source_part(&src, part);
-        for (size_t i = 0; i < gs_tensor_count(f) && code < 0; i++) {
-            if (selected(&filter, f, i)) {
-                code = one_tensor(&rs, f, part, i);
-            }
-        }
+    for (size_t k = 0; k < rs.n_jobs && code < 0; k++) {
+        code = print_job(&rs, &rs.jobs[k]);
     }
     if (a->json) {
         if (code < 0) {
@@ -335,6 +512,7 @@ static int run(void *args)
         }
         (void)cli_out_finish(&json_out, NULL); /* a failed write: cli_finish_output says so */
     }
+    free(rs.jobs);
     cli_source_close(&src);
     if (code >= 0) {
         cli_outfile_abort(&of);
@@ -350,13 +528,17 @@ const cli_command cmd_dequant = {
     .description =
         "Decodes tensors to f32, bit-exact with ggml's reference dequantizers, on the decoder "
         "path chosen by GGUFSAFE_KERNEL (scalar, avx2, neon; default: the best this CPU has). "
-        "By default it prints, per tensor: type, elements, min, max, mean, NaN and Inf counts.",
-    .exit_status = "0 done, 1 the file is invalid or not a GGUF file, or a tensor could not be read, 2 "
-                   "usage, I/O or environment error, no tensor left by the patterns, or the decoder "
-                   "path is unavailable",
+        "By default it prints, per tensor: type, elements, min, max, mean, NaN and Inf counts. "
+        "--out or --tensor choosing only tensors without an f32 form (i8..i64, f64) is a usage "
+        "error; --sha256 and --json list them (the digest '-' or null). A progress bar is drawn "
+        "on a terminal, never with -q.",
+    .exit_status = "0 done, 1 the file is invalid or not a GGUF file, or a tensor could not be "
+                   "read, 2 usage, I/O or environment error, no tensor left by the patterns, or "
+                   "the decoder path is unavailable",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(dequant_args),
+    .init = init,
     .run = run,
     .decodes = true,
 };

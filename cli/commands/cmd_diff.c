@@ -1,6 +1,8 @@
-/* ggufsafe diff A B [--json] [--tensor GLOB]... [--exclude GLOB]... [--max-nmse X] [--max-abs X]
- *                   [--min-cos X] [--jobs N] [--profile strict|lenient] [--part-only]
- *                   [--metadata-only] [--output FILE] [-q]
+/* ggufsafe diff A B | REF A B [--json] [--tensor GLOB]... [--exclude GLOB]... [--max-nmse X] [--max-abs X]
+ *                   [--min-cos X] [--allow-missing] [--allow-extra] [--fail-on-metadata]
+ *                   [--fail-on-key GLOB]... [--ignore-key GLOB]... [--jobs N]
+ *                   [--worst N] [--profile strict|lenient] [--part-only] [--metadata-only]
+ *                   [--output FILE] [-q]
  *
  * The regression kit for quant formats: how far B (a candidate) is from A (the reference),
  * metadata and tensors, with per-tensor and per-block error and a CI gate. The comparison is
@@ -21,18 +23,21 @@
 
 typedef struct diff_args {
     cli_args base;
-    const char *path_a, *path_b;
+    const char *path_a;
+    cli_list files; /* B, or A B (three-way: path_a is then REF) */
     bool json, part_only, metadata_only, quiet;
     cli_list tensors, excludes;
-    cli_real max_nmse, max_abs, min_cos;
-    uint64_t jobs;
+    cli_real max_nmse, max_abs, min_cos, max_ratio, max_increase;
+    bool allow_missing, allow_extra, fail_on_metadata;
+    cli_list fail_on_keys, ignore_keys;
+    uint64_t jobs, worst;
     int profile;
     const char *output;
 } diff_args;
 
 static const cli_operand operands[] = {
     {.name = "A", CLI_OPERAND(diff_args, path_a)},
-    {.name = "B", CLI_OPERAND(diff_args, path_b)},
+    {.name = "B", CLI_OPERANDS(diff_args, files)},
 };
 
 static const cli_opt options[] = {
@@ -48,6 +53,24 @@ static const cli_opt options[] = {
      .help = "fail when a tensor's max absolute error is above X"},
     {.name = "min-cos", .arg = "X", CLI_FLOAT(diff_args, min_cos, -1, 1),
      .help = "fail when a tensor's cosine similarity is below X (or NaN)"},
+    {.name = "max-nmse-ratio", .arg = "X", CLI_FLOAT(diff_args, max_ratio, 0, INFINITY),
+     .help = "three files: fail when a tensor's NMSE in B is above X times its NMSE in A (an "
+             "exact A fails any X unless B is exact too)"},
+    {.name = "max-nmse-increase", .arg = "X", CLI_FLOAT(diff_args, max_increase, -INFINITY,
+                                                         INFINITY),
+     .help = "three files: fail when a tensor's NMSE in B is above its NMSE in A plus X"},
+    {.name = "allow-missing", CLI_FLAG(diff_args, allow_missing),
+     .help = "with a gate, accept tensors that are in A but not in B"},
+    {.name = "allow-extra", CLI_FLAG(diff_args, allow_extra),
+     .help = "with a gate, accept tensors that are in B but not in A"},
+    {.name = "fail-on-metadata", CLI_FLAG(diff_args, fail_on_metadata),
+     .help = "fail on any metadata key only in A, only in B or changed (less --ignore-key)"},
+    {.name = "fail-on-key", .arg = "GLOB", CLI_GLOBS(diff_args, fail_on_keys),
+     .help = "fail when a metadata key matching GLOB is only on one side or changed"},
+    {.name = "ignore-key", .arg = "GLOB", CLI_GLOBS(diff_args, ignore_keys),
+     .help = "never fail on metadata keys matching GLOB"},
+    {.name = "worst", .arg = "N", CLI_COUNT(diff_args, worst, 1, GS_DIFF_MAX_WORST),
+     .help = "list the N worst blocks of the whole comparison (1..1000) with their values"},
     CLI_OPT_JOBS(diff_args, jobs,
                  "compare N tensors at a time (1..256, default 1); same output for any N"),
     CLI_OPT_PROFILE(diff_args, profile, "strict (default) or lenient, for both files"),
@@ -76,11 +99,19 @@ static int compare_failure(const diff_args *a, const gs_error *err)
         return cli_print_out_of_memory();
     }
     if (err->context_kind == GS_CONTEXT_TENSOR && st == GS_E_IO) {
-        /* the detail is "A: <path>" or "B: <path>" (ggufsafe_diff.h) */
-        bool b = err->detail[0] == 'B';
+        /* the detail is "<side>: <path>", the side A or B, or REF, A or B (ggufsafe_diff.h) */
+        bool three = a->files.n == 2;
+        const char *path = a->path_a, *label = three ? "REF" : "A";
+        if (strncmp(err->detail, "B:", 2) == 0) {
+            path = a->files.items[a->files.n - 1];
+            label = "B";
+        } else if (three && strncmp(err->detail, "A:", 2) == 0) {
+            path = a->files.items[0];
+            label = "A";
+        }
         gs_error e = *err;
         e.detail[0] = '\0';
-        return cli_print_read_error(&e, b ? a->path_b : a->path_a, b ? "B" : "A");
+        return cli_print_read_error(&e, path, label);
     }
     fflush(stdout);
     if (err->context_kind == GS_CONTEXT_TENSOR) {
@@ -95,13 +126,15 @@ static int compare_failure(const diff_args *a, const gs_error *err)
     return cli_exit_for_status(st);
 }
 
-/* Everything after the files are open. */
-static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_input *sa,
-                   const gs_diff_input *sb, cli_outfile *of, progress *bar)
+/* Everything after the files are open; base is NULL unless three files were given. */
+static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_input *ref,
+                   const gs_diff_input *base, const gs_diff_input *cand, cli_outfile *of,
+                   progress *bar)
 {
     gs_diff *d;
     gs_error err;
-    gs_status st = gs_diff_compare(sa, sb, o, &d, &err);
+    gs_status st = base != NULL ? gs_diff_compare3(ref, base, cand, o, &d, &err)
+                                : gs_diff_compare(ref, cand, o, &d, &err);
     progress_done(bar);
     if (st != GS_OK) {
         return compare_failure(a, &err);
@@ -110,8 +143,8 @@ static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_i
     (void)gs_diff_get_summary(d, &sum);
     int code;
     if ((a->tensors.n > 0 || a->excludes.n > 0) && sum.tensor_count == 0) {
-        code = cli_no_tensor_left("diff", " in either file", &a->tensors,
-                                  a->excludes.n);
+        code = cli_no_tensor_left("diff", base != NULL ? " in any file" : " in either file",
+                                  &a->tensors, a->excludes.n);
     } else {
         gs_sink out;
         cli_outfile_sink(of, &out);
@@ -123,9 +156,50 @@ static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_i
     return code;
 }
 
+static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
+{
+    gs_diff_options_init(o);
+    o->profile = (gs_profile)a->profile;
+    o->part_only = a->part_only;
+    o->metadata_only = a->metadata_only;
+    o->tensor_globs = a->tensors.items;
+    o->n_tensor_globs = a->tensors.n;
+    o->exclude_globs = a->excludes.items;
+    o->n_exclude_globs = a->excludes.n;
+    o->jobs = (unsigned)a->jobs;
+    o->has_max_nmse = a->max_nmse.given;
+    o->has_max_abs = a->max_abs.given;
+    o->has_min_cos = a->min_cos.given;
+    o->max_nmse = a->max_nmse.value;
+    o->max_abs = a->max_abs.value;
+    o->min_cos = a->min_cos.value;
+    o->has_max_nmse_ratio = a->max_ratio.given;
+    o->max_nmse_ratio = a->max_ratio.value;
+    o->has_max_nmse_increase = a->max_increase.given;
+    o->max_nmse_increase = a->max_increase.value;
+    o->allow_missing = a->allow_missing;
+    o->allow_extra = a->allow_extra;
+    o->fail_on_metadata = a->fail_on_metadata;
+    o->fail_on_keys = a->fail_on_keys.items;
+    o->n_fail_on_keys = a->fail_on_keys.n;
+    o->ignore_keys = a->ignore_keys.items;
+    o->n_ignore_keys = a->ignore_keys.n;
+    o->worst_blocks = (size_t)a->worst;
+    o->progress = progress_event;
+    o->progress_ctx = bar;
+}
+
 static int run_diff(void *p)
 {
     const diff_args *a = p;
+    if (a->files.n > 2) {
+        return cli_usage_error("diff", "diff takes two files (A B) or three (REF A B), not %zu",
+                               a->files.n + 1);
+    }
+    if (a->files.n == 1 && (a->max_ratio.given || a->max_increase.given)) {
+        return cli_usage_error("diff", "--%s compares two candidates: give three files (REF A B)",
+                               a->max_ratio.given ? "max-nmse-ratio" : "max-nmse-increase");
+    }
     int code = a->metadata_only ? -1 : cli_kernel_unavailable(); /* nothing is decoded then */
     if (code >= 0) {
         return code;
@@ -139,39 +213,29 @@ static int run_diff(void *p)
     progress_init(&bar, "diff", a->quiet);
     bar.elements = true;
     gs_diff_options o;
-    gs_diff_options_init(&o);
-    o.profile = (gs_profile)a->profile;
-    o.part_only = a->part_only;
-    o.metadata_only = a->metadata_only;
-    o.tensor_globs = a->tensors.items;
-    o.n_tensor_globs = a->tensors.n;
-    o.exclude_globs = a->excludes.items;
-    o.n_exclude_globs = a->excludes.n;
-    o.jobs = (unsigned)a->jobs;
-    o.has_max_nmse = a->max_nmse.given;
-    o.has_max_abs = a->max_abs.given;
-    o.has_min_cos = a->min_cos.given;
-    o.max_nmse = a->max_nmse.value;
-    o.max_abs = a->max_abs.value;
-    o.min_cos = a->min_cos.value;
-    o.progress = progress_event;
-    o.progress_ctx = &bar;
-    gs_diff_input *sa = NULL, *sb = NULL;
+    set_options(a, &o, &bar);
+    bool three = a->files.n == 2;
+    const char *paths[3] = {a->path_a, a->files.items[0], three ? a->files.items[1] : NULL};
+    const char *labels[3] = {three ? "REF" : "A", three ? "A" : "B", "B"};
+    gs_diff_input *in[3] = {NULL, NULL, NULL};
     gs_error err;
     gs_options ro; /* how the files were opened, for what to say when one cannot be */
     cli_options((gs_profile)a->profile, &ro);
     ro.metadata_only = a->metadata_only;
-    if (gs_diff_open(a->path_a, NULL, &o, &sa, &err) != GS_OK) {
-        code = cli_print_open_failure(&err, a->path_a, "A");
-        cli_open_notes(a->path_a, &err, &ro, "ggufsafe diff --metadata-only");
-    } else if (gs_diff_open(a->path_b, NULL, &o, &sb, &err) != GS_OK) {
-        code = cli_print_open_failure(&err, a->path_b, "B");
-        cli_open_notes(a->path_b, &err, &ro, "ggufsafe diff --metadata-only");
-    } else {
-        code = compare(a, &o, sa, sb, &of, &bar);
+    code = -1;
+    for (size_t k = 0; k < (three ? 3u : 2u) && code < 0; k++) {
+        if (gs_diff_open(paths[k], NULL, &o, &in[k], &err) != GS_OK) {
+            code = cli_print_open_failure(&err, paths[k], labels[k]);
+            cli_open_notes(paths[k], &err, &ro, "ggufsafe diff --metadata-only");
+        }
     }
-    gs_diff_input_close(sa);
-    gs_diff_input_close(sb);
+    if (code < 0) {
+        code = three ? compare(a, &o, in[0], in[1], in[2], &of, &bar)
+                     : compare(a, &o, in[0], NULL, in[1], &of, &bar);
+    }
+    for (size_t k = 0; k < 3; k++) {
+        gs_diff_input_close(in[k]);
+    }
     progress_done(&bar);
     if (code == CLI_EXIT_OK || code == CLI_EXIT_INVALID) {
         return cli_outfile_commit(&of, code);
@@ -191,12 +255,19 @@ const cli_command cmd_diff = {
         "similarity, the share of equal elements, and the worst block counted in B's block "
         "size (1 element for F32/F16/BF16), with its RMSE. Tensors are listed worst first, then "
         "a total weighted by element count. The report names the --tensor and --exclude "
-        "patterns that applied.",
+        "patterns that applied. With a threshold or a metadata rule the gate also fails on a "
+        "tensor only in A (unless --allow-missing), only in B (unless --allow-extra), or without "
+        "an f32 form on a side (unless both sides have one type and identical bytes), and the "
+        "report lists each failure with its rule. With three files, REF A B, the baseline A and "
+        "the candidate B are each compared with REF and the report gives both errors and their "
+        "ratio per tensor and per roll-up (is B no worse than A?); --max-nmse-ratio and "
+        "--max-nmse-increase gate B against A, the other thresholds apply to B.",
     .notes = "A NaN equals a NaN and an infinity the same infinity; any other pair with a NaN or "
              "an infinity makes the tensor's max_abs, RMSE and NMSE Infinity and its cosine NaN.",
-    .exit_status = "0 no tensor breaks a threshold, 1 a tensor breaks one, a shape differs, or a "
-                   "file is invalid or not a GGUF file, 2 usage, I/O or environment error, or "
-                   "no tensor left by the patterns",
+    .exit_status = "0 the gate passed, 1 it failed (a threshold, a shape, a missing, extra or "
+                   "incomparable tensor, a gated metadata key) or a file is invalid or not a "
+                   "GGUF file, 2 usage, I/O or environment error, or no tensor left by the "
+                   "patterns",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(diff_args),

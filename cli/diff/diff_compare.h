@@ -1,7 +1,8 @@
 /* The tensor half of `ggufsafe diff`, second step: decode both sides of each matched pair in
  * chunks and accumulate their error (diff_metrics.h). Memory stays bounded: each thread holds
  * one chunk of each side, never a whole tensor. Each tensor is computed by one thread from start
- * to end, so the results do not depend on the number of threads. */
+ * to end, so the results do not depend on the number of threads. In a three-way comparison the
+ * reference is decoded once per chunk for both candidates. */
 #ifndef GGUFSAFE_CLI_DIFF_COMPARE_H
 #define GGUFSAFE_CLI_DIFF_COMPARE_H
 
@@ -28,10 +29,25 @@ gs_status diff_compare_tensor(const gs_file *fa, size_t ia, const gs_file *fb, s
  * time, from the thread that compared it); may be NULL. */
 typedef void (*diff_progress_fn)(void *ctx, uint64_t done, uint64_t total);
 
-/* Fills status, failed_side and m of every DIFF_PAIR_COMPARED pair, on `jobs` threads (1 to
- * DIFF_MAX_JOBS) of the shared work pool. Returns the index of the first pair (in list order)
- * whose decoding failed, or pairs->n when none did; pairs after a failed one may be left
+typedef struct diff_compare_plan {
+    diff_pairs *pairs;      /* the candidate's pairs (B) */
+    diff_pairs *base;       /* three-way: the baseline's (A), whose first base->tensors_a pairs
+                               share the reference with pairs' first ones; NULL otherwise */
+    unsigned jobs;          /* 1 to DIFF_MAX_JOBS threads of the shared work pool */
+    size_t chunk_elems;
+    size_t keep_worst;      /* worst blocks kept per compared pair (0: none) */
+    diff_progress_fn progress;
+    void *progress_ctx;
+} diff_compare_plan;
+
+/* Fills status, failed_side, m and the worst blocks of every DIFF_PAIR_COMPARED pair, and
+ * same_bytes of every DIFF_PAIR_NOT_DECODABLE pair whose sides have one type. Returns the index
+ * of the first pair (in list order) whose decoding failed, or pairs->n when none did, with
+ * *failed_base set when it is the baseline's pair of that index; later pairs may be left
  * uncompared. */
+size_t diff_compare_run(const diff_compare_plan *plan, bool *failed_base);
+
+/* diff_compare_run on one list, no worst blocks kept. */
 size_t diff_compare_pairs(diff_pairs *pairs, unsigned jobs, size_t chunk_elems,
                           diff_progress_fn progress, void *progress_ctx);
 

@@ -87,6 +87,9 @@ gs_status diff_match(const cli_source *a, const cli_source *b, const cli_name_fi
 
 void diff_pairs_free(diff_pairs *p)
 {
+    for (size_t i = 0; i < p->n; i++) {
+        free(p->items[i].worst);
+    }
     free(p->items);
     memset(p, 0, sizeof *p);
 }

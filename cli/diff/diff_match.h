@@ -31,9 +31,13 @@ typedef struct diff_pair {
     diff_pair_kind kind;
     diff_side a, b;
     /* Compared pairs, filled by diff_compare_pairs. */
-    gs_status status;         /* GS_OK, or why decoding failed */
-    char failed_side;         /* 'A' or 'B' when status is not GS_OK */
+    gs_status status;         /* GS_OK, or why decoding (or reading) failed */
+    char failed_side;         /* 'A' (the reference) or 'B' when status is not GS_OK */
     diff_metrics m;
+    diff_block_err *worst;    /* the kept worst blocks, worst first (owned) */
+    size_t n_worst;
+    /* DIFF_PAIR_NOT_DECODABLE: both of one type with identical data bytes */
+    bool same_bytes;
 } diff_pair;
 
 typedef struct diff_pairs {
@@ -43,12 +47,15 @@ typedef struct diff_pairs {
     size_t tensors_a, tensors_b;        /* tensors of each file that the filter kept */
 } diff_pairs;
 
-/* Fills out. filter may be NULL (every tensor). Returns GS_OK or GS_E_NO_MEMORY. */
+/* Fills out. filter may be NULL (every tensor). Returns GS_OK or GS_E_NO_MEMORY. The first
+ * out->tensors_a pairs are A's kept tensors in order, whatever B holds: two matchings against
+ * one reference line up pair by pair there (three-way). */
 gs_status diff_match(const cli_source *a, const cli_source *b, const cli_name_filter *filter,
                      diff_pairs *out);
 void diff_pairs_free(diff_pairs *p);
 
 /* The tensor's info; the pair's side must be present. */
 void diff_side_info(const diff_side *s, gs_tensor_info *out);
+
 
 #endif

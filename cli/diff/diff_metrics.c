@@ -1,6 +1,7 @@
 #include "diff_metrics.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 void diff_acc_init(diff_acc *acc, uint32_t block_elems)
@@ -9,12 +10,74 @@ void diff_acc_init(diff_acc *acc, uint32_t block_elems)
     acc->m.block_elems = block_elems > 0 ? block_elems : 1;
 }
 
+bool diff_block_worse(const diff_block_err *x, const diff_block_err *y)
+{
+    if (x->nonfinite != y->nonfinite) {
+        return x->nonfinite;
+    }
+    if (!x->nonfinite && x->sse != y->sse) {
+        return x->sse > y->sse;
+    }
+    return x->block < y->block;
+}
+
+/* The heap keeps its least bad block at the root: a new block enters when it is worse than the
+ * root (blocks come in increasing order, so a tie keeps the earlier one). */
+static void heap_down(diff_block_err *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, least = i;
+        if (l < n && diff_block_worse(&h[least], &h[l])) {
+            least = l;
+        }
+        if (r < n && diff_block_worse(&h[least], &h[r])) {
+            least = r;
+        }
+        if (least == i) {
+            return;
+        }
+        diff_block_err t = h[i];
+        h[i] = h[least];
+        h[least] = t;
+        i = least;
+    }
+}
+
+static void heap_offer(diff_block_err *h, size_t *n, size_t cap, const diff_block_err *e)
+{
+    if (cap == 0) {
+        return;
+    }
+    if (*n < cap) {
+        size_t i = (*n)++;
+        h[i] = *e;
+        while (i > 0 && diff_block_worse(&h[(i - 1) / 2], &h[i])) {
+            diff_block_err t = h[i];
+            h[i] = h[(i - 1) / 2];
+            h[(i - 1) / 2] = t;
+            i = (i - 1) / 2;
+        }
+    } else if (diff_block_worse(e, &h[0])) {
+        h[0] = *e;
+        heap_down(h, *n, 0);
+    }
+}
+
+static diff_block_err current_block(const diff_acc *acc)
+{
+    return (diff_block_err){acc->block, acc->block_sse, acc->block_max, acc->block_nonfinite};
+}
+
 /* Is the finished (or final partial) block the worst so far? Strictly worse only, so the first
  * of equal blocks stays. */
 static void close_block(diff_acc *acc)
 {
     if (acc->block_changed) {
         acc->m.changed_blocks++;
+        if (acc->heap != NULL) {
+            diff_block_err e = current_block(acc);
+            heap_offer(acc->heap, &acc->heap_n, acc->heap_cap, &e);
+        }
         bool worse;
         if (acc->block_nonfinite || acc->worst_nonfinite) {
             worse = acc->block_nonfinite && !acc->worst_nonfinite;
@@ -83,9 +146,40 @@ void diff_acc_add(diff_acc *acc, const float *a, const float *b, size_t n)
     }
 }
 
+void diff_acc_keep_worst(diff_acc *acc, diff_block_err *storage, size_t cap)
+{
+    acc->heap = cap > 0 ? storage : NULL;
+    acc->heap_cap = cap;
+    acc->heap_n = 0;
+}
+
+static int worst_first(const void *x, const void *y)
+{
+    const diff_block_err *a = x, *b = y;
+    return diff_block_worse(a, b) ? -1 : (diff_block_worse(b, a) ? 1 : 0);
+}
+
+size_t diff_acc_worst(const diff_acc *acc, diff_block_err *out)
+{
+    if (acc->heap == NULL) {
+        return 0;
+    }
+    size_t n = acc->heap_n;
+    if (out != acc->heap) {
+        memmove(out, acc->heap, n * sizeof *out);
+    }
+    if (acc->in_block > 0 && acc->block_changed) {
+        diff_block_err e = current_block(acc);
+        heap_offer(out, &n, acc->heap_cap, &e);
+    }
+    qsort(out, n, sizeof *out, worst_first);
+    return n;
+}
+
 void diff_acc_finish(const diff_acc *acc, diff_metrics *out)
 {
     diff_acc last = *acc;
+    last.heap = NULL; /* the kept blocks are diff_acc_worst's */
     if (last.in_block > 0) {
         close_block(&last);
     }

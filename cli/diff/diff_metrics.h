@@ -39,8 +39,21 @@ typedef struct diff_metrics {
     double worst_rmse, worst_max_abs;
 } diff_metrics;
 
+/* One block's error, for the list of worst blocks (diff_acc_keep_worst). */
+typedef struct diff_block_err {
+    uint64_t block;                /* index in units of block_elems */
+    double sse, max_abs;           /* over the block's finite pairs */
+    bool nonfinite;                /* a non-finite mismatch: worse than any finite error */
+} diff_block_err;
+
+/* Whether x is a worse block than y: a non-finite mismatch first, then the larger SSE, then
+ * the lower index (the first of equal blocks wins). */
+bool diff_block_worse(const diff_block_err *x, const diff_block_err *y);
+
 typedef struct diff_acc {
     diff_metrics m;                /* running counts and sums; derived fields set by finish */
+    diff_block_err *heap;          /* diff_acc_keep_worst: the worst changed blocks so far, */
+    size_t heap_n, heap_cap;       /* a heap whose root is the least bad of them */
     uint64_t in_block;             /* elements of the current block seen so far */
     uint64_t block;                /* index of the current block */
     double block_sse, block_max;
@@ -55,6 +68,12 @@ void diff_acc_init(diff_acc *acc, uint32_t block_elems);
 void diff_acc_add(diff_acc *acc, const float *a, const float *b, size_t n);
 /* The metrics of every pair added so far (a last partial block counts as a block). */
 void diff_acc_finish(const diff_acc *acc, diff_metrics *out);
+/* Keep the cap worst changed blocks in storage (cap entries, the caller's, until the last
+ * diff_acc_worst); before the first diff_acc_add. cap 0 keeps none. */
+void diff_acc_keep_worst(diff_acc *acc, diff_block_err *storage, size_t cap);
+/* The kept blocks, a last partial block included, worst first into out (cap entries as
+ * given to diff_acc_keep_worst); returns how many. */
+size_t diff_acc_worst(const diff_acc *acc, diff_block_err *out);
 
 /* A total over several tensors, added in a fixed order (the files' tensor order):
  * elements, equal and non-finite counts and the sums pooled; max_abs the largest; RMSE from the

@@ -341,7 +341,214 @@ static void print_compared(cli_out *out, const diff_report *r)
     free(order);
 }
 
-static void print_total_and_gate(cli_out *out, const diff_report *r)
+/* A roll-up group's name: the role or "blk.N" (escaped bytes of a tensor name), the type. */
+static void group_name(const diff_group *g, int grouping, bool three_way, cli_text *t)
+{
+    if (grouping == DIFF_BY_TYPE && three_way) {
+        cli_text_printf(t, "%s -> %s", gs_type_name(g->base_type), gs_type_name(g->type));
+    } else {
+        cli_text_escape(t, g->name.ptr, g->name.len, NAME_MAX_SRC);
+    }
+}
+
+static void print_group(cli_out *out, const diff_report *r, const diff_group *g, const cli_text *name,
+                        size_t col)
+{
+    char b1[32], b2[32], b3[32], b4[32], b5[32];
+    cli_out_puts(out, "  ");
+    cli_text_print_padded(out, name, col);
+    cli_out_printf(out, " %7" PRIu64 " %12" PRIu64 " %7.4f %12s %12s %12s", g->s.tensors,
+                   g->s.elements, diff_stats_bpw(&g->s), num(b1, diff_stats_nmse(&g->s)),
+                   num(b2, diff_stats_cosine(&g->s)), num(b3, g->s.max_abs));
+    if (r->three_way) {
+        double na = diff_stats_nmse(&g->base), nb = diff_stats_nmse(&g->s);
+        cli_out_printf(out, " %7.4f %12s %12s", diff_stats_bpw(&g->base), num(b4, na),
+                       num(b5, diff_nmse_ratio(na, nb)));
+    }
+    cli_out_putc(out, '\n');
+}
+
+/* Per role, per layer, per type and in total: the candidate's bits per weight next to its
+ * pooled error (and, three-way, the baseline's and the ratio). */
+static void print_rollups(cli_out *out, const diff_report *r)
+{
+    const diff_rollups *ru = &r->rollups;
+    if (ru->total.s.tensors == 0) {
+        return;
+    }
+    static const char *const heads[DIFF_GROUPINGS] = {"role", "layer", "type"};
+    size_t col = 8;
+    for (int g = 0; g < DIFF_GROUPINGS; g++) {
+        for (size_t i = 0; i < ru->n[g]; i++) {
+            cli_text t;
+            group_name(&ru->groups[g][i], g, r->three_way, &t);
+            col = t.width > col ? t.width : col;
+        }
+    }
+    col = col > NAME_COLUMN_MAX ? NAME_COLUMN_MAX : col;
+    cli_out_printf(out, "\nroll-ups of the compared tensors (bpw: bits per weight of %s; errors "
+                        "pooled: nmse = group SSE / group energy of the reference, cosine "
+                        "weighted by elements)\n",
+                   r->three_way ? "each candidate" : "B");
+    for (int g = 0; g < DIFF_GROUPINGS; g++) {
+        if (ru->n[g] == 0) {
+            continue;
+        }
+        cli_text head;
+        cli_text_printf(&head, "by %s", heads[g]);
+        cli_out_puts(out, "  ");
+        cli_text_print_padded(out, &head, col);
+        cli_out_printf(out, " %7s %12s %7s %12s %12s %12s", "tensors", "elements",
+                       r->three_way ? "B bpw" : "bpw", r->three_way ? "B nmse" : "nmse",
+                       "cosine", "max_abs");
+        if (r->three_way) {
+            cli_out_printf(out, " %7s %12s %12s", "A bpw", "A nmse", "B/A nmse");
+        }
+        cli_out_putc(out, '\n');
+        for (size_t i = 0; i < ru->n[g]; i++) {
+            cli_text t;
+            group_name(&ru->groups[g][i], g, r->three_way, &t);
+            print_group(out, r, &ru->groups[g][i], &t, col);
+        }
+    }
+    cli_text t;
+    cli_text_printf(&t, "total");
+    print_group(out, r, &ru->total, &t, col);
+}
+
+/* Three-way rows, worst ratio first, then list order. */
+typedef struct ratio_row {
+    size_t row;
+    double ratio;
+} ratio_row;
+
+static int worse_ratio_first(const void *x, const void *y)
+{
+    const ratio_row *a = x, *b = y;
+    if (a->ratio != b->ratio) {
+        return a->ratio > b->ratio ? -1 : 1;
+    }
+    return a->row < b->row ? -1 : (a->row > b->row ? 1 : 0);
+}
+
+static void print_three_way_row(cli_out *out, const diff_report *r, size_t i, size_t name_col)
+{
+    const diff_pair *p = &r->pairs.items[i], *q = diff_row_baseline(r, i);
+    gs_tensor_info ta, tq, tb;
+    diff_side_info(&p->a, &ta);
+    diff_side_info(&q->b, &tq);
+    diff_side_info(&p->b, &tb);
+    char b1[32], b2[32], b3[32], b4[32];
+    cli_out_puts(out, "  ");
+    print_name(out, &ta, name_col);
+    cli_out_printf(out, "  %-7s %-7s %7.4f %7.4f %12s %12s %12s %12s", gs_type_name(tq.type),
+                   gs_type_name(tb.type), diff_pair_bpw(q), diff_pair_bpw(p),
+                   num(b1, q->m.nmse), num(b2, p->m.nmse),
+                   num(b3, diff_nmse_ratio(q->m.nmse, p->m.nmse)),
+                   num(b4, diff_nmse_increase(q->m.nmse, p->m.nmse)));
+    unsigned bits = diff_row_exceeds(r, i);
+    if (bits != 0) {
+        cli_out_puts(out, "  FAIL ");
+        cli_out_puts(out, (bits & DIFF_EXCEEDS_RATIO) && (bits & DIFF_EXCEEDS_INCREASE)
+                              ? "nmse-ratio,nmse-increase"
+                              : ((bits & DIFF_EXCEEDS_RATIO) ? "nmse-ratio" : "nmse-increase"));
+    }
+    cli_out_putc(out, '\n');
+}
+
+/* B against A, both against REF: the tensors compared on both candidates. */
+static void print_three_way(cli_out *out, const diff_report *r)
+{
+    if (!r->three_way) {
+        return;
+    }
+    ratio_row *rows = cli_alloc_array(r->base_rows > 0 ? r->base_rows : 1, sizeof *rows);
+    if (rows == NULL) {
+        cli_out_fail(out, GS_E_NO_MEMORY);
+        return;
+    }
+    size_t n = 0, name_col = 6;
+    for (size_t i = 0; i < r->base_rows; i++) {
+        const diff_pair *q = diff_row_baseline(r, i);
+        if (q == NULL) {
+            continue;
+        }
+        const diff_pair *p = &r->pairs.items[i];
+        rows[n++] = (ratio_row){i, diff_nmse_ratio(q->m.nmse, p->m.nmse)};
+        gs_tensor_info t;
+        cli_text name;
+        diff_side_info(&p->a, &t);
+        cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
+        name_col = name.width > name_col ? name.width : name_col;
+    }
+    name_col = name_col > NAME_COLUMN_MAX ? NAME_COLUMN_MAX : name_col;
+    cli_out_printf(out, "\nB against A (%zu tensors compared on both; nmse against REF), worst "
+                        "ratio first\n  ",
+                   n);
+    cli_text head;
+    cli_text_printf(&head, "tensor");
+    cli_text_print_padded(out, &head, name_col);
+    cli_out_printf(out, "  %-7s %-7s %7s %7s %12s %12s %12s %12s\n", "A", "B", "A bpw", "B bpw",
+                   "A nmse", "B nmse", "B/A nmse", "B-A nmse");
+    qsort(rows, n, sizeof *rows, worse_ratio_first);
+    for (size_t k = 0; k < n; k++) {
+        print_three_way_row(out, r, rows[k].row, name_col);
+    }
+    free(rows);
+}
+
+static void print_values(cli_out *out, const char *label, const float *v, uint32_t n)
+{
+    char b[32];
+    cli_out_printf(out, "      %-4s", label);
+    for (uint32_t i = 0; i < n; i++) {
+        cli_out_printf(out, " %s", num(b, (double)v[i]));
+    }
+    cli_out_putc(out, '\n');
+}
+
+/* --worst N: the worst blocks of the whole comparison with their values. */
+static void print_worst(cli_out *out, const diff_report *r)
+{
+    if (r->keep_worst == 0) {
+        return;
+    }
+    cli_out_printf(out, "\nworst blocks (%zu of --worst %zu; in B's blocks, by RMSE over the block)\n",
+                   r->n_worst, r->keep_worst);
+    for (size_t i = 0; i < r->n_worst; i++) {
+        const diff_worst *w = &r->worst[i];
+        gs_tensor_info t;
+        diff_side_info(&r->pairs.items[w->pair].a, &t);
+        char b1[32], b2[32], b3[32], b4[32];
+        cli_out_printf(out, "  %zu. ", i + 1);
+        print_name(out, &t, 0);
+        cli_out_printf(out, " block %" PRIu64 " (elements %" PRIu64 "..%" PRIu64 "): rmse %s, "
+                            "max_abs %s",
+                       w->e.block, w->first, w->first + w->n - 1, num(b1, diff_worst_rmse(w)),
+                       num(b2, w->e.nonfinite ? INFINITY : w->e.max_abs));
+        if (w->base != NULL) {
+            cli_out_printf(out, "; A: rmse %s, max_abs %s", num(b3, w->base_rmse),
+                           num(b4, w->base_max_abs));
+        }
+        cli_out_putc(out, '\n');
+        print_values(out, r->three_way ? "REF" : "A", w->ref, w->n);
+        if (w->base != NULL) {
+            print_values(out, "A", w->base, w->n);
+        }
+        print_values(out, "B", w->cand, w->n);
+    }
+}
+
+static void print_patterns(cli_out *out, const char *option, const char *const *list, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        cli_text t;
+        cli_text_escape_cstr(&t, list[i]);
+        cli_out_printf(out, " --%s '%s'", option, t.s);
+    }
+}
+
+static void print_total(cli_out *out, const diff_report *r)
 {
     const diff_total *t = &r->total;
     char b1[32], b2[32], b3[32], b4[32], pc[16];
@@ -351,8 +558,26 @@ static void print_total_and_gate(cli_out *out, const diff_report *r)
             t->tensors, t->n_elements, num(b1, t->max_abs), num(b2, diff_total_rmse(t)),
             num(b3, diff_total_nmse(t)), num(b4, diff_total_cosine(t)),
             percent(pc, t->equal, t->n_elements));
+}
+
+static void print_key_patterns(cli_out *out, const diff_rules *ru)
+{
+    if (ru->fail_on_metadata) {
+        cli_out_puts(out, " --fail-on-metadata");
+    }
+    print_patterns(out, "fail-on-key", ru->keys.include, ru->keys.n_include);
+    if (ru->fail_on_metadata || ru->keys.n_include > 0) {
+        print_patterns(out, "ignore-key", ru->keys.exclude, ru->keys.n_exclude);
+    }
+}
+
+/* "gate: --max-nmse 0.01 --allow-missing: 2 tensors fail; 1 missing; FAIL" */
+static void print_gate_line(cli_out *out, const diff_report *r)
+{
     const diff_thresholds *th = &r->th;
-    if (!th->has_max_nmse && !th->has_max_abs && !th->has_min_cos) {
+    const diff_gate *g = &r->gate;
+    char b1[32];
+    if (!g->active) {
         cli_out_puts(out, "gate: no thresholds");
     } else {
         cli_out_puts(out, "gate:");
@@ -365,21 +590,104 @@ static void print_total_and_gate(cli_out *out, const diff_report *r)
         if (th->has_min_cos) {
             cli_out_printf(out, " --min-cos %s", num(b1, th->min_cos));
         }
+        if (th->has_max_ratio) {
+            cli_out_printf(out, " --max-nmse-ratio %s", num(b1, th->max_ratio));
+        }
+        if (th->has_max_increase) {
+            cli_out_printf(out, " --max-nmse-increase %s", num(b1, th->max_increase));
+        }
+        if (r->rules.allow_missing) {
+            cli_out_puts(out, " --allow-missing");
+        }
+        if (r->rules.allow_extra) {
+            cli_out_puts(out, " --allow-extra");
+        }
+        print_key_patterns(out, &r->rules);
         cli_out_printf(out, ": %zu tensors fail", r->failing);
     }
-    size_t shapes = r->pairs.count[DIFF_PAIR_SHAPE_MISMATCH];
-    if (shapes > 0) {
-        cli_out_printf(out, "; %zu shape mismatches", shapes);
+    static const struct {
+        gs_diff_rule rule;
+        const char *what;
+    } counts[] = {{GS_DIFF_RULE_SHAPE, "shape mismatches"},
+                  {GS_DIFF_RULE_MISSING, "missing in B"},
+                  {GS_DIFF_RULE_EXTRA, "extra in B"},
+                  {GS_DIFF_RULE_NOT_COMPARABLE, "not comparable"},
+                  {GS_DIFF_RULE_METADATA, "metadata differences"}};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        if (g->count[counts[k].rule] > 0) {
+            cli_out_printf(out, "; %zu %s", g->count[counts[k].rule], counts[k].what);
+        }
     }
     cli_out_printf(out, "; %s\n", diff_report_exit_code(r) == 0 ? "PASS" : "FAIL");
 }
 
-static void print_patterns(cli_out *out, const char *option, const char *const *list, size_t n)
+/* Why one failure failed, and what accepts it when something can. */
+static void print_failure(cli_out *out, const diff_report *r, const diff_failure *f)
 {
-    for (size_t i = 0; i < n; i++) {
-        cli_text t;
-        cli_text_escape_cstr(&t, list[i]);
-        cli_out_printf(out, " --%s '%s'", option, t.s);
+    char b1[32], b2[32];
+    cli_text subject, rule;
+    gs_tensor_info ta, tb;
+    const diff_pair *p = f->rule != GS_DIFF_RULE_METADATA ? &r->pairs.items[f->index] : NULL;
+    if (p != NULL) {
+        diff_side_info(p->a.file != NULL ? &p->a : &p->b, &ta);
+        cli_text_escape(&subject, ta.name.ptr, ta.name.len, NAME_MAX_SRC);
+    } else {
+        const diff_kv *d = &r->kvs.items[f->index];
+        const gs_file *kf = cli_source_part(d->kind == DIFF_KV_ONLY_B ? r->b : r->a, 0);
+        gs_kv_info kv;
+        if (gs_kv_info_at(kf, d->kind == DIFF_KV_ONLY_B ? d->ib : d->ia, &kv) == GS_OK) {
+            cli_text_escape(&subject, kv.key.ptr, kv.key.len, KEY_MAX_SRC);
+        } else {
+            cli_text_printf(&subject, "?");
+        }
+    }
+    cli_text_printf(&rule, "%s", diff_rule_name(f->rule));
+    cli_out_puts(out, "  ");
+    cli_text_print_padded(out, &rule, 18);
+    cli_out_printf(out, "  %s: ", subject.s);
+    switch (f->rule) {
+    case GS_DIFF_RULE_MAX_NMSE:
+    case GS_DIFF_RULE_MAX_ABS:
+    case GS_DIFF_RULE_MAX_NMSE_RATIO:
+    case GS_DIFF_RULE_MAX_NMSE_INCREASE:
+        cli_out_printf(out, "%s > %s\n", num(b1, f->value), num(b2, f->limit));
+        break;
+    case GS_DIFF_RULE_MIN_COS:
+        cli_out_printf(out, "%s < %s\n", num(b1, f->value), num(b2, f->limit));
+        break;
+    case GS_DIFF_RULE_MISSING:
+        cli_out_puts(out, "in A, not in B (--allow-missing accepts tensors only in A)\n");
+        break;
+    case GS_DIFF_RULE_EXTRA:
+        cli_out_puts(out, "in B, not in A (--allow-extra accepts tensors only in B)\n");
+        break;
+    case GS_DIFF_RULE_SHAPE: {
+        cli_text sa, sb;
+        diff_side_info(&p->b, &tb);
+        shape_text(&ta, &sa);
+        shape_text(&tb, &sb);
+        cli_out_printf(out, "A %s, B %s\n", sa.s, sb.s);
+        break;
+    }
+    case GS_DIFF_RULE_NOT_COMPARABLE:
+        diff_side_info(&p->b, &tb);
+        cli_out_printf(out, "A %s, B %s: no f32 form, and not the same type and bytes\n",
+                       gs_type_name(ta.type), gs_type_name(tb.type));
+        break;
+    case GS_DIFF_RULE_METADATA: {
+        static const char *const kinds[] = {"only in A", "only in B", "changed"};
+        cli_out_printf(out, "%s (--ignore-key accepts it)\n", kinds[r->kvs.items[f->index].kind]);
+        break;
+    }
+    }
+}
+
+static void print_total_and_gate(cli_out *out, const diff_report *r)
+{
+    print_total(out, r);
+    print_gate_line(out, r);
+    for (size_t i = 0; i < r->gate.n; i++) {
+        print_failure(out, r, &r->gate.items[i]);
     }
 }
 
@@ -397,11 +705,22 @@ static void print_filter(cli_out *out, const cli_name_filter *f)
 
 void diff_text(cli_out *out, const diff_report *r)
 {
-    print_source(out, "A", r->path_a, r->a);
-    print_source(out, "B", r->path_b, r->b);
+    if (r->three_way) {
+        print_source(out, "REF", r->path_a, r->a);
+        print_source(out, "A", r->path_base, r->base);
+        print_source(out, "B", r->path_b, r->b);
+        cli_out_puts(out, "three-way: B against REF first (REF is \"A\" in those tables), then "
+                          "B against the baseline A, both measured against REF\n");
+    } else {
+        print_source(out, "A", r->path_a, r->a);
+        print_source(out, "B", r->path_b, r->b);
+    }
     print_filter(out, &r->filter);
     print_metadata(out, r);
     print_unmatched(out, r);
     print_compared(out, r);
+    print_three_way(out, r);
+    print_rollups(out, r);
+    print_worst(out, r);
     print_total_and_gate(out, r);
 }

@@ -160,6 +160,109 @@ Test(dequant, usage_and_failures)
     free(bytes);
 }
 
+/* Runs dequant on the sample with `mode` (NULL-terminated, at most 4) and -j jobs. */
+static void run_jobs(run_result *r, const char *jobs, const char *m0, const char *m1)
+{
+    const char *args[10] = {"dequant", sample, "-j", jobs, m0, m1, NULL};
+    cr_assert(run_cli_v(r, false, args));
+}
+
+Test(dequant, jobs_do_not_change_a_byte)
+{
+    static const char *const jobs[] = {"1", "2", "3", "8"};
+    const char *modes[][2] = {{"--sha256", NULL}, {"--json", NULL}, {NULL, NULL},
+                              {"--tensor", "blk.*"}};
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        run_result one;
+        run_jobs(&one, "1", modes[m][0], modes[m][1]);
+        cr_assert_eq(one.status, 0, "%s", one.err);
+        if (m == 0) {
+            cr_expect_eq(one.out_len, expected_len);
+            cr_expect(memcmp(one.out, expected, expected_len) == 0, "ggml's list, -j 1");
+        }
+        for (size_t j = 1; j < sizeof jobs / sizeof jobs[0]; j++) {
+            run_result r;
+            run_jobs(&r, jobs[j], modes[m][0], modes[m][1]);
+            cr_expect_eq(r.status, 0, "%s", r.err);
+            cr_expect_str_eq(r.out, one.out, "mode %zu, -j %s", m, jobs[j]);
+            run_result_free(&r);
+        }
+        run_result_free(&one);
+    }
+    /* --out: the same bytes from every -j, and to standard output */
+    char *first = NULL;
+    size_t first_len = 0;
+    for (size_t j = 0; j < sizeof jobs / sizeof jobs[0]; j++) {
+        char *out = path_join(dir, "all.f32");
+        run_result r;
+        run_jobs(&r, jobs[j], "--out", out);
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        run_result_free(&r);
+        size_t len;
+        char *bytes = read_file(out, &len);
+        cr_assert_eq(len, 28 * 4096 * 4);
+        if (first == NULL) {
+            first = bytes;
+            first_len = len;
+        } else {
+            cr_expect(memcmp(bytes, first, len) == 0, "-j %s", jobs[j]);
+            free(bytes);
+        }
+        free(out);
+    }
+    run_result r;
+    run_jobs(&r, "4", "--out", "-");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert_eq(r.out_len, first_len);
+    cr_expect(memcmp(r.out, first, first_len) == 0, "--out - is the file's bytes");
+    run_result_free(&r);
+    free(first);
+}
+
+Test(dequant, only_tensors_without_an_f32_form)
+{
+    char *out = path_join(dir, "ints.f32");
+    run_result r;
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.i8", "--out", out, NULL));
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect_str_eq(r.err, "error: --out selects only tensors without an f32 form (raw.i8 i8): "
+                            "nothing to write; --sha256 lists them with '-'\n"
+                            "run 'ggufsafe dequant --help' for usage\n");
+    cr_expect_eq(r.out_len, 0);
+    FILE *f = fopen(out, "rb");
+    cr_expect_null(f, "no file is created");
+    if (f != NULL) {
+        fclose(f);
+    }
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.i*", NULL));
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect_str_eq(r.err, "error: --tensor selects only tensors without an f32 form (raw.i8 "
+                            "i8, raw.i16 i16, raw.i32 i32, raw.i64 i64): nothing to decode; "
+                            "--sha256 lists them with '-'\n"
+                            "run 'ggufsafe dequant --help' for usage\n");
+    run_result_free(&r);
+    /* --sha256 keeps listing them as ggml's list does, and --json says decodable false */
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.i*", "--sha256", NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_eq(r.out, "-  raw.i8  i8\n-  raw.i16  i16\n-  raw.i32  i32\n-  raw.i64  i64\n");
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.f64", "--json", NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(strstr(r.out, "\"decodable\": false") != NULL, "%s", r.out);
+    run_result_free(&r);
+    /* one decodable tensor among them is enough */
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.*", "--tensor", "blk.0.q8_0.weight",
+                      "--out", out, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    size_t len;
+    char *bytes = read_file(out, &len);
+    cr_expect_eq(len, 4096 * 4);
+    free(bytes);
+    free(out);
+}
+
 /* --sha256 hashes NaN as the one canonical 0x7FC00000 (docs/cli.md): f32 and bf16 tensors
  * holding quiet, signalling and negative NaNs of several payloads hash as the same values with
  * every NaN replaced by 0x7FC00000, computed here from the bits, and as a copy whose NaNs are

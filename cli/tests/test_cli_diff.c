@@ -214,8 +214,11 @@ Test(diff, file_against_itself_is_exactly_zero)
                         "/metadata/only_in_b=[]", "/metadata/changed=[]",
                         "/tensors/not_compared/0/name=\"raw.i8\"", NULL);
     cr_expect_eq(st, 0, "check_json.py exit %d", st);
-    /* every one of the 28 compared tensors, and the total (and the gate's --max-abs 0) */
-    cr_expect_eq(dt_count(r.out, "\"max_abs\": 0.0,"), 30);
+    /* every one of the 28 compared tensors and the total, before the roll-ups */
+    char *rollups = strstr(r.out, "\"rollups\": {");
+    cr_assert_not_null(rollups);
+    *rollups = '\0';
+    cr_expect_eq(dt_count(r.out, "\"max_abs\": 0.0,"), 29);
     cr_expect_eq(dt_count(r.out, "\"rmse\": 0.0,"), 29);
     cr_expect_eq(dt_count(r.out, "\"nmse\": 0.0,"), 29);
     cr_expect_eq(dt_count(r.out, "\"cosine\": 1.0,"), 29);
@@ -223,6 +226,15 @@ Test(diff, file_against_itself_is_exactly_zero)
     cr_expect_eq(dt_count(r.out, "\"changed_blocks\": 0,"), 28);
     cr_expect_eq(dt_count(r.out, "\"worst_block\": null,"), 28);
     cr_expect_eq(dt_count(r.out, "\"nonfinite_mismatches\": 0"), 29);
+    /* and every roll-up group: no error anywhere */
+    *rollups = '"';
+    char *gate = strstr(rollups, "\"gate\": {");
+    cr_assert_not_null(gate);
+    *gate = '\0';
+    size_t groups = dt_count(rollups, "\"bits_per_weight\": ");
+    cr_expect_gt(groups, 3);
+    cr_expect_eq(dt_count(rollups, "\"nmse\": 0.0,"), groups);
+    cr_expect_eq(dt_count(rollups, "\"max_abs\": 0.0,"), groups);
     run_result_free(&r);
     free(sample);
 }
@@ -383,6 +395,526 @@ Test(diff, thresholds_gate_the_exit_code)
     run_result_free(&r);
 }
 
+/* The reference of quantized_pair, and candidates that lost blk.1.ffn_up.weight ("drop") or
+ * gained extra.weight ("extra"), both Q8_0 where the reference has it. */
+static void gate_files(const char **ref, const char **drop, const char **extra)
+{
+    static const uint64_t ne[2] = {256, 16};
+    float *v = malloc(4096 * sizeof *v);
+    const char *names[3] = {"ref.gguf", "drop.gguf", "extra.gguf"};
+    const char **out[3] = {ref, drop, extra};
+    for (int k = 0; k < 3; k++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        int32_t type = k ? GS_TYPE_Q8_0 : GS_TYPE_F32;
+        qr_gaussian(10, 1.0f, v, 4096);
+        dt_add_tensor(&m, "blk.0.ffn_up.weight", 2, ne, type, v);
+        if (k != 1) {
+            qr_gaussian(11, 1.0f, v, 4096);
+            dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, type, v);
+        }
+        qr_gaussian(12, 1.0f, v, 256);
+        dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
+        if (k == 2) {
+            dt_add_tensor(&m, "extra.weight", 1, ne, GS_TYPE_F32, v);
+        }
+        const char *p = dt_scratch_path(&scratch, names[k]);
+        cr_assert(dt_save(&m, p));
+        gsw_model_free(&m);
+        *out[k] = p;
+    }
+    free(v);
+}
+
+Test(diff, gate_fails_on_a_dropped_tensor)
+{
+    const char *ref, *drop, *extra;
+    gate_files(&ref, &drop, &extra);
+    run_result r;
+    DIFF(&r, ref, drop, "--max-nmse", "1");
+    cr_assert_eq(r.status, 1, "a lost tensor fails the gate: %s%s", r.out, r.err);
+    cr_expect(contains(r.out, "gate: --max-nmse 1: 0 tensors fail; 1 missing in B; FAIL\n"
+                              "  missing             blk.1.ffn_up.weight: in A, not in B "
+                              "(--allow-missing accepts tensors only in A)\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, ref, drop, "--max-nmse", "1", "--allow-missing");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "gate: --max-nmse 1 --allow-missing: 0 tensors fail; PASS\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    /* no gate: a report, exit 0, as before */
+    DIFF(&r, ref, drop);
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "gate: no thresholds; PASS\n"), "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, ref, drop, "--max-abs", "10", "--json");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/gate/active=true",
+                        "/gate/passed=false", "/gate/allow_missing=false",
+                        "/gate/failures=[{\"rule\": \"missing\", \"tensor\": "
+                        "\"blk.1.ffn_up.weight\"}]",
+                        "/gate/failing_tensors=0", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    /* the other way round it is an extra tensor, which --allow-missing does not accept */
+    DIFF(&r, drop, ref, "--min-cos", "0.9", "--allow-missing");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "; 1 extra in B; FAIL\n  extra               blk.1.ffn_up.weight: "
+                              "in B, not in A (--allow-extra accepts tensors only in B)\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, ref, extra, "--min-cos", "0.9", "--allow-extra", "--json");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    st = check_json(scratch.dir, "diff.schema.json", r.out, "/gate/allow_extra=true",
+                    "/gate/failures=[]", "/gate/passed=true",
+                    "/tensors/only_in_b/0/name=\"extra.weight\"", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    /* a threshold failure is listed with its figure and limit */
+    DIFF(&r, ref, extra, "--max-nmse", "1e-9", "--allow-extra", "--json");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    st = check_json(scratch.dir, "diff.schema.json", r.out, "/gate/failures/0/rule=\"max_nmse\"",
+                    "/gate/failures/0/tensor=\"blk.0.ffn_up.weight\"",
+                    "/gate/failures/0/limit=1e-09", "/gate/failures/1/tensor=\"blk.1.ffn_up.weight\"",
+                    "/gate/failing_tensors=2", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+}
+
+/* A tensor of an integer type (no f32 form) holding `vals`. */
+static void add_int_tensor(gsw_model *m, const char *name, int32_t type, const void *vals,
+                           size_t bytes, uint64_t n)
+{
+    const uint64_t ne[1] = {n};
+    gsw_tensor *t = gsw_add_tensor(m, name, 1, ne, type);
+    gsw_tensor_set_data(t, vals, bytes);
+}
+
+Test(diff, gate_on_tensors_without_an_f32_form)
+{
+    static const int32_t ids[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    static const int32_t other[8] = {1, 2, 3, 4, 5, 6, 7, 9};
+    static const int16_t ids16[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    const char *paths[3];
+    const char *names[3] = {"i32.gguf", "i32b.gguf", "i16.gguf"};
+    for (int k = 0; k < 3; k++) {
+        gsw_model m;
+        base_model(&m);
+        if (k < 2) {
+            add_int_tensor(&m, "tok.ids", GS_TYPE_I32, k ? other : ids, sizeof ids, 8);
+        } else {
+            add_int_tensor(&m, "tok.ids", GS_TYPE_I16, ids16, sizeof ids16, 8);
+        }
+        paths[k] = dt_scratch_path(&scratch, names[k]);
+        cr_assert(dt_save(&m, paths[k]));
+        gsw_model_free(&m);
+    }
+    /* the same type and bytes on both sides: nothing to fail */
+    run_result r;
+    DIFF(&r, paths[0], paths[0], "--max-nmse", "0");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_result_free(&r);
+    DIFF(&r, paths[0], paths[1], "--max-nmse", "1");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "; 1 not comparable; FAIL\n  not_comparable      tok.ids: A i32, "
+                              "B i32: no f32 form, and not the same type and bytes\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, paths[0], paths[2], "--max-nmse", "1", "--json");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out,
+                        "/gate/failures=[{\"rule\": \"not_comparable\", \"tensor\": \"tok.ids\"}]",
+                        "/tensors/not_compared/0/name=\"tok.ids\"", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+    /* without a gate, still only reported */
+    DIFF(&r, paths[0], paths[1]);
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    run_result_free(&r);
+}
+
+Test(diff, gate_on_metadata)
+{
+    const char *a = write_base("a.gguf");
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    gsw_set_cstr(gsw_add(&m, "general.name"), "candidate");
+    gsw_set_u32(gsw_add(&m, "general.file_type"), 0);
+    gsw_value *tokens = gsw_add(&m, "tokenizer.ggml.tokens");
+    gsw_set_string_array(tokens, 3);
+    gsw_array_string(tokens, 0, "a", 1);
+    gsw_array_string(tokens, 1, "b", 1);
+    gsw_array_string(tokens, 2, "c", 1);
+    base_tensors(&m, 0, 3);
+    const char *b = dt_scratch_path(&scratch, "b.gguf");
+    cr_assert(dt_save(&m, b));
+    gsw_model_free(&m);
+    struct {
+        const char *args[4];
+        int want;
+    } cases[] = {
+        {{"--fail-on-metadata"}, 1},
+        {{"--fail-on-metadata", "--ignore-key", "general.*"}, 0},
+        {{"--fail-on-key", "general.name"}, 1},
+        {{"--fail-on-key", "tokenizer.*"}, 0},
+        {{"--fail-on-key", "tokenizer.*", "--fail-on-key", "general.n*"}, 1},
+        {{"--max-nmse", "1"}, 0}, /* metadata is not gated unless asked */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *const *x = cases[i].args;
+        run_result r;
+        const char *argv[8] = {"diff", a, b, x[0], x[1], x[2], x[3], NULL};
+        cr_assert(run_cli_v(&r, false, argv));
+        cr_expect_eq(r.status, cases[i].want, "case %zu: %s%s", i, r.out, r.err);
+        if (cases[i].want) {
+            cr_expect(contains(r.out, "; 1 metadata differences; FAIL\n  metadata            "
+                                      "general.name: changed (--ignore-key accepts it)\n"),
+                      "case %zu: %s", i, r.out);
+        }
+        run_result_free(&r);
+    }
+    run_result r;
+    DIFF(&r, a, b, "--fail-on-metadata", "--json");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out,
+                        "/gate/failures=[{\"rule\": \"metadata\", \"key\": \"general.name\"}]",
+                        "/gate/fail_on_metadata=true", "/gate/active=true", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+}
+
+/* The number after "key": following the first `group` in the "rollups" object of json. */
+static bool rollup_number(const char *json, const char *group, const char *key, double *out)
+{
+    const char *r = strstr(json, "\"rollups\": {");
+    const char *g = r != NULL ? strstr(r, group) : NULL;
+    char k[64];
+    snprintf(k, sizeof k, "\"%s\": ", key);
+    const char *v = g != NULL ? strstr(g, k) : NULL;
+    if (v == NULL) {
+        return false;
+    }
+    v += strlen(k);
+    *out = strncmp(v, "\"Infinity\"", 10) == 0 ? INFINITY : strtod(v, NULL);
+    return true;
+}
+
+/* SSE and reference energy of tensor `name`, from the whole decoded tensors. */
+static void sse_energy(const char *ref, const char *cand, const char *name, double *sse,
+                       double *energy)
+{
+    size_t na, nb;
+    float *a = dt_decode_whole(ref, name, &na);
+    float *b = dt_decode_whole(cand, name, &nb);
+    cr_assert(a != NULL && b != NULL && na == nb);
+    for (size_t i = 0; i < na; i++) {
+        double d = (double)a[i] - (double)b[i];
+        *sse += d * d;
+        *energy += (double)a[i] * (double)a[i];
+    }
+    free(a);
+    free(b);
+}
+
+Test(diff, rollups_by_role_layer_type_with_bits_per_weight)
+{
+    const char *ref, *q;
+    quantized_pair(&ref, &q);
+    run_result r;
+    DIFF(&r, ref, q, "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    /* blk.0 is Q4_0 (18 bytes a block of 32), blk.1 Q8_0 (34), output_norm F32 */
+    int st = check_json(scratch.dir, "diff.schema.json", r.out,
+                        "/rollups/by_role/0/role=\"ffn_up.weight\"",
+                        "/rollups/by_role/0/tensors=2", "/rollups/by_role/0/elements=8192",
+                        "/rollups/by_role/0/bytes=6656", "/rollups/by_role/0/bits_per_weight=6.5",
+                        "/rollups/by_role/1/role=\"output_norm.weight\"",
+                        "/rollups/by_role/1/bits_per_weight=32.0",
+                        "/rollups/by_layer/0/layer=\"blk.0\"", "/rollups/by_layer/0/index=0",
+                        "/rollups/by_layer/0/bits_per_weight=4.5",
+                        "/rollups/by_layer/1/layer=\"blk.1\"",
+                        "/rollups/by_layer/1/bits_per_weight=8.5",
+                        "/rollups/by_type/0/type=\"q4_0\"", "/rollups/by_type/1/type=\"q8_0\"",
+                        "/rollups/by_type/2/type=\"f32\"", "/rollups/by_type/2/nmse=0.0",
+                        "/rollups/total/elements=8448", "/rollups/total/bytes=7680",
+                        "/tensors/compared/0/bits_per_weight=4.5",
+                        "/tensors/compared/0/bytes_b=2304", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    /* a group of one tensor has that tensor's figures; a group of two pools SSE and energy */
+    double t0, g0, pooled;
+    cr_assert(dt_json_number(r.out, "blk.0.ffn_up.weight", "nmse", &t0));
+    cr_assert(rollup_number(r.out, "\"type\": \"q4_0\"", "nmse", &g0));
+    cr_expect_eq(t0, g0, "%.17g %.17g", t0, g0);
+    cr_assert(rollup_number(r.out, "\"role\": \"ffn_up.weight\"", "nmse", &pooled));
+    double sse = 0, energy = 0;
+    sse_energy(ref, q, "blk.0.ffn_up.weight", &sse, &energy);
+    sse_energy(ref, q, "blk.1.ffn_up.weight", &sse, &energy);
+    cr_expect(fabs(pooled - sse / energy) <= 1e-12 * (sse / energy), "%.17g against %.17g",
+              pooled, sse / energy);
+    double n0, n1;
+    cr_assert(dt_json_number(r.out, "blk.1.ffn_up.weight", "nmse", &n1));
+    n0 = t0;
+    cr_expect(pooled > (n0 < n1 ? n0 : n1) && pooled < (n0 > n1 ? n0 : n1),
+              "pooled within its members");
+    run_result_free(&r);
+    DIFF(&r, ref, q);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect(contains(r.out, "\nroll-ups of the compared tensors"), "%s", r.out);
+    cr_expect(contains(r.out, "  by layer           tensors     elements     bpw         nmse"
+                              "       cosine      max_abs\n  blk.0                    1         "
+                              "4096  4.5000   0.00784267 "),
+              "%s", r.out);
+    cr_expect(contains(r.out, "  total                    3         8448  7.2727 "), "%s", r.out);
+    run_result_free(&r);
+}
+
+/* Reads the n numbers of the JSON array after `"key": [` at or after from; returns the end. */
+static const char *json_floats(const char *from, const char *key, float *out, size_t n)
+{
+    char k[32];
+    snprintf(k, sizeof k, "\"%s\": [", key);
+    const char *p = strstr(from, k);
+    cr_assert_not_null(p, "no %s", k);
+    p += strlen(k);
+    for (size_t i = 0; i < n; i++) {
+        char *end;
+        out[i] = (float)strtod(p, &end);
+        cr_assert(end != p, "%s[%zu]", key, i);
+        p = end + strspn(end, ", ");
+    }
+    cr_assert_eq(*p, ']', "%s has more than %zu values", key, n);
+    return p;
+}
+
+/* ref.gguf (F32) and its copies q8.gguf and q4.gguf, every weight in the one type. */
+static void three_files(const char **ref, const char **q8, const char **q4)
+{
+    static const uint64_t ne[2] = {256, 16};
+    float *v = malloc(4096 * sizeof *v);
+    const char *names[3] = {"ref.gguf", "q8.gguf", "q4.gguf"};
+    const int32_t types[3] = {GS_TYPE_F32, GS_TYPE_Q8_0, GS_TYPE_Q4_0};
+    const char **out[3] = {ref, q8, q4};
+    for (int k = 0; k < 3; k++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        qr_gaussian(10, 1.0f, v, 4096);
+        dt_add_tensor(&m, "blk.0.ffn_up.weight", 2, ne, types[k], v);
+        qr_gaussian(11, 1.0f, v, 4096);
+        dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, types[k], v);
+        qr_gaussian(12, 1.0f, v, 256);
+        dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
+        const char *p = dt_scratch_path(&scratch, names[k]);
+        cr_assert(dt_save(&m, p));
+        gsw_model_free(&m);
+        *out[k] = p;
+    }
+    free(v);
+}
+
+Test(diff, three_way_old_against_new)
+{
+    const char *ref, *q8, *q4;
+    three_files(&ref, &q8, &q4);
+    run_result r;
+    /* Q4_0 is worse than Q8_0 against the same reference */
+    DIFF(&r, ref, q8, q4, "--max-nmse-ratio", "1");
+    cr_assert_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "three-way: B against REF first"), "%s", r.out);
+    cr_expect(contains(r.out, "\nB against A (3 tensors compared on both; nmse against REF), "
+                              "worst ratio first\n"),
+              "%s", r.out);
+    cr_expect_eq(dt_count(r.out, "  FAIL nmse-ratio\n"), 2, "%s", r.out);
+    cr_expect(contains(r.out, "gate: --max-nmse-ratio 1: 2 tensors fail; FAIL\n"
+                              "  max_nmse_ratio      blk.0.ffn_up.weight: "),
+              "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, ref, q4, q8, "--max-nmse-ratio", "1");
+    cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "gate: --max-nmse-ratio 1: 0 tensors fail; PASS\n"), "%s", r.out);
+    run_result_free(&r);
+
+    /* the figures are those of the two two-way comparisons, and their ratio */
+    double n8, n4, ratio, b_nmse, a_nmse;
+    DIFF(&r, ref, q8, "--json");
+    cr_assert(dt_json_number(r.out, "blk.0.ffn_up.weight", "nmse", &n8));
+    run_result_free(&r);
+    DIFF(&r, ref, q4, "--json");
+    cr_assert(dt_json_number(r.out, "blk.0.ffn_up.weight", "nmse", &n4));
+    run_result_free(&r);
+    DIFF(&r, ref, q8, q4, "--json", "--max-nmse-increase", "0");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/baseline/tensor_count=3",
+                        "/tensors/compared/0/b/type=\"q4_0\"",
+                        "/tensors/compared/0/baseline/type=\"q8_0\"",
+                        "/tensors/compared/0/baseline/bits_per_weight=8.5",
+                        "/tensors/compared/0/exceeds=[\"max_nmse_increase\"]",
+                        "/tensors/compared/2/nmse_ratio=1.0", "/tensors/compared/2/exceeds=[]",
+                        "/rollups/by_type/0/type=\"q4_0\"",
+                        "/rollups/by_type/0/baseline_type=\"q8_0\"",
+                        "/rollups/by_type/0/baseline/bits_per_weight=8.5",
+                        "/gate/max_nmse_increase=0.0", "/gate/failures/1/rule=\"max_nmse_increase\"",
+                        "/gate/failures/1/tensor=\"blk.1.ffn_up.weight\"", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    cr_assert(dt_json_number(r.out, "blk.0.ffn_up.weight", "nmse", &b_nmse));
+    cr_assert(dt_json_number(r.out, "blk.0.ffn_up.weight", "nmse_ratio", &ratio));
+    /* A's figure inside the tensor's "baseline" object comes after B's own "nmse" */
+    const char *entry = strstr(r.out, "\"name\": \"blk.0.ffn_up.weight\"");
+    const char *base = entry != NULL ? strstr(entry, "\"baseline\": {") : NULL;
+    cr_assert_not_null(base, "%s", r.out);
+    const char *an = strstr(base, "\"nmse\": ");
+    cr_assert_not_null(an);
+    a_nmse = strtod(an + 8, NULL);
+    cr_expect_eq(a_nmse, n8, "%.17g %.17g", a_nmse, n8);
+    cr_expect_eq(b_nmse, n4, "%.17g %.17g", b_nmse, n4);
+    cr_expect_eq(ratio, n4 / n8, "%.17g %.17g", ratio, n4 / n8);
+    cr_expect_gt(ratio, 10.0);
+    run_result_free(&r);
+
+    /* an exact baseline fails any ratio unless B is exact too (output_norm is) */
+    DIFF(&r, ref, ref, q8, "--max-nmse-ratio", "1000", "--json");
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    st = check_json(scratch.dir, "diff.schema.json", r.out,
+                    "/tensors/compared/0/nmse_ratio=\"Infinity\"",
+                    "/gate/failures/0/value=\"Infinity\"", "/gate/failing_tensors=2",
+                    "/tensors/compared/2/nmse_ratio=1.0", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    run_result_free(&r);
+
+    /* three-way worst blocks carry A's values of the same elements */
+    DIFF(&r, ref, q8, q4, "--worst", "1", "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    st = check_json(scratch.dir, "diff.schema.json", r.out, "/worst_blocks/0/elements=32", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    {
+        const char *w = strstr(r.out, "\"worst_blocks\": [");
+        cr_assert_not_null(w);
+        const char *nm = strstr(w, "\"name\": \"");
+        cr_assert_not_null(nm);
+        char name[64];
+        size_t len = strcspn(nm + 9, "\"");
+        cr_assert_lt(len, sizeof name);
+        memcpy(name, nm + 9, len);
+        name[len] = '\0';
+        uint64_t first = strtoull(strstr(w, "\"first_element\": ") + 17, NULL, 10);
+        size_t n8v;
+        float *dec = dt_decode_whole(q8, name, &n8v);
+        cr_assert_not_null(dec);
+        float vals[32];
+        json_floats(w, "baseline", vals, 32);
+        cr_expect_eq(memcmp(vals, dec + first, sizeof vals), 0, "A's values of %s at %llu", name,
+                     (unsigned long long)first);
+        free(dec);
+    }
+    run_result_free(&r);
+
+    /* the ratio rules need three files; four are too many */
+    DIFF(&r, ref, q4, "--max-nmse-ratio", "1");
+    cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+    cr_expect(contains(r.err, "--max-nmse-ratio compares two candidates: give three files"),
+              "%s", r.err);
+    run_result_free(&r);
+    DIFF(&r, ref, q4, q8, q8);
+    cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+    cr_expect(contains(r.err, "diff takes two files (A B) or three (REF A B), not 4"), "%s",
+              r.err);
+    run_result_free(&r);
+}
+
+typedef struct ranked_block {
+    int tensor;
+    uint64_t block;
+    double rmse;
+} ranked_block;
+
+static int by_rmse(const void *x, const void *y)
+{
+    const ranked_block *a = x, *b = y;
+    if (a->rmse != b->rmse) {
+        return a->rmse > b->rmse ? -1 : 1;
+    }
+    if (a->tensor != b->tensor) {
+        return a->tensor - b->tensor;
+    }
+    return a->block < b->block ? -1 : 1;
+}
+
+Test(diff, worst_blocks_of_the_whole_comparison)
+{
+    const char *ref, *q;
+    quantized_pair(&ref, &q);
+    /* every changed block of the two quantized tensors (32 elements each), by brute force */
+    static const char *names[2] = {"blk.0.ffn_up.weight", "blk.1.ffn_up.weight"};
+    ranked_block all[256];
+    float *va[2], *vb[2];
+    size_t k = 0;
+    for (int t = 0; t < 2; t++) {
+        size_t na, nb;
+        va[t] = dt_decode_whole(ref, names[t], &na);
+        vb[t] = dt_decode_whole(q, names[t], &nb);
+        cr_assert(va[t] != NULL && vb[t] != NULL && na == 4096 && nb == 4096);
+        for (uint64_t b = 0; b < 128; b++) {
+            double sse = 0;
+            for (size_t i = 0; i < 32; i++) {
+                double d = (double)va[t][b * 32 + i] - (double)vb[t][b * 32 + i];
+                sse += d * d;
+            }
+            all[k++] = (ranked_block){t, b, sqrt(sse / 32)};
+        }
+    }
+    qsort(all, k, sizeof all[0], by_rmse);
+    run_result r;
+    DIFF(&r, ref, q, "--worst", "5", "--json");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    int st = check_json(scratch.dir, "diff.schema.json", r.out, "/worst_blocks/0/elements=32",
+                        "/worst_blocks/4/elements=32", NULL);
+    cr_expect_eq(st, 0, "check_json.py exit %d", st);
+    const char *p = strstr(r.out, "\"worst_blocks\": [");
+    cr_assert_not_null(p);
+    for (int i = 0; i < 5; i++) {
+        char want[96];
+        snprintf(want, sizeof want, "\"name\": \"%s\",\n", names[all[i].tensor]);
+        p = strstr(p, "\"name\": ");
+        cr_assert_not_null(p);
+        cr_expect_eq(strncmp(p, want, strlen(want)), 0, "block %d: %.60s, want %s", i, p, want);
+        const char *b = strstr(p, "\"block\": ");
+        cr_expect_eq(strtoull(b + 9, NULL, 10), all[i].block, "rank %d", i);
+        const char *rm = strstr(p, "\"rmse\": ");
+        double rmse = strtod(rm + 8, NULL);
+        cr_expect(fabs(rmse - all[i].rmse) <= 1e-12 * all[i].rmse, "%.17g %.17g", rmse,
+                  all[i].rmse);
+        float ra[32], rb[32];
+        p = json_floats(p, "ref", ra, 32);
+        p = json_floats(p, "candidate", rb, 32);
+        const float *wa = va[all[i].tensor] + all[i].block * 32;
+        const float *wb = vb[all[i].tensor] + all[i].block * 32;
+        cr_expect_eq(memcmp(ra, wa, sizeof ra), 0, "reference values of rank %d", i);
+        cr_expect_eq(memcmp(rb, wb, sizeof rb), 0, "candidate values of rank %d", i);
+    }
+    cr_expect_null(strstr(p, "\"name\": "), "more than 5 blocks");
+    run_result_free(&r);
+    /* the first one is the worst tensor's worst block, in the text too */
+    DIFF(&r, ref, q, "--worst", "1");
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    char line[160];
+    snprintf(line, sizeof line, "\nworst blocks (1 of --worst 1; in B's blocks, by RMSE over the "
+                                "block)\n  1. %s block %llu (elements %llu..%llu): rmse ",
+             names[all[0].tensor], (unsigned long long)all[0].block,
+             (unsigned long long)all[0].block * 32, (unsigned long long)all[0].block * 32 + 31);
+    cr_expect(contains(r.out, line), "%s\nwant %s", r.out, line);
+    cr_expect_eq(dt_count(r.out, "\n      A    "), 1, "%s", r.out);
+    cr_expect_eq(dt_count(r.out, "\n      B    "), 1, "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, ref, q, "--worst", "0");
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    run_result_free(&r);
+    for (int t = 0; t < 2; t++) {
+        free(va[t]);
+        free(vb[t]);
+    }
+}
+
 /* The gate at its thresholds, with errors that are exact in binary: a tensor fails when its
  * error is past the threshold, strictly (equal passes), on each of the three. A = 1 everywhere;
  * B = 1.25 everywhere gives max_abs 0.25 and nmse 0.0625 exactly; B = 1.3 gives 0.3 (as f32:
@@ -444,8 +976,10 @@ Test(diff, usage_and_file_errors)
         {ref, q, "--jobs", "0"},
         {ref, q, "--jobs", "257"},
         {ref, q, "--frobnicate", NULL},
-        {ref, q, q, NULL},
+        {ref, q, q, q},
         {ref, q, "--tensor", "nothing.*"},
+        {ref, q, "--max-nmse-ratio", "1"},
+        {ref, q, "--worst", "1001"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         run_result r;
@@ -488,7 +1022,7 @@ Test(diff, usage_and_file_errors)
     run_result_free(&r);
     DIFF(&r, "--help");
     cr_expect_eq(r.status, 0);
-    cr_expect(contains(r.out, "usage: ggufsafe diff A B [--json] [--tensor GLOB]... "
+    cr_expect(contains(r.out, "usage: ggufsafe diff A B... [--json] [--tensor GLOB]... "
                               "[--exclude GLOB]...\n"),
               "%s", r.out);
     run_result_free(&r);
@@ -526,6 +1060,34 @@ Test(diff, metadata_only_compares_a_header_only_copy)
     DIFF(&r, ref, head);
     cr_expect_eq(r.status, 1);
     cr_expect(contains(r.err, "'ggufsafe diff --metadata-only "), "%s", r.err);
+    run_result_free(&r);
+}
+
+/* --metadata-only under a gate: no bytes are read (the copy has none), so the tensors the mode
+ * leaves uncompared do not fail as not_comparable, in two-way and three-way alike. */
+Test(diff, metadata_only_gate_reads_no_tensor_data)
+{
+    const char *ref = write_base("ref.gguf");
+    size_t len;
+    char *bytes = read_file(ref, &len);
+    cr_assert_not_null(bytes);
+    gs_file *f;
+    cr_assert_eq(gs_open_file(ref, NULL, &f, NULL), GS_OK);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    gs_close(f);
+    const char *head = dt_scratch_path(&scratch, "head.gguf");
+    cr_assert(write_file(head, bytes, (size_t)l.data_offset));
+    free(bytes);
+    run_result r;
+    DIFF(&r, "--metadata-only", "--max-nmse", "0", "--json", ref, head);
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect_eq(check_json(scratch.dir, "diff.schema.json", r.out, "/metadata_only=true",
+                            "/gate/failures=[]", NULL),
+                 0);
+    run_result_free(&r);
+    DIFF(&r, "--metadata-only", "--max-nmse-ratio", "1", ref, head, head);
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
     run_result_free(&r);
 }
 

@@ -269,7 +269,9 @@ Test(options, usage_errors_name_the_option)
     USAGE("error: FILE and MANIFEST missing", "verify");
     USAGE("error: B missing", "diff", "a.gguf");
     USAGE("error: one FILE only; unexpected argument 'b.gguf'", "info", "a.gguf", "b.gguf");
-    USAGE("error: A and B only; unexpected argument 'c'", "diff", "a", "b", "c");
+    USAGE("error: FILE and MANIFEST only; unexpected argument 'c'", "verify", "a", "b", "c");
+    USAGE("error: diff takes two files (A B) or three (REF A B), not 4", "diff", "a", "b", "c",
+          "d");
     USAGE("error: FILE and MANIFEST only; unexpected argument 'm2'", "verify", "f", "m", "m2");
     USAGE("error: one FILE only; unexpected argument '--json'", "info", "a.gguf", "--",
           "--json");

@@ -373,6 +373,7 @@ Test(output, quiet_drops_the_progress_bar_on_a_terminal)
         {ARGS("verify", sample, manifest), "\rhash ["},
         {ARGS("certify", "--deep", sample), "\rcertify --deep ["},
         {ARGS("diff", sample, sample), "\rdiff ["},
+        {ARGS("dequant", "--sha256", "-j", "2", sample), "\rdequant ["},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         run_result r;

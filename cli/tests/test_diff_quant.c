@@ -272,3 +272,155 @@ Test(diff_quant, ggml_quantized_q4_K_and_iq4_xs_copies)
                   types[k].name, nmse[k]);
     }
 }
+
+/* Saves report text to $GS_DIFF_NOTE_DIR/<name> when that is set (the figures of a closing
+ * note or a review); the assertions do not depend on it. */
+static void keep_report(const char *name, const char *text)
+{
+    const char *dir = getenv("GS_DIFF_NOTE_DIR");
+    if (dir == NULL || dir[0] == '\0') {
+        return;
+    }
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (f != NULL) {
+        fputs(text, f);
+        fclose(f);
+    }
+}
+
+/* A model of four ggml-quantized matrices in two layers, in F16 (the reference), Q8_0, Q4_0,
+ * Q4_K and IQ4_XS, and a Q4_K copy that lost blk.1.ffn_up.weight: the gate, old against new
+ * and the roll-ups on files ggml wrote. */
+Test(diff_quant, ggml_quantized_model_gate_three_way_and_rollups)
+{
+    const char *oracle = getenv("GS_ORACLE");
+    if (oracle == NULL || oracle[0] == '\0') {
+        cr_skip_test("gs_oracle is not built (configure with -DGGUFSAFE_ORACLE=ON)");
+    }
+    enum { ROWS = 64, N = 256 * ROWS, N_TENSORS = 4 };
+    static const char *const names[N_TENSORS] = {"blk.0.attn_q.weight", "blk.0.ffn_up.weight",
+                                                 "blk.1.attn_q.weight", "blk.1.ffn_up.weight"};
+    static const char *const seeds[N_TENSORS] = {"101", "102", "103", "104"};
+    static const struct {
+        const char *id, *name;
+        int32_t type;
+        size_t bytes;
+    } types[] = {
+        {"1", "f16", GS_TYPE_F16, N * 2},          {"8", "q8_0", GS_TYPE_Q8_0, N / 32 * 34},
+        {"2", "q4_0", GS_TYPE_Q4_0, N / 32 * 18},  {"12", "q4_K", GS_TYPE_Q4_K, N / 256 * 144},
+        {"23", "iq4_xs", GS_TYPE_IQ4_XS, N / 256 * 136},
+    };
+    enum { N_TYPES = sizeof types / sizeof types[0] };
+    const char *raw[N_TYPES][N_TENSORS];
+    const char *argv[2 + 4 * N_TYPES * N_TENSORS + 1] = {oracle, "quantize"};
+    int argc = 2;
+    for (int k = 0; k < N_TYPES; k++) {
+        for (int t = 0; t < N_TENSORS; t++) {
+            char file[48];
+            snprintf(file, sizeof file, "%s.%d.bin", types[k].name, t);
+            raw[k][t] = dt_scratch_path(&scratch, file);
+            argv[argc++] = types[k].id;
+            argv[argc++] = "64";
+            argv[argc++] = seeds[t];
+            argv[argc++] = raw[k][t];
+        }
+    }
+    argv[argc] = NULL;
+    run_result r;
+    cr_assert(run_program(argv, &r), "cannot start %s", oracle);
+    if (r.status == 3 || r.status == 4) {
+        cr_assert(!oracle_required(), "ggml is required but unavailable: %s", r.err);
+        run_result_free(&r);
+        cr_skip_test("ggml's library is not available (run ci/oracle_fetch.sh)");
+    }
+    cr_assert_eq(r.status, 0, "gs_oracle quantize: exit %d: %s", r.status, r.err);
+    run_result_free(&r);
+    const char *files[N_TYPES + 1];
+    const uint64_t ne[2] = {256, ROWS};
+    for (int k = 0; k <= N_TYPES; k++) {
+        int type = k < N_TYPES ? k : 3; /* the last: Q4_K without blk.1.ffn_up.weight */
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+        char *bytes[N_TENSORS] = {NULL};
+        for (int t = 0; t < N_TENSORS - (k == N_TYPES); t++) {
+            size_t len;
+            bytes[t] = read_file(raw[type][t], &len);
+            cr_assert(bytes[t] != NULL && len == types[type].bytes, "%s: %zu bytes",
+                      types[type].name, len);
+            gsw_tensor *w = gsw_add_tensor(&m, names[t], 2, ne, types[type].type);
+            gsw_tensor_set_data(w, bytes[t], len);
+        }
+        char file[32];
+        snprintf(file, sizeof file, "%s.gguf", k < N_TYPES ? types[k].name : "q4_K-dropped");
+        files[k] = dt_scratch_path(&scratch, file);
+        cr_assert(dt_save(&m, files[k]));
+        gsw_model_free(&m);
+        for (int t = 0; t < N_TENSORS; t++) {
+            free(bytes[t]);
+        }
+    }
+    const char *ref = files[0], *q8 = files[1], *q4 = files[2], *q4k = files[3];
+    const char *dropped = files[N_TYPES];
+
+    /* a dropped tensor fails the gate, and passes only when allowed */
+    cr_assert(run_cli(&r, "diff", ref, dropped, "--max-nmse", "1", NULL));
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "; 1 missing in B; FAIL\n  missing             blk.1.ffn_up.weight: "
+                            "in A, not in B") != NULL,
+              "%s", r.out);
+    keep_report("gate-dropped.txt", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "diff", ref, dropped, "--max-nmse", "1", "--allow-missing", NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    keep_report("gate-dropped-allowed.txt", r.out);
+    run_result_free(&r);
+
+    /* Q4_0 is worse than Q8_0 on every tensor; the other way round passes */
+    cr_assert(run_cli(&r, "diff", ref, q8, q4, "--max-nmse-ratio", "1", NULL));
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "gate: --max-nmse-ratio 1: 4 tensors fail; FAIL\n") != NULL, "%s",
+              r.out);
+    keep_report("three-way-q8_0-q4_0.txt", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "diff", ref, q4, q8, "--max-nmse-ratio", "1", NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(strstr(r.out, "gate: --max-nmse-ratio 1: 0 tensors fail; PASS\n") != NULL, "%s",
+              r.out);
+    keep_report("three-way-q4_0-q8_0.txt", r.out);
+    run_result_free(&r);
+
+    /* roll-ups: ggml's block sizes give the bits per weight; the error falls as they rise */
+    static const struct {
+        int file;
+        const char *bpw;
+    } bits[] = {{1, "8.5"}, {2, "4.5"}, {3, "4.5"}, {4, "4.25"}};
+    double nmse[N_TYPES] = {0};
+    for (size_t i = 0; i < sizeof bits / sizeof bits[0]; i++) {
+        int k = bits[i].file;
+        cr_assert(run_cli(&r, "diff", ref, files[k], "--json", NULL));
+        cr_assert_eq(r.status, 0, "%s", r.err);
+        char want[64];
+        snprintf(want, sizeof want, "\"bits_per_weight\": %s,", bits[i].bpw);
+        const char *total = strstr(r.out, "\"total\": {\n      \"tensors\": 4");
+        cr_assert_not_null(total, "%s", r.out);
+        cr_expect(strstr(total, want) != NULL, "%s: %s", types[k].name, want);
+        const char *n = strstr(total, "\"nmse\": ");
+        cr_assert_not_null(n);
+        nmse[k] = strtod(n + 8, NULL);
+        run_result_free(&r);
+        cr_assert(run_cli(&r, "diff", ref, files[k], NULL));
+        char name[48];
+        snprintf(name, sizeof name, "rollups-%s.txt", types[k].name);
+        keep_report(name, r.out);
+        run_result_free(&r);
+    }
+    cr_expect(nmse[1] > 0 && nmse[1] < nmse[3] && nmse[3] < nmse[2] && nmse[4] < nmse[2],
+              "q8_0 %g q4_0 %g q4_K %g iq4_xs %g", nmse[1], nmse[2], nmse[3], nmse[4]);
+    cr_assert(run_cli(&r, "diff", ref, q4, q4k, "--max-nmse-ratio", "1", "--worst", "2", NULL));
+    cr_expect_eq(r.status, 0, "Q4_K no worse than Q4_0: %s%s", r.out, r.err);
+    keep_report("three-way-q4_0-q4_K.txt", r.out);
+    run_result_free(&r);
+}

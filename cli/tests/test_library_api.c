@@ -245,3 +245,87 @@ Test(library_api, diff_with_itself)
     cr_expect(strstr(err.detail, "(B: /nonexistent/x.gguf)") != NULL, "%s", err.detail);
     free(path);
 }
+
+/* The three-way comparison, the roll-ups, the gate's failures and the worst blocks as data: the
+ * sample against itself three times is exact everywhere, and every index past the end is
+ * GS_E_OUT_OF_RANGE. */
+Test(library_api, diff_three_way_rollups_and_gate_as_data)
+{
+    char *path = sample_path();
+    gs_diff_options o;
+    gs_diff_options_init(&o);
+    o.has_max_nmse_ratio = true;
+    o.max_nmse_ratio = 1;
+    o.worst_blocks = 3;
+    o.jobs = 2;
+    gs_diff_input *ref, *a, *b;
+    gs_error err;
+    cr_assert_eq(gs_diff_open(path, "REF", &o, &ref, &err), GS_OK, "%s", err.detail);
+    cr_assert_eq(gs_diff_open(path, "A", &o, &a, &err), GS_OK);
+    cr_assert_eq(gs_diff_open(path, "B", &o, &b, &err), GS_OK);
+    gs_diff *d;
+    cr_assert_eq(gs_diff_compare3(ref, a, b, &o, &d, &err), GS_OK, "%s", err.detail);
+    gs_diff_summary s = {.struct_size = sizeof s};
+    cr_assert_eq(gs_diff_get_summary(d, &s), GS_OK);
+    cr_expect(s.three_way && s.gate_active && s.passed);
+    cr_expect_eq(s.gate_failure_count, 0);
+    cr_expect_eq(s.baseline_tensor_count, s.tensor_count);
+    cr_expect_eq(s.worst_count, 0, "no block changed");
+    gs_diff_failure f = {.struct_size = sizeof f};
+    cr_expect_eq(gs_diff_failure_at(d, 0, &f), GS_E_OUT_OF_RANGE);
+    gs_diff_block blk = {.struct_size = sizeof blk};
+    cr_expect_eq(gs_diff_worst_at(d, 0, &blk), GS_E_OUT_OF_RANGE);
+    gs_diff_tensor t = {.struct_size = sizeof t};
+    cr_assert_eq(gs_diff_tensor_at(d, 0, &t), GS_OK);
+    cr_expect(t.has_baseline);
+    cr_expect_eq(t.nmse_ratio, 1.0);
+    cr_expect_eq(t.nmse_increase, 0.0);
+    cr_expect_eq(t.exceeds, 0);
+    cr_expect_gt(t.bits_per_weight, 0.0);
+    cr_expect_eq(t.bits_per_weight, (double)t.bytes_b * 8.0 / (double)t.n_elements);
+    cr_expect_eq(gs_diff_baseline_tensor_at(d, s.baseline_tensor_count, &t), GS_E_OUT_OF_RANGE);
+    gs_diff_kv kv = {.struct_size = sizeof kv};
+    cr_expect_eq(gs_diff_baseline_kv_at(d, 0, &kv), GS_E_OUT_OF_RANGE, "no metadata difference");
+    /* roll-ups: every group exact, the total over every compared element */
+    uint64_t by_type = 0;
+    for (int g = GS_DIFF_BY_ROLE; g <= GS_DIFF_BY_TYPE; g++) {
+        for (size_t i = 0; i < s.rollup_count[g]; i++) {
+            gs_diff_rollup ru = {.struct_size = sizeof ru};
+            cr_assert_eq(gs_diff_rollup_at(d, (gs_diff_grouping)g, i, &ru), GS_OK);
+            cr_expect_eq(ru.stats.nmse, 0.0);
+            cr_expect_eq(ru.baseline.nmse, 0.0);
+            cr_expect_eq(ru.nmse_ratio, 1.0);
+            by_type += g == GS_DIFF_BY_TYPE ? ru.stats.elements : 0;
+        }
+        gs_diff_rollup ru = {.struct_size = sizeof ru};
+        cr_expect_eq(gs_diff_rollup_at(d, (gs_diff_grouping)g, s.rollup_count[g], &ru),
+                     GS_E_OUT_OF_RANGE);
+    }
+    gs_diff_rollup total = {.struct_size = sizeof total};
+    cr_assert_eq(gs_diff_rollup_at(d, GS_DIFF_BY_ROLE, SIZE_MAX, &total), GS_OK);
+    cr_expect_eq(total.stats.elements, s.n_elements);
+    cr_expect_eq(by_type, s.n_elements, "the types partition the compared elements");
+    cr_expect_eq(total.stats.tensors, s.compared);
+    gs_diff_free(d);
+    /* a two-way result has no baseline */
+    cr_assert_eq(gs_diff_compare(ref, b, &o, &d, &err), GS_OK, "%s", err.detail);
+    cr_expect_eq(gs_diff_baseline_tensor_at(d, 0, &t), GS_E_OUT_OF_RANGE);
+    cr_assert_eq(gs_diff_tensor_at(d, 0, &t), GS_OK);
+    cr_expect(!t.has_baseline);
+    gs_diff_free(d);
+    /* options out of range */
+    o.worst_blocks = GS_DIFF_MAX_WORST + 1;
+    cr_expect_eq(gs_diff_compare3(ref, a, b, &o, &d, &err), GS_E_INVALID_ARGUMENT);
+    cr_expect_null(d);
+    o.worst_blocks = 0;
+    o.max_nmse_ratio = -1;
+    cr_expect_eq(gs_diff_compare3(ref, a, b, &o, &d, &err), GS_E_INVALID_ARGUMENT);
+    cr_expect_eq(gs_diff_compare3(ref, NULL, b, &o, &d, &err), GS_E_INVALID_ARGUMENT);
+    cr_expect_str_eq(gs_diff_rule_name(GS_DIFF_RULE_MISSING), "missing");
+    cr_expect_str_eq(gs_diff_rule_name(GS_DIFF_RULE_NOT_COMPARABLE), "not_comparable");
+    cr_expect_null(gs_diff_rule_name((gs_diff_rule)99));
+    gs_diff_input_close(ref);
+    gs_diff_input_close(a);
+    gs_diff_input_close(b);
+    free(path);
+}
