@@ -234,6 +234,9 @@ class Difference:
     part: Optional[int]
     subject: str
     detail: Optional[str]
+    renamed_from: Optional[str] = ...
+    def __init__(self, change: str, item: str, part: Optional[int], subject: str,
+                 detail: Optional[str], renamed_from: Optional[str] = ...) -> None: ...
 
 class Verification:
     differences: List[Difference]

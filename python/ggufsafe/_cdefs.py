@@ -503,7 +503,7 @@ typedef struct gs_manifest_diff gs_manifest_diff;
 
 typedef enum gs_manifest_change {
     GS_MANIFEST_CHANGED = 0, GS_MANIFEST_ADDED = 1, GS_MANIFEST_MISSING = 2,
-    GS_MANIFEST_DAMAGED = 3
+    GS_MANIFEST_DAMAGED = 3, GS_MANIFEST_RENAMED = 4
 } gs_manifest_change;
 
 typedef enum gs_manifest_item {
@@ -518,6 +518,7 @@ typedef struct gs_manifest_difference {
     size_t part;
     const char *subject;
     const char *detail;
+    const char *renamed_from;
 } gs_manifest_difference;
 
 gs_status gs_manifest_compare(const gs_manifest *want, const gs_manifest *got,
@@ -549,6 +550,17 @@ typedef struct gs_diff_options {
     gs_progress_fn progress;
     void *progress_ctx;
     bool metadata_only;
+    bool allow_missing;
+    bool allow_extra;
+    bool fail_on_metadata;
+    const char *const *fail_on_keys;
+    size_t n_fail_on_keys;
+    const char *const *ignore_keys;
+    size_t n_ignore_keys;
+    bool has_max_nmse_ratio, has_max_nmse_increase;
+    double max_nmse_ratio;
+    double max_nmse_increase;
+    size_t worst_blocks;
 } gs_diff_options;
 
 void gs_diff_options_init(gs_diff_options *opts);
@@ -578,6 +590,13 @@ typedef struct gs_diff_summary {
     size_t tensor_count;
     size_t kv_count;
     bool metadata_only;
+    bool three_way;
+    bool gate_active;
+    size_t gate_failure_count;
+    size_t baseline_tensor_count;
+    size_t baseline_kv_count;
+    size_t worst_count;
+    size_t rollup_count[3];
 } gs_diff_summary;
 
 gs_status gs_diff_get_summary(const gs_diff *diff, gs_diff_summary *out);
@@ -604,6 +623,13 @@ typedef struct gs_diff_tensor {
     uint64_t worst_block;
     double worst_rmse, worst_max_abs;
     unsigned exceeds;
+    uint64_t bytes_b;
+    double bits_per_weight;
+    bool same_bytes;
+    bool has_baseline;
+    double baseline_nmse, baseline_max_abs, baseline_rmse, baseline_cosine;
+    double nmse_ratio;
+    double nmse_increase;
 } gs_diff_tensor;
 
 gs_status gs_diff_tensor_at(const gs_diff *diff, size_t i, gs_diff_tensor *out);

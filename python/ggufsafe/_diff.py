@@ -69,7 +69,8 @@ class DiffReport:
                    bool(getattr(s, name)) if field.type.cname == "_Bool" else
                    int(getattr(s, name)))
             for name, field in ffi.typeof("gs_diff_summary").fields
-            if name not in ("struct_size",)}
+            if name not in ("struct_size", "rollup_count")}
+        self.summary["rollup_count"] = [int(n) for n in s.rollup_count]
         self.tensors: List[TensorDiff] = []
         t = ffi.new("gs_diff_tensor *")
         for i in range(int(s.tensor_count)):

@@ -11,7 +11,7 @@ from ._file import PathLike, _profile, fspath_bytes
 from ._lib import certify_lib, ffi, libc
 from ._render import render
 
-_CHANGES = ("changed", "added", "missing", "damaged")
+_CHANGES = ("changed", "added", "missing", "damaged", "renamed")
 _ITEMS = ("kv", "tensor", "file", "parts")
 _STATES = ("hashed", "no-data", "aliased")
 _NO_PART = (1 << (8 * ffi.sizeof("size_t"))) - 1
@@ -121,11 +121,12 @@ class Manifest:
 
 @dataclass(frozen=True)
 class Difference:
-    change: str        # "changed", "added", "missing", "damaged"
+    change: str        # "changed", "added", "missing", "damaged", "renamed"
     item: str          # "kv", "tensor", "file", "parts"
     part: Optional[int]
     subject: str
     detail: Optional[str]
+    renamed_from: Optional[str] = None  # "renamed": the manifest's name for the tensor
 
 
 class Verification:
@@ -140,7 +141,7 @@ class Verification:
             check(certify_lib.gs_manifest_diff_at(self._ptr, i, d))
             self.differences.append(Difference(
                 _CHANGES[d.change], _ITEMS[d.item], None if d.part == _NO_PART else int(d.part),
-                _str(d.subject) or "", _str(d.detail)))
+                _str(d.subject) or "", _str(d.detail), _str(d.renamed_from)))
 
     @property
     def ok(self) -> bool:
