@@ -2,7 +2,10 @@
  * and reports the best single-thread time, with one memcpy of the same bytes measured in the same
  * run as the baseline.
  *   (a) 160,000 small key-value pairs (ggml's reader needs ~37 s: its duplicate check is O(n^2))
- *   (b) a 262,144-token vocabulary with 514,906 merges (the shape of Gemma 3/4 tokenizers) */
+ *   (b) a 262,144-token vocabulary with 514,906 merges (the shape of Gemma 3/4 tokenizers)
+ *
+ *   gs_bench_parse [REPS] [--write DIR]    --write also saves both files to DIR, as
+ *                                          keys_160k.gguf and vocab_262144_merges.gguf */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,14 +118,40 @@ static void run(const char *label, const gsw_bytes *b, int reps)
            best_copy * 1e3, best_parse / best_copy);
 }
 
+/* DIR/NAME from the bytes, for whole-process timings of the same files (ci/bench.sh). */
+static void save(const gsw_bytes *b, const char *dir, const char *name)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
+        gsw_bytes_save(b, path) != 0) {
+        fprintf(stderr, "gs_bench_parse: cannot write %s/%s\n", dir, name);
+        exit(2);
+    }
+}
+
 int main(int argc, char **argv)
 {
-    int reps = argc > 1 ? atoi(argv[1]) : 20;
+    int reps = 20;
+    const char *write_dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--write") == 0 && i + 1 < argc) {
+            write_dir = argv[++i];
+        } else if (atoi(argv[i]) > 0) {
+            reps = atoi(argv[i]);
+        } else {
+            fprintf(stderr, "usage: gs_bench_parse [REPS] [--write DIR]\n");
+            return 2;
+        }
+    }
     gsw_bytes a, v;
     gsw_bytes_init(&a);
     gsw_bytes_init(&v);
     many_keys(&a);
     vocabulary(&v);
+    if (write_dir != NULL) {
+        save(&a, write_dir, "keys_160k.gguf");
+        save(&v, write_dir, "vocab_262144_merges.gguf");
+    }
     printf("ggufsafe %s, strict profile, best of %d, single thread\n\n", gs_version(), reps);
     printf("| file | metadata | parse | parse rate | memcpy | parse / memcpy |\n");
     printf("|---|---|---|---|---|---|\n");
