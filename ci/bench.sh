@@ -217,7 +217,7 @@ if [ $oracle = ON ]; then
         type=$(echo "$type" | tr -d ' ')
         # rates, not times: the ratio is still ours / ggml in time (ggml's rate / ours)
         rows+=("$(awk -v t="$type" -v gc="$gc" -v ac="$ac" -v gs="$gs" -v as="$as" 'BEGIN {
-            printf "| to_float %s to f32, 64 MiB streaming, AVX2 path | %.2f Gelem/s | | %.2f Gelem/s | ggml to_float | %.2f | — (cache-resident: %.2f) | — |",
+            printf "| to_float %s to f32, streaming, AVX2 path | %.2f Gelem/s | | %.2f Gelem/s | ggml to_float | %.2f | — (cache-resident: %.2f) | — |",
                    t, as, gs, gs / as, gc / ac }')")
     done < <(echo "$ob_out" | awk -F'|' 'NF >= 12 && $3 ~ /^ *[0-9.]+ *$/ && $2 !~ /\.gguf/')
     geo=$(echo "$ob_out" | grep -m1 '^Geometric mean' || true)
