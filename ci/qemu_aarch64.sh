@@ -33,7 +33,8 @@ libcrypto=/usr/lib/aarch64-linux-gnu/libcrypto.so.3
 decoder_tests=(kat_check_scalar golden_manifest_scalar kat_check_neon golden_manifest_neon
                simd_diff_neon bench_decode_smoke)
 reader_tests=(corpus_manifest_drift corpus_sha256sum corpus_replay replay.open replay.dequant
-              replay.decode_blocks replay.roundtrip replay.certify roundtrip_ggml_sample_write
+              replay.decode_blocks replay.roundtrip replay.certify replay.manifest
+              roundtrip_ggml_sample_write
               roundtrip_ggml_sample_compare)
 
 for tool in aarch64-linux-gnu-gcc qemu-aarch64; do

@@ -4,6 +4,8 @@
 #   2. gcc 12 release build (hardened, -Werror), every test
 #   3. clang-14 ASan+UBSan build (-fno-sanitize-recover=all), every test
 #   3a. the ABI against 0.1.0: abidiff of a RelWithDebInfo library (ci/abi_check.sh)
+#   3b. ThreadSanitizer: hash, certify --deep and diff with 1 and 4 threads on multi-part sets
+#       and the corpus, and the command on the sets (ci/tsan.sh)
 #   4. aarch64 cross build (the command included, against arm64 libcrypto), the plain-C tests
 #      under qemu-aarch64 (cortex-a53 and max): decoders, corpus, fuzz replays, regressions
 #   5. fuzzing: every harness under libFuzzer and the reader under AFL++, ASan+UBSan, 60 s each;
@@ -44,6 +46,7 @@ stage "gcc release: build + tests" build_and_test build/gcc-release \
 stage "clang ASan+UBSan: build + tests" build_and_test build/clang-asan \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGGUFSAFE_SANITIZE=address,undefined
 stage "ABI: abidiff against 0.1.0, added symbols listed" bash ci/abi_check.sh build/abi
+stage "ThreadSanitizer: threaded paths on sets and the corpus" bash ci/tsan.sh build/tsan
 stage "aarch64 cross + qemu (cortex-a53, max; scalar, neon)" bash ci/qemu_aarch64.sh
 stage "fuzzing: libFuzzer + AFL++ (ASan+UBSan), OSS-Fuzz build" bash ci/fuzz_ci.sh
 stage "coverage: parser/ and kernels/ (llvm-cov)" bash ci/coverage.sh

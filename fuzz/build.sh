@@ -18,6 +18,8 @@ for f in "$work"/fuzz/oss-fuzz/fuzz_*; do
     cp "$f" "$OUT/"
     rm -f "$OUT/fuzz_${t}_seed_corpus.zip"
     (cd "$work/seeds/fuzz/seeds/$t" && zip -q -r "$OUT/fuzz_${t}_seed_corpus.zip" .)
-    cp "$root/fuzz/gguf.dict" "$OUT/fuzz_$t.dict"
+    dict=$root/fuzz/$t.dict # a harness's own dictionary, or the GGUF one
+    [ -f "$dict" ] || dict=$root/fuzz/gguf.dict
+    cp "$dict" "$OUT/fuzz_$t.dict"
     printf '[libfuzzer]\nmax_len = 65536\ndict = fuzz_%s.dict\n' "$t" >"$OUT/fuzz_$t.options"
 done

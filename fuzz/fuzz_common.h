@@ -190,34 +190,30 @@ static inline bool fuzz_status_known(gs_status st)
     return gs_status_name(st) != gs_status_name((gs_status)1000);
 }
 
-/* A failed open filled err consistently: same status, offset inside the input, and text fields
- * NUL-terminated with no control bytes (they are printed to terminals). */
-static inline void fuzz_check_error(const gs_error *e, gs_status st, size_t size)
+/* The characters the escaping rule of the reports shows as escapes (docs/cli.md "Escaping"):
+ * C0 but the newline, DEL, C1, bidi controls, invisible format characters, separators, the BOM,
+ * interlinear annotation controls, tags. Its own copy of the documented list, so that fuzzing
+ * checks the library's table rather than repeat it. */
+static inline bool fuzz_hidden_char(uint32_t cp)
 {
-    FUZZ_ASSERT_MSG(e->status == st, "err.status %s, returned %s", gs_status_name(e->status),
-                    gs_status_name(st));
-    FUZZ_ASSERT_MSG(e->offset <= size, "%s at %llu, input of %zu bytes", gs_status_name(st),
-                    (unsigned long long)e->offset, size);
-    FUZZ_ASSERT((unsigned)e->context_kind <= (unsigned)GS_CONTEXT_PART);
-    const char *texts[2] = {e->context, e->detail};
-    for (int k = 0; k < 2; k++) {
-        const char *t = texts[k];
-        const char *end = memchr(t, '\0', GS_ERROR_TEXT_MAX);
-        FUZZ_ASSERT(end != NULL);
-        if (k == 0) { /* the context comes from the file: escaped */
-            for (const char *c = t; c < end; c++) {
-                FUZZ_ASSERT_MSG((unsigned char)*c >= 0x20 && *c != 0x7f,
-                                "control byte 0x%02x in the error context",
-                                (unsigned)(unsigned char)*c);
-            }
+    static const uint32_t ranges[][2] = {
+        {0x0000, 0x0009}, {0x000b, 0x001f}, {0x007f, 0x009f}, {0x00ad, 0x00ad},
+        {0x061c, 0x061c}, {0x180e, 0x180e}, {0x200b, 0x200f}, {0x2028, 0x202e},
+        {0x2060, 0x206f}, {0xfeff, 0xfeff}, {0xfff9, 0xfffb}, {0x1bca0, 0x1bca3},
+        {0x1d173, 0x1d17a}, {0xe0000, 0xe007f},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        if (cp >= ranges[i][0] && cp <= ranges[i][1]) {
+            return true;
         }
     }
+    return false;
 }
 
 /* UTF-8 by decoding code points (RFC 3629): no overlongs, no surrogates, nothing past
- * U+10FFFF. A different algorithm from the reader's, so the two check each other
- * (fuzz_open); also what the reports of fuzz_certify must be. */
-static inline bool fuzz_utf8_ok(const uint8_t *s, size_t n)
+ * U+10FFFF; with reject_hidden, no fuzz_hidden_char either. A different algorithm from the
+ * reader's, so the two check each other (fuzz_open). */
+static inline bool fuzz_utf8_scan(const uint8_t *s, size_t n, bool reject_hidden)
 {
     size_t i = 0;
     while (i < n) {
@@ -225,6 +221,9 @@ static inline bool fuzz_utf8_ok(const uint8_t *s, size_t n)
         size_t len;
         uint32_t cp, min;
         if (b < 0x80) {
+            if (reject_hidden && fuzz_hidden_char(b)) {
+                return false;
+            }
             i++;
             continue;
         } else if ((b & 0xE0) == 0xC0) {
@@ -248,9 +247,45 @@ static inline bool fuzz_utf8_ok(const uint8_t *s, size_t n)
         if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
             return false;
         }
+        if (reject_hidden && fuzz_hidden_char(cp)) {
+            return false;
+        }
         i += len;
     }
     return true;
+}
+
+static inline bool fuzz_utf8_ok(const uint8_t *s, size_t n)
+{
+    return fuzz_utf8_scan(s, n, false);
+}
+
+/* What every report and error text must be: UTF-8 with nothing hidden in it but newlines. */
+static inline bool fuzz_text_safe(const uint8_t *s, size_t n)
+{
+    return fuzz_utf8_scan(s, n, true);
+}
+
+/* A failed open filled err consistently: same status, offset inside the input, and text fields
+ * NUL-terminated with no control bytes (they are printed to terminals). */
+static inline void fuzz_check_error(const gs_error *e, gs_status st, size_t size)
+{
+    FUZZ_ASSERT_MSG(e->status == st, "err.status %s, returned %s", gs_status_name(e->status),
+                    gs_status_name(st));
+    FUZZ_ASSERT_MSG(e->offset <= size, "%s at %llu, input of %zu bytes", gs_status_name(st),
+                    (unsigned long long)e->offset, size);
+    FUZZ_ASSERT((unsigned)e->context_kind <= (unsigned)GS_CONTEXT_PART);
+    const char *texts[2] = {e->context, e->detail};
+    for (int k = 0; k < 2; k++) {
+        const char *t = texts[k];
+        const char *end = memchr(t, '\0', GS_ERROR_TEXT_MAX);
+        FUZZ_ASSERT(end != NULL);
+        if (k == 0) { /* the context comes from the file: escaped */
+            FUZZ_ASSERT_MSG(fuzz_text_safe((const uint8_t *)t, (size_t)(end - t)) &&
+                                memchr(t, '\n', (size_t)(end - t)) == NULL,
+                            "a raw control or hidden character in the error context '%s'", t);
+        }
+    }
 }
 
 /* The NaN rule: every NaN compares as the one value 0x7FC00000; every other bit pattern must

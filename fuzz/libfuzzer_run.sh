@@ -25,8 +25,10 @@ ASAN_OPTIONS=${FUZZ_ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 UBSAN_OPTIONS=${FUZZ_UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1:abort_on_error=1}
 export ASAN_OPTIONS UBSAN_OPTIONS
 
+dict=$root/fuzz/$t.dict # a harness's own dictionary, or the GGUF one
+[ -f "$dict" ] || dict=$root/fuzz/gguf.dict
 "$bin" -max_total_time="$secs" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -dict="$root/fuzz/gguf.dict" -print_final_stats=1 -artifact_prefix="$art/" \
+    -dict="$dict" -print_final_stats=1 -artifact_prefix="$art/" \
     "$corpus" "$seeds" >"$log" 2>&1
 rc=$?
 # CPU time of the fuzzer (user + system), from the shell's children times: the cores are

@@ -9,7 +9,11 @@
  *   OUT/roundtrip/     profile that accepts it (strict if it does, else lenient);
  *   OUT/decode_blocks/ for each decodable type: real blocks taken from the inputs' tensors
  *                      when there are any, plus all-zero and all-0xff blocks;
- *   OUT/certify/       every input, with the deep scan on, for strict and lenient in turn.
+ *   OUT/certify/       every input, with the deep scan on, for strict and lenient in turn;
+ *   OUT/manifest/      with GS_SEEDS_MANIFEST (the certification library linked in): the
+ *                      manifest `ggufsafe hash` writes of every input the reader accepts (strict
+ *                      if it does, else lenient) and of every split set, without a trailer
+ *                      (fuzz_manifest reads the whole input).
  * Deterministic: inputs are visited in name order. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -22,6 +26,9 @@
 #include <sys/stat.h>
 
 #include "fuzz_common.h"
+#ifdef GS_SEEDS_MANIFEST
+#include "ggufsafe_manifest.h"
+#endif
 
 #define SEED_BLOCKS 16u
 
@@ -44,22 +51,55 @@ static void make_dir(const char *path)
     }
 }
 
-/* Writes payload + trailer as OUT/target/name when it fits in max_bytes. */
+/* Writes payload + trailer (none when tail is NULL) as OUT/target/name when it fits in
+ * max_bytes. */
 static void write_seed(const char *target, const char *name, const uint8_t *payload, size_t n,
                        const uint8_t tail[FUZZ_TAIL_BYTES])
 {
-    if (n + FUZZ_TAIL_BYTES > max_bytes) {
+    const size_t tail_len = tail != NULL ? FUZZ_TAIL_BYTES : 0;
+    if (n + tail_len > max_bytes) {
         return;
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/%s/%s", out_dir, target, name);
     FILE *f = fopen(path, "wb");
     if (f == NULL || (n > 0 && fwrite(payload, 1, n, f) != n) ||
-        fwrite(tail, 1, FUZZ_TAIL_BYTES, f) != FUZZ_TAIL_BYTES || fclose(f) != 0) {
+        (tail_len > 0 && fwrite(tail, 1, tail_len, f) != tail_len) || fclose(f) != 0) {
         die("cannot write", path);
     }
     n_written++;
 }
+
+#ifdef GS_SEEDS_MANIFEST
+static int collect(void *ctx, const void *data, size_t n)
+{
+    FILE *f = ctx;
+    return fwrite(data, 1, n, f) == n ? 0 : 5; /* EIO */
+}
+
+/* The manifest of the file or set at path, hashed as `ggufsafe hash --profile P` does. */
+static void manifest_seed(const char *path, const char *name, gs_profile profile)
+{
+    gs_manifest_options o;
+    gs_manifest_options_init(&o);
+    o.profile = profile;
+    gs_manifest *m;
+    if (gs_manifest_hash_path(path, &o, &m, NULL) != GS_OK) {
+        return;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    gs_sink sink;
+    gs_sink_init(&sink, collect, mem);
+    if (mem == NULL || gs_manifest_write(m, &sink, NULL) != GS_OK || fclose(mem) != 0) {
+        die("cannot write the manifest of", path);
+    }
+    write_seed("manifest", name, (const uint8_t *)text, len, NULL);
+    free(text);
+    gs_manifest_free(m);
+}
+#endif
 
 static uint8_t *read_file(const char *path, size_t *n)
 {
@@ -132,6 +172,9 @@ static void seed_file(const char *path, const char *name)
         write_seed("roundtrip", name, data, n, tail);
         block_seeds(f, name);
         gs_close(f);
+#ifdef GS_SEEDS_MANIFEST
+        manifest_seed(path, name, p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
+#endif
         break;
     }
     free(data);
@@ -166,6 +209,9 @@ static void seed_split(const char *path, const char *name)
     snprintf(seed, sizeof seed, "set_%s", name);
     write_seed("open", seed, all, len, tail);
     free(all);
+#ifdef GS_SEEDS_MANIFEST
+    manifest_seed(path, seed, GS_PROFILE_STRICT);
+#endif
 }
 
 static int compare_names(const void *a, const void *b)
@@ -265,8 +311,8 @@ int main(int argc, char **argv)
     out_dir = argv[1];
     max_bytes = (size_t)strtoull(argv[2], NULL, 10);
     make_dir(out_dir);
-    static const char *const targets[] = {"open", "dequant", "roundtrip", "decode_blocks",
-                                                "certify"};
+    static const char *const targets[] = {"open",    "dequant", "roundtrip", "decode_blocks",
+                                          "certify", "manifest"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);

@@ -241,8 +241,10 @@ typedef struct gs_error {
     gs_status status;
     uint64_t offset;        /* first byte of the field that failed, from the start of the GGUF */
     gs_context_kind context_kind;
-    /* The key, tensor name or part name, NUL-terminated, control bytes and invalid UTF-8 escaped
-     * as \xHH, truncated with "..." when longer than the buffer. */
+    /* The key, tensor name or part name, NUL-terminated and escaped by the rule of the command's
+     * text output (docs/cli.md, "Escaping": control bytes, DEL and invalid UTF-8 as \xHH, C1,
+     * bidi and invisible format characters as \u{XXXX}, a backslash as \\), truncated with
+     * "..." when longer than the buffer. */
     char context[GS_ERROR_TEXT_MAX];
     char detail[GS_ERROR_TEXT_MAX]; /* specifics: limits, expected and found values */
 } gs_error;
@@ -476,8 +478,14 @@ GS_API size_t gs_split_part_count(const gs_split *split);
 /* NULL when i is out of range. The part stays owned by the set. */
 GS_API const gs_file *gs_split_part(const gs_split *split, size_t i);
 GS_API uint64_t gs_split_tensor_count(const gs_split *split);
+/* The part and index of the tensor named name (NUL-terminated), in O(1) through the set-wide
+ * index: GS_OK, GS_E_NOT_FOUND, or GS_E_INVALID_ARGUMENT for a NULL pointer. */
 GS_API gs_status gs_split_find_tensor(const gs_split *split, const char *name, size_t *part,
                                       size_t *index);
+/* The same for name[0..name_len), which need not be NUL-terminated (a gs_str from another
+ * file); name may be NULL when name_len is 0. */
+GS_API gs_status gs_split_find_tensor_n(const gs_split *split, const char *name, size_t name_len,
+                                        size_t *part, size_t *index);
 
 /* Part names: <prefix>-NNNNN-of-MMMMM.gguf, NNNNN the part's number from 1 and MMMMM the number
  * of parts, both exactly five decimal digits. The one parser of these names: gs_open_split, the

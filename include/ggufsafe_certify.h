@@ -163,7 +163,8 @@ typedef struct gs_certify_finding {
     uint64_t offset;              /* byte offset in that part, or GS_CERTIFY_NO_OFFSET */
     gs_certify_subject subject;
     const uint8_t *name;          /* the key or tensor name's bytes (name_len of them, at most
-                                     GS_CERTIFY_NAME_MAX); NULL without a subject */
+                                     GS_CERTIFY_NAME_MAX, a longer name cut where a UTF-8
+                                     character starts); NULL without a subject */
     size_t name_len;
     bool name_cut;                /* the name was longer and is cut */
     bool name_is_text;            /* the reader's context: escaped already, show it as it is */

@@ -2,6 +2,23 @@
 
 #include <string.h>
 
+#ifdef GGUFSAFE_TESTING
+static uint64_t probes; /* atomically: threaded commands share one index */
+#define COUNT_PROBE() __atomic_fetch_add(&probes, 1, __ATOMIC_RELAXED)
+
+uint64_t gsi_index_probes(void)
+{
+    return __atomic_load_n(&probes, __ATOMIC_RELAXED);
+}
+
+void gsi_index_probes_reset(void)
+{
+    __atomic_store_n(&probes, 0, __ATOMIC_RELAXED);
+}
+#else
+#define COUNT_PROBE() ((void)0)
+#endif
+
 void gsi_index_init(gsi_name_index *ix)
 {
     memset(ix, 0, sizeof *ix);
@@ -36,6 +53,7 @@ static size_t probe(const gsi_name_index *ix, const gsi_name_source *src, uint32
     size_t mask = ix->cap - 1;
     size_t i = h & mask;
     for (;;) {
+        COUNT_PROBE();
         const gsi_slot *s = &ix->slots[i];
         if (s->record_plus_one == 0) {
             return i;
@@ -62,7 +80,9 @@ static gs_status grow(gsi_name_index *ix, gsi_mem *mem)
             continue;
         }
         size_t i = s.hash & mask;
+        COUNT_PROBE();
         while (slots[i].record_plus_one != 0) {
+            COUNT_PROBE();
             i = (i + 1) & mask;
         }
         slots[i] = s;

@@ -39,4 +39,12 @@ gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_sour
 bool gsi_index_find(const gsi_name_index *ix, const gsi_name_source *src, const uint8_t *name,
                     uint64_t len, uint32_t *record);
 
+#ifdef GGUFSAFE_TESTING
+/* Test builds only (the reader's ggufsafe_testing_static clone, never a released library): every
+ * slot a lookup or an insert examines and every slot a growth moves, counted, so that tests hold
+ * the commands' lookups to their complexity by counting operations rather than timing them. */
+uint64_t gsi_index_probes(void);
+void gsi_index_probes_reset(void);
+#endif
+
 #endif

@@ -66,20 +66,29 @@ uint64_t gs_split_tensor_count(const gs_split *split)
     return split != NULL ? split->n_tensors : 0;
 }
 
-gs_status gs_split_find_tensor(const gs_split *split, const char *name, size_t *part,
-                               size_t *index)
+gs_status gs_split_find_tensor_n(const gs_split *split, const char *name, size_t name_len,
+                                 size_t *part, size_t *index)
 {
-    if (split == NULL || name == NULL || part == NULL || index == NULL) {
+    if (split == NULL || (name == NULL && name_len > 0) || part == NULL || index == NULL) {
         return GS_E_INVALID_ARGUMENT;
     }
     uint32_t rec;
     gsi_name_source src = {split, ref_name_at};
-    if (!gsi_index_find(&split->index, &src, (const uint8_t *)name, strlen(name), &rec)) {
+    if (!gsi_index_find(&split->index, &src, (const uint8_t *)name, name_len, &rec)) {
         return GS_E_NOT_FOUND;
     }
     *part = split->refs[rec].part;
     *index = split->refs[rec].index;
     return GS_OK;
+}
+
+gs_status gs_split_find_tensor(const gs_split *split, const char *name, size_t *part,
+                               size_t *index)
+{
+    if (name == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    return gs_split_find_tensor_n(split, name, strlen(name), part, index);
 }
 
 /* Reads one split key of part `no` as a non-negative integer. */

@@ -47,6 +47,20 @@ size_t gsi_utf8_seq_len(const uint8_t *s, size_t n)
     return seq_len(s, n);
 }
 
+size_t gsi_utf8_decode(const uint8_t *s, size_t n, uint32_t *cp)
+{
+    size_t len = seq_len(s, n);
+    static const uint8_t lead_mask[5] = {0, 0x7f, 0x1f, 0x0f, 0x07};
+    if (len > 0) {
+        uint32_t v = s[0] & lead_mask[len];
+        for (size_t k = 1; k < len; k++) {
+            v = v << 6 | (s[k] & 0x3fu);
+        }
+        *cp = v;
+    }
+    return len;
+}
+
 #define HIGH_BITS 0x8080808080808080ull
 
 bool gsi_utf8_valid(const uint8_t *s, size_t n)

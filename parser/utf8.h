@@ -12,4 +12,7 @@ bool gsi_utf8_valid(const uint8_t *s, size_t n);
  * sequence within the n bytes available. */
 size_t gsi_utf8_seq_len(const uint8_t *s, size_t n);
 
+/* The same length, with the sequence's code point in *cp when it is valid (len > 0). */
+size_t gsi_utf8_decode(const uint8_t *s, size_t n, uint32_t *cp);
+
 #endif

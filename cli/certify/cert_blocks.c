@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cert.h"
+#include "text_out.h"
 
 #define LLAMA_MAX_LAYERS 512
 
@@ -111,7 +112,7 @@ void cert_check_blocks(cert_run *r)
     }
     char key[512];
     char arch[4 * 64 + 8];
-    cert_escape(arch, sizeof arch, r->arch, r->arch_len, 64);
+    cli_escape_cut(arch, sizeof arch, r->arch, r->arch_len, 64);
     if (r->arch_len > sizeof key - 16) {
         return; /* no such key can be looked up by name; the architecture is not a real one */
     }

@@ -7,6 +7,7 @@
 
 #include "api.h"
 #include "text_escape.h"
+#include "text_out.h"
 
 void cert_findings_init(cert_findings *fs)
 {
@@ -64,7 +65,8 @@ static cert_finding *add(cert_findings *fs, const char *code, cert_severity sev,
     size_t m = strlen(message) + 1;
     char *text = malloc(m);
     uint8_t *copy = NULL;
-    size_t copy_len = name_len > CERT_NAME_MAX ? CERT_NAME_MAX : name_len;
+    /* a long name is cut where a character starts: the kept head stays valid UTF-8 */
+    size_t copy_len = cli_text_cut(name, name_len, CERT_NAME_MAX);
     if (name != NULL) {
         copy = malloc(copy_len > 0 ? copy_len : 1);
     }
@@ -85,7 +87,7 @@ static cert_finding *add(cert_findings *fs, const char *code, cert_severity sev,
     f->offset = offset;
     f->subject = name != NULL ? subject : CERT_SUBJECT_NONE;
     if (name != NULL) {
-        f->name_cut = name_len > CERT_NAME_MAX;
+        f->name_cut = copy_len < name_len;
         f->name_len = copy_len;
         f->name = copy;
         memcpy(f->name, name, copy_len);
@@ -159,14 +161,5 @@ void cert_count(const cert_findings *fs, gs_profile profile, uint64_t counts[3])
     for (size_t i = 0; i < fs->n_codes; i++) {
         const cert_omitted *c = &fs->codes[i];
         counts[cert_effective(c->severity, c->profiles, profile)] += c->kept + c->omitted;
-    }
-}
-
-void cert_escape(char *out, size_t cap, const void *src, size_t n, size_t max_src)
-{
-    size_t take = n < max_src ? n : max_src;
-    size_t len = gsi_escape_text(out, cap, src, take);
-    if (take < n && len + 4 <= cap) {
-        memcpy(out + len, "\xe2\x80\xa6", 4); /* U+2026 and the NUL */
     }
 }

@@ -80,10 +80,6 @@ cert_severity cert_effective(cert_severity severity, unsigned profiles, gs_profi
 /* Findings per effective severity under profile, the omitted ones included. */
 void cert_count(const cert_findings *fs, gs_profile profile, uint64_t counts[3]);
 
-/* Escapes text from a file for a message: control bytes and invalid UTF-8 as \xHH, at most
- * max_src source bytes with an ellipsis when cut. out holds 4 * max_src + 8 bytes. */
-void cert_escape(char *out, size_t cap, const void *src, size_t n, size_t max_src);
-
 /* Records a failure of a check (GS_E_NO_MEMORY); the first one stays. */
 void cert_findings_fail(cert_findings *fs, gs_status status);
 

@@ -8,6 +8,7 @@
 #include "api.h"
 #include "cert.h"
 #include "cert_keys.h"
+#include "text_out.h"
 
 static char *copy_bytes(cert_run *r, const char *s, size_t n)
 {
@@ -148,7 +149,7 @@ void cert_check_meta(cert_run *r)
     string_key(r, f, "general.architecture");
     if (r->kind == CERT_KIND_UNKNOWN) {
         char shown[4 * 64 + 8];
-        cert_escape(shown, sizeof shown, r->general_type, r->general_type_len, 64);
+        cli_escape_cut(shown, sizeof shown, r->general_type, r->general_type_len, 64);
         cert_find_key(f, "general.type", &i);
         gs_kv_info kv;
         gs_kv_info_at(f, i, &kv);

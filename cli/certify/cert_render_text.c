@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cert_render.h"
+#include "text_out.h"
 
 const char *cert_render_summary(const char *code)
 {
@@ -44,7 +45,7 @@ void cert_render_location(const cert_run *r, const cert_finding *f, char *buf, s
         if (f->name_is_text) {
             snprintf(name, sizeof name, "%.*s", (int)f->name_len, (const char *)f->name);
         } else {
-            cert_escape(name, sizeof name, f->name, f->name_len, CERT_NAME_MAX);
+            cli_escape_cut(name, sizeof name, f->name, f->name_len, CERT_NAME_MAX);
         }
         n += (size_t)snprintf(buf + n, cap - n, "%s%s '%s%s'", n ? ", " : "",
                               f->subject == CERT_SUBJECT_KEY ? "key" : "tensor", name,
@@ -65,7 +66,7 @@ static const char *noun(cert_severity s, uint64_t n)
 static void header(cli_out *out, const cert_run *r)
 {
     char path[4 * 1024 + 8];
-    cert_escape(path, sizeof path, r->path, strlen(r->path), 1024);
+    cli_escape_cut(path, sizeof path, r->path, strlen(r->path), 1024);
     cli_out_printf(out, "certify:  %s\n", path);
     cli_out_printf(out, "profile:  %s%s, deep scan %s, ggufsafe %s\n",
                    r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict",
@@ -74,7 +75,7 @@ static void header(cli_out *out, const cert_run *r)
     for (size_t p = 0; p < r->n_parts; p++) {
         const cert_part *part = &r->parts[p];
         char label[4 * 256 + 8];
-        cert_escape(label, sizeof label, part->label, strlen(part->label), 256);
+        cli_escape_cut(label, sizeof label, part->label, strlen(part->label), 256);
         if (r->is_set) {
             cli_out_printf(out, "part %zu:   %s: ", p + 1, label);
         } else {
@@ -92,7 +93,7 @@ static void header(cli_out *out, const cert_run *r)
     if (cert_meta_file(r) != NULL) {
         char arch[4 * 64 + 8] = "no architecture";
         if (r->arch != NULL) {
-            cert_escape(arch, sizeof arch, r->arch, r->arch_len, 64);
+            cli_escape_cut(arch, sizeof arch, r->arch, r->arch_len, 64);
         }
         cli_out_printf(out, "what:     %s (%s)\n", cert_kind_name(r->kind), arch);
     }

@@ -7,6 +7,7 @@
 
 #include "cert.h"
 #include "cert_nameset.h"
+#include "text_out.h"
 
 /* One split key of a part: true and its value when it is a non-negative integer; otherwise the
  * finding (missing, or wrong type) is added and false returned. */
@@ -100,8 +101,8 @@ static void check_set(cert_run *r)
         const cert_part *part = &r->parts[p];
         if (part->missing) {
             char why[4 * GS_ERROR_TEXT_MAX + 8];
-            cert_escape(why, sizeof why, part->lenient_err.detail,
-                        strlen(part->lenient_err.detail), GS_ERROR_TEXT_MAX);
+            cli_escape_cut(why, sizeof why, part->lenient_err.detail,
+                           strlen(part->lenient_err.detail), GS_ERROR_TEXT_MAX);
             cert_add(&r->findings, "split.part_missing", p, CERT_NO_OFFSET, CERT_SUBJECT_NONE,
                      NULL, 0, "part %u of %llu cannot be opened: %s", p + 1,
                      (unsigned long long)n, why);

@@ -9,6 +9,7 @@
 #include "cert_keys.h"
 #include "cert_nameset.h"
 #include "le_load.h"
+#include "text_out.h"
 
 typedef struct arr {
     const char *key;
@@ -110,7 +111,7 @@ static void token_types(cert_run *r, const gs_file *f, const arr *types, const a
     }
     if (bad_bytes > 0) {
         char shown[4 * 32 + 8];
-        cert_escape(shown, sizeof shown, first_tok.ptr, first_tok.len, 32);
+        cli_escape_cut(shown, sizeof shown, first_tok.ptr, first_tok.len, 32);
         cert_add(&r->findings, "meta.byte_token", 0, string_offset(&tokens->kv, first_tok),
                  CERT_SUBJECT_KEY, tokens->key, strlen(tokens->key),
                  "%llu BYTE tokens not spelled <0xHH>; the first: token %llu '%s'",
@@ -182,7 +183,7 @@ static void duplicates(cert_run *r, const gs_file *f, const arr *tokens)
     cert_nameset_free(&set);
     if (dups > 0) {
         char shown[4 * 32 + 8];
-        cert_escape(shown, sizeof shown, first_s.ptr, first_s.len, 32);
+        cli_escape_cut(shown, sizeof shown, first_s.ptr, first_s.len, 32);
         cert_add(&r->findings, "meta.token_duplicate", 0, string_offset(&tokens->kv, first_s),
                  CERT_SUBJECT_KEY, tokens->key, strlen(tokens->key),
                  "%llu tokens repeat an earlier one; the first: token %llu '%s' repeats token %u",
@@ -212,7 +213,7 @@ static void merges(cert_run *r, const gs_file *f, const arr *m)
     }
     if (bad > 0) {
         char shown[4 * 32 + 8];
-        cert_escape(shown, sizeof shown, first_s.ptr, first_s.len, 32);
+        cli_escape_cut(shown, sizeof shown, first_s.ptr, first_s.len, 32);
         cert_add(&r->findings, "meta.merges_malformed", 0, string_offset(&m->kv, first_s),
                  CERT_SUBJECT_KEY, m->key, strlen(m->key),
                  "%llu merges are not two tokens separated by a space; the first: merge %llu "

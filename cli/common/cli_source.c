@@ -64,6 +64,20 @@ const gs_file *cli_source_part(const cli_source *s, size_t i)
     return s->split != NULL ? gs_split_part(s->split, i) : s->file;
 }
 
+bool cli_source_find_tensor(const cli_source *s, gs_str name, const gs_file **file, size_t *index)
+{
+    size_t part = 0, i;
+    gs_status st = s->split != NULL
+                       ? gs_split_find_tensor_n(s->split, name.ptr, name.len, &part, &i)
+                       : gs_tensor_find_n(s->file, name.ptr, name.len, &i);
+    if (st != GS_OK) {
+        return false; /* *file and *index untouched */
+    }
+    *file = cli_source_part(s, part);
+    *index = i;
+    return true;
+}
+
 void cli_source_close(cli_source *s)
 {
     gs_split_close(s->split);

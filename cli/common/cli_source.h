@@ -31,6 +31,11 @@ size_t cli_source_parts(const cli_source *s);
 const gs_file *cli_source_part(const cli_source *s, size_t i);
 void cli_source_close(cli_source *s);
 
+/* The tensor named name in any part of s, in O(1) (the set's index, or the file's): true with
+ * *file and *index set, false (both untouched) when there is none. The one lookup of a tensor by name in a file
+ * or set for every command and engine. */
+bool cli_source_find_tensor(const cli_source *s, gs_str name, const gs_file **file, size_t *index);
+
 /* Decodes tensor `index` of `file` in bounded chunks (about 4 MiB of f32 each) and hands every
  * chunk, in order, to fn. Returns GS_OK, the decode's failure, GS_E_NO_MEMORY, or the first
  * non-OK status fn returns. The tensor must be decodable. */

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "num_format.h"
-#include "utf8.h"
+#include "text_escape.h"
 
 void cli_json_init(cli_json *j, cli_out *out)
 {
@@ -97,43 +97,44 @@ void cli_json_end_array(cli_json *j)
     close_container(j, ']');
 }
 
-/* The string body: JSON escapes for quote, backslash and control bytes, valid UTF-8 as is,
- * every other byte as the text \xHH (its backslash escaped for JSON). */
+/* The string body under the escaping rule of text_escape.h: quote and backslash as JSON needs,
+ * every hidden character as a JSON escape (\n-style or \uXXXX, a surrogate pair above U+FFFF),
+ * other valid UTF-8 as it is, every byte that is not valid UTF-8 as the text \xHH (its
+ * backslash escaped for JSON). */
 static void write_string_body(cli_out *out, const uint8_t *s, size_t n)
 {
     static const char hex[] = "0123456789abcdef";
     size_t i = 0;
     while (i < n) {
-        uint8_t b = s[i];
-        if (b == '"' || b == '\\') {
-            cli_out_putc(out, '\\');
-            cli_out_putc(out, (char)b);
-            i++;
-        } else if (b < 0x20 || b == 0x7f) {
-            switch (b) {
+        gsi_char c = gsi_char_next(s + i, n - i);
+        if (c.cls == GSI_CHAR_INVALID) {
+            cli_out_puts(out, "\\\\x");
+            cli_out_putc(out, (char)hex[c.cp >> 4]);
+            cli_out_putc(out, (char)hex[c.cp & 15]);
+        } else if (c.cls == GSI_CHAR_HIDDEN) {
+            switch (c.cp) {
             case '\n': cli_out_puts(out, "\\n"); break;
             case '\t': cli_out_puts(out, "\\t"); break;
             case '\r': cli_out_puts(out, "\\r"); break;
             case '\b': cli_out_puts(out, "\\b"); break;
             case '\f': cli_out_puts(out, "\\f"); break;
-            default: cli_out_printf(out, "\\u%04x", (unsigned)b); break;
+            default:
+                if (c.cp > 0xffff) {
+                    uint32_t v = c.cp - 0x10000;
+                    cli_out_printf(out, "\\u%04x\\u%04x", (unsigned)(0xd800 + (v >> 10)),
+                                   (unsigned)(0xdc00 + (v & 0x3ff)));
+                } else {
+                    cli_out_printf(out, "\\u%04x", (unsigned)c.cp);
+                }
+                break;
             }
-            i++;
-        } else if (b < 0x80) {
-            cli_out_putc(out, (char)b);
-            i++;
+        } else if (c.cp == '"' || c.cp == '\\') {
+            cli_out_putc(out, '\\');
+            cli_out_putc(out, (char)c.cp);
         } else {
-            size_t len = gsi_utf8_seq_len(s + i, n - i);
-            if (len == 0) {
-                cli_out_puts(out, "\\\\x");
-                cli_out_putc(out, (char)hex[b >> 4]);
-                cli_out_putc(out, (char)hex[b & 15]);
-                i++;
-            } else {
-                cli_out_write(out, s + i, len);
-                i += len;
-            }
+            cli_out_write(out, s + i, c.len);
         }
+        i += c.len;
     }
 }
 

@@ -1,6 +1,7 @@
 #include "text_out.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -19,24 +20,40 @@ static void measure(cli_text *t)
     }
 }
 
-void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src)
+size_t cli_text_cut(const void *src, size_t n, size_t max_src)
 {
     const uint8_t *s = src;
+    if (n <= max_src) {
+        return n;
+    }
+    /* Back off to the start of a UTF-8 sequence so that the cut does not turn a valid character
+     * into \xHH escapes. Continuation bytes are 10xxxxxx; a sequence has at most 3 of them. */
+    size_t cut = max_src;
+    for (int k = 0; k < 3 && cut > 0 && (s[cut] & 0xc0) == 0x80; k++) {
+        cut--;
+    }
+    return cut;
+}
+
+size_t cli_escape_cut(char *dst, size_t cap, const void *src, size_t n, size_t max_src)
+{
+    size_t cut = cli_text_cut(src, n, max_src);
+    bool cut_short = cut < n && cap >= sizeof ellipsis + 4;
+    size_t len = gsi_escape_text(dst, cut_short ? cap - (sizeof ellipsis - 1) : cap, src, cut);
+    if (cut_short) {
+        memcpy(dst + len, ellipsis, sizeof ellipsis);
+        len += sizeof ellipsis - 1;
+    }
+    return len;
+}
+
+void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src)
+{
     if (max_src > CLI_TEXT_MAX_SRC) {
         max_src = CLI_TEXT_MAX_SRC;
     }
-    size_t cut = n < max_src ? n : max_src;
-    /* Back off to the start of a UTF-8 sequence so that the cut does not turn a valid character
-     * into \xHH escapes. Continuation bytes are 10xxxxxx; a sequence has at most 3 of them. */
-    for (int k = 0; k < 3 && cut > 0 && cut < n && (s[cut] & 0xc0) == 0x80; k++) {
-        cut--;
-    }
     /* The buffer holds 4 bytes per source byte, so gsi_escape_text never cuts on its own. */
-    t->len = gsi_escape_text(t->s, sizeof t->s - sizeof ellipsis, s, cut);
-    if (cut < n) {
-        memcpy(t->s + t->len, ellipsis, sizeof ellipsis);
-        t->len += sizeof ellipsis - 1;
-    }
+    t->len = cli_escape_cut(t->s, sizeof t->s, src, n, max_src);
     measure(t);
 }
 

@@ -12,19 +12,6 @@ void diff_side_info(const diff_side *s, gs_tensor_info *out)
     }
 }
 
-/* The tensor of that name in any part of src. */
-static bool find(const cli_source *src, gs_str name, diff_side *out)
-{
-    for (size_t p = 0; p < cli_source_parts(src); p++) {
-        const gs_file *f = cli_source_part(src, p);
-        if (f != NULL && gs_tensor_find_n(f, name.ptr, name.len, &out->index) == GS_OK) {
-            out->file = f;
-            return true;
-        }
-    }
-    return false;
-}
-
 static gs_status push(diff_pairs *l, diff_pair_kind kind, diff_side a, diff_side b)
 {
     if (!cli_reserve((void **)&l->items, &l->cap, l->n + 1, sizeof *l->items)) {
@@ -72,7 +59,8 @@ gs_status diff_match(const cli_source *a, const cli_source *b, const cli_name_fi
                     continue;
                 }
                 diff_side mine = {f, i}, theirs = {NULL, 0};
-                bool found = find(other, t.name, &theirs);
+                /* O(1) in a set too: its index, never a probe of every part's */
+                bool found = cli_source_find_tensor(other, t.name, &theirs.file, &theirs.index);
                 if (pass == 0) {
                     out->tensors_a++;
                     if (!found) {

@@ -1,7 +1,8 @@
 /* The tensor half of `ggufsafe diff`, first step: which tensor of A goes with which of B. Every
- * tensor of A (file order, parts in order) is matched by exact name against every part of B;
- * then the tensors of B that A lacks follow in B's order. The name filter (--tensor and --exclude,
- * name_filter.h) keeps the same names on both sides. */
+ * tensor of A (file order, parts in order) is looked up by exact name in B (one O(1) lookup in
+ * B's file or set index, cli_source_find_tensor); then the tensors of B that A lacks follow in
+ * B's order. O(T_A + T_B) lookups whatever the number of parts. The name filter (--tensor and
+ * --exclude, name_filter.h) keeps the same names on both sides. */
 #ifndef GGUFSAFE_CLI_DIFF_MATCH_H
 #define GGUFSAFE_CLI_DIFF_MATCH_H
 

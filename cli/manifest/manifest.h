@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "cli_source.h"
 #include "ggufsafe.h"
 #include "ggufsafe_manifest.h"
 #include "out.h"
@@ -76,6 +77,12 @@ void mf_doc_free(mf_doc *d);
 /* Appends an entry to p; the name (escaped form, len bytes) is copied. NULL when out of memory. */
 mf_entry *mf_part_add(mf_part *p, mf_kind kind, const char *name, size_t len);
 
+/* Is the byte written as itself in the escaped form? Printable ASCII but the backslash. */
+static inline bool mf_byte_literal(uint8_t b)
+{
+    return b > 0x20 && b < 0x7f && b != '\\';
+}
+
 /* The escaped form of raw bytes, allocated and NUL-terminated; NULL when out of memory. */
 char *mf_escape(const void *raw, size_t n);
 
@@ -107,10 +114,40 @@ typedef struct mf_input {
     size_t size, pos;
 } mf_input;
 
-/* Parses a manifest (untrusted input: bounded lines, every field checked). GS_OK;
- * GS_E_INVALID_ARGUMENT with err->detail "line N: reason" and err->offset the line's offset;
- * GS_E_IO (a read error, "line N: read error"); GS_E_NO_MEMORY. d is empty on failure. */
-gs_status mf_parse(mf_input *in, mf_doc *d, gs_error *err);
+
+/* What one manifest holds at most (manifest_limits.c): derived from the reader's default limits,
+ * which hash and verify open every file with, so that each file the reader accepts under either
+ * profile fits. The reader (mf_parse) enforces them; hash checks a file against them
+ * (mf_check_fits) before it reads any data. */
+typedef struct mf_limits {
+    uint64_t max_line;         /* bytes of a line without its '\n': 4 * max_string_length +
+                                  MF_LINE_OVERHEAD (a longest name, every byte escaped) */
+    uint64_t max_part_entries; /* key-values and tensors of one part: max_kv_count +
+                                  max_tensor_count */
+    uint64_t max_entries;      /* of the whole manifest: twice one part's */
+    uint64_t max_name_bytes;   /* escaped keys and names of the whole manifest:
+                                  max_metadata_memory, the reader's budget for one file */
+} mf_limits;
+
+/* Room for what a line holds besides its name: "tensor", a digest, the type, the shape. */
+#define MF_LINE_OVERHEAD 256u
+
+void mf_limits_default(mf_limits *l);
+
+/* The length of raw bytes in the escaped form (mf_escape). */
+uint64_t mf_escaped_len(const void *raw, size_t n);
+
+/* GS_OK when the manifest of src (every part) fits limits (NULL: mf_limits_default), i.e. when
+ * mf_parse with the same limits reads it back; otherwise GS_E_LIMIT_TENSOR_COUNT (too many
+ * entries), GS_E_LIMIT_STRING_LENGTH (a name too long for a line) or GS_E_LIMIT_MEMORY (the
+ * names too long in all), with a detail that says what to do. */
+gs_status mf_check_fits(const cli_source *src, const mf_limits *limits, gs_error *err);
+
+/* Parses a manifest (untrusted input: lines, entries and names within limits, NULL for
+ * mf_limits_default; every field checked). GS_OK; GS_E_INVALID_ARGUMENT with err->detail
+ * "line N: reason" and err->offset the line's offset; GS_E_IO (a read error, "line N: read
+ * error"); GS_E_NO_MEMORY. d is empty on failure. */
+gs_status mf_parse(mf_input *in, const mf_limits *limits, mf_doc *d, gs_error *err);
 
 /* Hex of a digest into out (65 bytes). */
 #define mf_hex gs_manifest_hex

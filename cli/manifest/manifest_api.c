@@ -146,6 +146,9 @@ gs_status gs_manifest_open(const char *path, const gs_manifest_options *opts,
         ro.copy_metadata = true; /* a file truncated mid-hash is reported, never a SIGBUS */
         st = cli_source_open(&in->src, path, o.part_only, &ro, NULL, err);
         in->n_parts = st == GS_OK ? cli_source_parts(&in->src) : 0;
+        if (st == GS_OK) {
+            st = mf_check_fits(&in->src, NULL, err); /* never write what verify could not read */
+        }
     }
     if (st != GS_OK) {
         gs_manifest_input_close(in);
@@ -272,7 +275,7 @@ static gs_status parse(mf_input *in, gs_manifest **out, gs_error *err)
     if (m == NULL) {
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "manifest");
     }
-    gs_status st = mf_parse(in, &m->doc, err);
+    gs_status st = mf_parse(in, NULL, &m->doc, err);
     if (st != GS_OK) {
         free(m);
         return st;

@@ -53,17 +53,14 @@ static const char hexdigits[] = "0123456789abcdef";
 char *mf_escape(const void *raw, size_t n)
 {
     const uint8_t *s = raw;
-    size_t len = 0;
-    for (size_t i = 0; i < n; i++) {
-        len += (s[i] > 0x20 && s[i] < 0x7f && s[i] != '\\') ? 1 : 4;
-    }
-    char *out = len < SIZE_MAX ? malloc(len + 1) : NULL;
+    uint64_t len = mf_escaped_len(raw, n);
+    char *out = len < SIZE_MAX ? malloc((size_t)len + 1) : NULL;
     if (out == NULL) {
         return NULL;
     }
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (s[i] > 0x20 && s[i] < 0x7f && s[i] != '\\') {
+        if (mf_byte_literal(s[i])) {
             out[k++] = (char)s[i];
         } else {
             out[k++] = '\\';

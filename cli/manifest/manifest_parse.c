@@ -1,8 +1,9 @@
-/* Reading a manifest back. It is untrusted input like the GGUF itself: lines are bounded, every
- * field is checked for its exact form (version tag, part numbering, 64 lower-case hex digits,
- * decimal sizes without overflow, canonical escapes), duplicates and a missing "end" line are
- * errors, and the number of entries is capped, so a hostile manifest gets a clear message, never
- * a crash or an unbounded allocation. */
+/* Reading a manifest back. It is untrusted input like the GGUF itself: lines, entries and the
+ * bytes of names are bounded (mf_limits: what the longest file the reader accepts needs, in
+ * either profile), every field is checked for its exact form (version tag, part numbering, 64
+ * lower-case hex digits, decimal sizes without overflow, canonical escapes), duplicates and a
+ * missing "end" line are errors, so a hostile manifest gets a clear message, never a crash or an
+ * unbounded allocation. The line buffer grows with the longest line read, not to the bound. */
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,16 +11,16 @@
 #include "api.h"
 #include "manifest.h"
 
-/* The longest valid line: "kv " + 64 hex + " " + a 65535-byte key with every byte escaped. */
-#define MAX_LINE (4u * 65535u + 128u)
-/* The reader's default limits allow 2^20 key-values and 2^20 tensors per file; a whole set gets
- * twice that, which keeps a hostile manifest's memory within a few hundred MiB. */
-#define MAX_ENTRIES_PER_PART (2u << 20)
-#define MAX_ENTRIES (4u << 20)
+#define FIRST_LINE_CAP 4096u
+#define READ_CHUNK 65536u
 
 typedef struct parser {
     mf_input *in;
+    mf_limits limits;
+    uint8_t *chunk;      /* streams: what fread brought, chunk[chunk_pos..chunk_len) unread */
+    size_t chunk_pos, chunk_len;
     char *line;
+    size_t line_cap;
     size_t len;
     size_t number;
     uint64_t consumed;   /* bytes read so far */
@@ -34,10 +35,14 @@ static int next_byte(parser *p)
     mf_input *in = p->in;
     int c;
     if (in->file != NULL) {
-        c = fgetc(in->file);
-        if (c == EOF && ferror(in->file)) {
-            return -2;
+        if (p->chunk_pos == p->chunk_len) {
+            p->chunk_len = fread(p->chunk, 1, READ_CHUNK, in->file);
+            p->chunk_pos = 0;
+            if (p->chunk_len == 0) {
+                return ferror(in->file) ? -2 : EOF;
+            }
         }
+        c = p->chunk[p->chunk_pos++];
     } else {
         c = in->pos < in->size ? in->data[in->pos++] : EOF;
     }
@@ -45,6 +50,25 @@ static int next_byte(parser *p)
         p->consumed++;
     }
     return c;
+}
+
+/* Room for one more byte of the line (and its NUL): the buffer doubles up to the line limit. */
+static bool line_room(parser *p, size_t n)
+{
+    if (n + 1 < p->line_cap) {
+        return true;
+    }
+    size_t cap = p->line_cap * 2;
+    if (cap > p->limits.max_line + 1) {
+        cap = (size_t)p->limits.max_line + 1;
+    }
+    char *grown = realloc(p->line, cap);
+    if (grown == NULL) {
+        return false;
+    }
+    p->line = grown;
+    p->line_cap = cap;
+    return true;
 }
 
 __attribute__((format(printf, 2, 3))) static int fail(parser *p, const char *fmt, ...)
@@ -69,13 +93,19 @@ static int next_line(parser *p)
     int c;
     p->line_start = p->consumed;
     while ((c = next_byte(p)) >= 0 && c != '\n') {
-        if (n >= MAX_LINE) {
+        if (n >= p->limits.max_line) {
             p->number++;
-            return fail(p, "longer than %u bytes", MAX_LINE);
+            return fail(p, "longer than %llu bytes, the longest line a manifest can have",
+                        (unsigned long long)p->limits.max_line);
         }
         if (c == '\0' || c == '\r' || c == '\t') {
             p->number++;
             return fail(p, "holds a NUL, CR or tab byte");
+        }
+        if (!line_room(p, n)) {
+            p->number++;
+            p->status = GS_E_NO_MEMORY;
+            return fail(p, "out of memory for a line of %zu bytes", n + 1);
         }
         p->line[n++] = (char)c;
     }
@@ -189,7 +219,7 @@ static bool canonical_name(const char *s)
             return false;
         }
         unsigned b = (unsigned)(hexval(s[2]) << 4 | hexval(s[3]));
-        if (b > 0x20 && b < 0x7f && b != '\\') {
+        if (mf_byte_literal((uint8_t)b)) {
             return false; /* a byte that is written as itself */
         }
         s += 3;
@@ -295,7 +325,7 @@ static int parse_body(parser *p, mf_doc *d)
                     MF_VERSION);
     }
     uint64_t total = 0;
-    size_t entries = 0;
+    uint64_t entries = 0, name_bytes = 0;
     mf_part *part = NULL;
     for (;;) {
         r = next_line(p);
@@ -360,10 +390,19 @@ static int parse_body(parser *p, mf_doc *d)
             return fail(p, "expected 'kv <sha256> <key>', 'tensor <sha256> <type> <shape> "
                            "<name>', 'part', or 'end'");
         }
-        if (part->n >= MAX_ENTRIES_PER_PART || entries >= MAX_ENTRIES) {
-            return fail(p, "more entries than any GGUF the reader accepts can have");
+        if (part->n >= p->limits.max_part_entries || entries >= p->limits.max_entries) {
+            return fail(p, "more entries than any GGUF the reader accepts can have (%llu per "
+                           "part, %llu in all)",
+                        (unsigned long long)p->limits.max_part_entries,
+                        (unsigned long long)p->limits.max_entries);
         }
         const char *name = kv ? f[2] : f[4];
+        size_t name_len = strlen(name);
+        if (name_len > p->limits.max_name_bytes - name_bytes) {
+            return fail(p, "the names take more than %llu bytes in all, more than any GGUF the "
+                           "reader accepts",
+                        (unsigned long long)p->limits.max_name_bytes);
+        }
         uint8_t digest[32];
         if (!parse_hex(f[1], digest)) {
             return fail(p, "the digest is not 64 lower-case hex digits");
@@ -374,7 +413,7 @@ static int parse_body(parser *p, mf_doc *d)
         if (tensor && (!type_token(f[2]) || !shape_token(f[3]))) {
             return fail(p, "bad tensor type or shape (expected e.g. 'q4_K 4096,32000')");
         }
-        mf_entry *e = mf_part_add(part, kv ? MF_KV : MF_TENSOR, name, strlen(name));
+        mf_entry *e = mf_part_add(part, kv ? MF_KV : MF_TENSOR, name, name_len);
         if (e == NULL) {
             p->status = GS_E_NO_MEMORY;
             return fail(p, "out of memory");
@@ -386,19 +425,32 @@ static int parse_body(parser *p, mf_doc *d)
             snprintf(e->shape, sizeof e->shape, "%s", f[3]);
         }
         entries++;
+        name_bytes += name_len;
     }
 }
 
-gs_status mf_parse(mf_input *in, mf_doc *d, gs_error *err)
+gs_status mf_parse(mf_input *in, const mf_limits *limits, mf_doc *d, gs_error *err)
 {
     d->parts = NULL;
     d->n_parts = 0;
-    parser p = {in, malloc(MAX_LINE + 1), 0, 0, 0, 0, err, GS_OK};
-    if (p.line == NULL) {
+    parser p = {.in = in, .line = malloc(FIRST_LINE_CAP), .line_cap = FIRST_LINE_CAP,
+                .err = err, .status = GS_OK};
+    if (limits != NULL) {
+        p.limits = *limits;
+    } else {
+        mf_limits_default(&p.limits);
+    }
+    if (in->file != NULL) {
+        p.chunk = malloc(READ_CHUNK);
+    }
+    if (p.line == NULL || (in->file != NULL && p.chunk == NULL)) {
+        free(p.line);
+        free(p.chunk);
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "manifest line");
     }
     int rc = parse_body(&p, d);
     free(p.line);
+    free(p.chunk);
     if (rc != 0) {
         mf_doc_free(d);
         return p.status != GS_OK ? p.status : GS_E_INVALID_ARGUMENT;

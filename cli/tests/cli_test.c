@@ -1,6 +1,7 @@
 #include "cli_test.h"
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,51 @@ bool no_control_bytes(const char *s, size_t n)
         if ((c < 0x20 && c != '\n') || c == 0x7f) {
             return false;
         }
+    }
+    return true;
+}
+
+static bool listed_hidden(uint32_t cp)
+{
+    static const uint32_t ranges[][2] = {
+        {0x0000, 0x001f}, {0x007f, 0x009f}, {0x00ad, 0x00ad}, {0x061c, 0x061c},
+        {0x180e, 0x180e}, {0x200b, 0x200f}, {0x2028, 0x202e}, {0x2060, 0x206f},
+        {0xfeff, 0xfeff}, {0xfff9, 0xfffb}, {0x1bca0, 0x1bca3}, {0x1d173, 0x1d17a},
+        {0xe0000, 0xe007f},
+    };
+    for (size_t i = 0; i < sizeof ranges / sizeof ranges[0]; i++) {
+        if (cp >= ranges[i][0] && cp <= ranges[i][1]) {
+            return true;
+        }
+    }
+    return false;
+}
+
+bool no_hidden_chars(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        unsigned char b = u[i];
+        size_t len = b < 0x80 ? 1 : (b & 0xe0) == 0xc0 ? 2 : (b & 0xf0) == 0xe0 ? 3
+                   : (b & 0xf8) == 0xf0 ? 4 : 0;
+        if (len == 0 || i + len > n) {
+            return false;
+        }
+        uint32_t cp = len == 1 ? b : (uint32_t)(b & (0x7f >> len));
+        for (size_t k = 1; k < len; k++) {
+            if ((u[i + k] & 0xc0) != 0x80) {
+                return false;
+            }
+            cp = cp << 6 | (u[i + k] & 0x3fu);
+        }
+        static const uint32_t min_for_len[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < min_for_len[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
+            return false;
+        }
+        if (cp != '\n' && listed_hidden(cp)) {
+            return false;
+        }
+        i += len;
     }
     return true;
 }

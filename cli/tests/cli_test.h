@@ -33,4 +33,10 @@ bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char 
 /* True when none of the n bytes is a control byte other than '\n' (nor DEL). */
 bool no_control_bytes(const char *s, size_t n);
 
+/* True when s[0..n) is valid UTF-8 holding no character of the escaping rule's list (docs/cli.md
+ * "Escaping") but '\n': nothing in it can move a terminal's cursor, reorder text or hide. Its
+ * own decoder and its own copy of the list, so that it checks the command's rule rather than
+ * repeat it. */
+bool no_hidden_chars(const char *s, size_t n);
+
 #endif

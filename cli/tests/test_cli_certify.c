@@ -341,6 +341,62 @@ Test(certify, hostile_names_stay_escaped)
     free(path);
 }
 
+/* A name longer than the report keeps (GS_CERTIFY_NAME_MAX, 256 bytes) is cut where a
+ * character starts and marked: "name_cut" in JSON, an ellipsis in text. The name is "a" and 150
+ * two-byte characters: 301 bytes, cut to "a" and 127 of them (255 bytes), since the 256th byte
+ * is the middle of a character. --deep finds the NaN in its data (lenient reads the long name;
+ * the reader's own finding about its length names it in the reader's shorter escaped form). */
+Test(certify, long_names_are_cut_and_marked)
+{
+    char name[301];
+    name[0] = 'a';
+    for (int i = 0; i < 150; i++) {
+        memcpy(name + 1 + 2 * i, "\xc3\xa9", 2);
+    }
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    const uint64_t n = 4;
+    const float data[4] = {1, __builtin_nanf(""), 3, 4};
+    gsw_tensor_set_data(gsw_add_tensor_n(&m, name, sizeof name, 1, &n, GS_TYPE_F32), data,
+                        sizeof data);
+    char *path = save_model(&m, "long-name.gguf");
+    gsw_model_free(&m);
+    char kept[300];
+    kept[0] = 'a';
+    for (int i = 0; i < 127; i++) {
+        memcpy(kept + 1 + 2 * i, "\xc3\xa9", 2);
+    }
+    kept[255] = '\0';
+    run_result r;
+    cr_assert(run_cli(&r, "certify", "--profile", "lenient", "--deep", "--json", path, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err); /* a NaN and a long name: notes under lenient */
+    char member[400];
+    snprintf(member, sizeof member, "\"tensor\": \"%s\",\n      \"name_cut\": true,", kept);
+    cr_expect(contains(r.out, member), "wanted %s in\n%s", member, r.out);
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "certify", "--profile", "lenient", "--deep", path, NULL));
+    /* the NaN is element 1 of the tensor's data, wherever the reader says that starts */
+    gs_options o;
+    gs_options_init(&o);
+    o.profile = GS_PROFILE_LENIENT;
+    gs_file *f;
+    cr_assert_eq(gs_open_file(path, &o, &f, NULL), GS_OK);
+    gs_tensor_info t;
+    cr_assert_eq(gs_tensor_info_at(f, 0, &t), GS_OK);
+    const uint64_t nan_at = t.data_offset + 4;
+    gs_close(f);
+    char where[400];
+    snprintf(where, sizeof where,
+             "info    payload.float_nonfinite at byte %llu, tensor '%s\xe2\x80\xa6' [breaks: "
+             "strict]\n",
+             (unsigned long long)nan_at, kept);
+    cr_expect(contains(r.out, where), "wanted %s in\n%s", where, r.out);
+    run_result_free(&r);
+    free(path);
+}
+
 /* 150 tensors with 64-byte names: 100 findings kept, 50 counted, every one in the verdict. */
 Test(certify, findings_are_capped_per_code_and_counted)
 {

@@ -799,6 +799,35 @@ static const crafted cases[] = {
 
 #define N_CASES (sizeof cases / sizeof cases[0])
 
+/* The same file certified for lenient: a code that breaks lenient keeps its severity and the
+ * exit status; one that breaks only strict is a note. (The reader's codes break the profiles
+ * each finding says: the corpus checks those.) */
+static void check_lenient(const crafted *c, const built *b)
+{
+    const cert_code *row = cert_code_find(c->code);
+    cr_assert_not_null(row, "%s", c->code);
+    if (row->profiles == CERT_PROFILES_PER_FINDING) {
+        return;
+    }
+    bool breaks = (row->profiles & CERT_LENIENT) != 0;
+    char want[1200];
+    snprintf(want, sizeof want, "\n%-7s %s%s%s [breaks: ", breaks ? c->severity : "info",
+             c->code, b->where[0] ? " at " : "", b->where);
+    run_result r;
+    if (c->deep) {
+        cr_assert(run_cli(&r, "certify", "--profile", "lenient", "--deep", b->path, NULL));
+    } else {
+        cr_assert(run_cli(&r, "certify", "--profile", "lenient", b->path, NULL));
+    }
+    cr_expect(contains(r.out, want), "%s under lenient: no line starting\n%s\nin\n%s", c->code,
+              want + 1, r.out);
+    if (breaks) {
+        cr_expect_eq(r.status, c->exit_code, "%s under lenient: exit %d, wanted %d\n%s", c->code,
+                     r.status, c->exit_code, r.out);
+    }
+    run_result_free(&r);
+}
+
 static void check_case(const crafted *c)
 {
     built b;
@@ -829,6 +858,7 @@ static void check_case(const crafted *c)
     cr_expect(contains(r.out, code_member), "%s: not in the JSON report", c->code);
     cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0, "%s", c->code);
     run_result_free(&r);
+    check_lenient(c, &b);
 }
 
 Test(certify_codes, every_crafted_file_reports_its_code, .timeout = 120)

@@ -8,6 +8,8 @@
 
 #include "cli_test.h"
 #include "ggufsafe.h"
+#include "gsw_sha256.h"
+#include "gsw_write.h"
 
 static char *dir;
 static char *sample;
@@ -156,4 +158,66 @@ Test(dequant, usage_and_failures)
     run_result_free(&r);
     free(cut);
     free(bytes);
+}
+
+/* --sha256 hashes NaN as the one canonical 0x7FC00000 (docs/cli.md): f32 and bf16 tensors
+ * holding quiet, signalling and negative NaNs of several payloads hash as the same values with
+ * every NaN replaced by 0x7FC00000, computed here from the bits, and as a copy whose NaNs are
+ * already canonical. Every decoder path gives the same line. */
+Test(dequant, sha256_hashes_the_canonical_nan)
+{
+    static const uint32_t f32_bits[8] = {0x3f800000, 0x7fc00001, 0xffc00000, 0x7f800001,
+                                         0x7fffffff, 0xff800000, 0x00000000, 0x80000000};
+    static const uint16_t bf16_bits[8] = {0x3f80, 0x7fc1, 0xffc0, 0x7f81,
+                                          0x7fff, 0xff80, 0x0000, 0x8000};
+    uint8_t want_f32[32], want_bf16[32], canon_bits[32];
+    for (int i = 0; i < 8; i++) {
+        uint32_t u = f32_bits[i];
+        bool nan = (u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) != 0;
+        uint32_t c = nan ? 0x7fc00000u : u;
+        uint32_t b = (uint32_t)bf16_bits[i] << 16;
+        bool bnan = (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0;
+        uint32_t bc = bnan ? 0x7fc00000u : b;
+        for (int k = 0; k < 4; k++) {
+            want_f32[4 * i + k] = (uint8_t)(c >> (8 * k));
+            want_bf16[4 * i + k] = (uint8_t)(bc >> (8 * k));
+            canon_bits[4 * i + k] = (uint8_t)(c >> (8 * k));
+        }
+    }
+    char hex_f32[65], hex_bf16[65];
+    gsw_sha256_hex(want_f32, sizeof want_f32, hex_f32);
+    gsw_sha256_hex(want_bf16, sizeof want_bf16, hex_bf16);
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    const uint64_t ne = 8;
+    gsw_tensor_set_data(gsw_add_tensor(&m, "f", 1, &ne, GS_TYPE_F32), f32_bits, sizeof f32_bits);
+    gsw_tensor_set_data(gsw_add_tensor(&m, "b", 1, &ne, GS_TYPE_BF16), bf16_bits,
+                        sizeof bf16_bits);
+    gsw_tensor_set_data(gsw_add_tensor(&m, "c", 1, &ne, GS_TYPE_F32), canon_bits,
+                        sizeof canon_bits);
+    char *path = path_join(dir, "nan.gguf");
+    char why[256];
+    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
+    char want[400];
+    snprintf(want, sizeof want, "%s  f  f32\n%s  b  bf16\n%s  c  f32\n", hex_f32, hex_bf16,
+             hex_f32);
+    static const struct {
+        gs_kernel k;
+        const char *name;
+    } kernels[] = {{GS_KERNEL_SCALAR, "scalar"}, {GS_KERNEL_AVX2, "avx2"},
+                   {GS_KERNEL_NEON, "neon"}};
+    for (size_t k = 0; k < sizeof kernels / sizeof kernels[0]; k++) {
+        if (gs_set_kernel(kernels[k].k) != GS_OK) {
+            continue; /* not on this CPU or build: every_available_path_... checks the refusal */
+        }
+        run_result r;
+        setenv("GGUFSAFE_KERNEL", kernels[k].name, 1);
+        cr_assert(run_cli(&r, "dequant", "--sha256", path, NULL));
+        unsetenv("GGUFSAFE_KERNEL");
+        cr_expect_eq(r.status, 0, "%s: %s", kernels[k].name, r.err);
+        cr_expect_str_eq(r.out, want, "%s", kernels[k].name);
+        run_result_free(&r);
+    }
+    free(path);
 }

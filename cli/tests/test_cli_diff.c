@@ -383,6 +383,54 @@ Test(diff, thresholds_gate_the_exit_code)
     run_result_free(&r);
 }
 
+/* The gate at its thresholds, with errors that are exact in binary: a tensor fails when its
+ * error is past the threshold, strictly (equal passes), on each of the three. A = 1 everywhere;
+ * B = 1.25 everywhere gives max_abs 0.25 and nmse 0.0625 exactly; B = 1.3 gives 0.3 (as f32:
+ * 0.30000001...). The cosine of (1, 0, ...) and (1, 1, 0, ...) is 1/sqrt(2) = 0.7071... */
+Test(diff, gate_at_its_thresholds)
+{
+    const uint64_t ne[1] = {64};
+    float one[64], up25[64], up3[64], e0[64], e01[64];
+    for (int i = 0; i < 64; i++) {
+        one[i] = 1.0f;
+        up25[i] = 1.25f;
+        up3[i] = 1.3f;
+        e0[i] = i == 0 ? 1.0f : 0.0f;
+        e01[i] = i < 2 ? 1.0f : 0.0f;
+    }
+    const float *vals[5] = {one, up25, up3, e0, e01};
+    const char *files[5] = {"one.gguf", "up25.gguf", "up3.gguf", "e0.gguf", "e01.gguf"};
+    const char *paths[5];
+    for (int k = 0; k < 5; k++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        dt_add_tensor(&m, "t", 1, ne, GS_TYPE_F32, vals[k]);
+        paths[k] = dt_scratch_path(&scratch, files[k]);
+        cr_assert(dt_save(&m, paths[k]));
+        gsw_model_free(&m);
+    }
+    struct {
+        int a, b;
+        const char *opt, *value;
+        int want;
+    } cases[] = {
+        {0, 2, "--max-abs", "0.2", 1},     {0, 2, "--max-abs", "0.31", 0},
+        {0, 1, "--max-abs", "0.25", 0},    {0, 1, "--max-abs", "0.2499", 1},
+        {0, 1, "--max-nmse", "0.0625", 0}, {0, 1, "--max-nmse", "0.0624", 1},
+        {3, 4, "--min-cos", "0.7071", 0},  {3, 4, "--min-cos", "0.7072", 1},
+        {0, 0, "--min-cos", "1", 0},       {0, 0, "--max-abs", "0", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        run_result r;
+        DIFF(&r, paths[cases[i].a], paths[cases[i].b], cases[i].opt, cases[i].value);
+        cr_expect_eq(r.status, cases[i].want, "%s vs %s, %s %s: exit %d\n%s%s",
+                     files[cases[i].a], files[cases[i].b], cases[i].opt, cases[i].value,
+                     r.status, r.out, r.err);
+        cr_expect(contains(r.out, cases[i].want ? "; FAIL\n" : "; PASS\n"), "%s", r.out);
+        run_result_free(&r);
+    }
+}
+
 Test(diff, usage_and_file_errors)
 {
     const char *ref, *q;

@@ -227,6 +227,63 @@ Test(hash, names_are_escaped_and_profiles_apply)
     free(path);
 }
 
+/* Issue #14 point 6: lenient accepts keys past strict's 65,535 bytes and tensor names past its
+ * 63, so their manifest lines are longer than strict files ever need. hash --profile lenient
+ * writes them and verify reads them back: OK on the same file, and the changed value named on a
+ * copy whose long key holds another value. */
+Test(hash, lenient_manifest_round_trips_through_verify)
+{
+    enum { KEY_LEN = 70000 };
+    char *key = malloc(KEY_LEN);
+    cr_assert_not_null(key);
+    for (size_t i = 0; i < KEY_LEN; i++) {
+        key[i] = i == 0 ? 'K' : (char)0xff; /* escaped: a name of 279,997 bytes, past the
+                                               262,268-byte lines a strict file needs */
+    }
+    char name[100];
+    memset(name, 'T', sizeof name);
+    const uint64_t ne = 8;
+    char *paths[2];
+    for (int v = 0; v < 2; v++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        gsw_set_u32(gsw_add_n(&m, key, KEY_LEN), (uint32_t)v);
+        gsw_set_cstr(gsw_add(&m, "general.name"), "long names");
+        cr_assert(gsw_tensor_fill(gsw_add_tensor_n(&m, name, sizeof name, 1, &ne, GS_TYPE_F32),
+                                  1, 64));
+        paths[v] = path_join(dir, v == 0 ? "long.gguf" : "long-changed.gguf");
+        char why[256];
+        cr_assert_eq(gsw_write_file(&m, 0, paths[v], why, sizeof why), 0, "%s", why);
+        gsw_model_free(&m);
+    }
+    char *mf = path_join(dir, "long.manifest");
+    run_result r;
+    cr_assert(run_cli(&r, "hash", "--profile", "lenient", paths[0], "--manifest", mf, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    size_t len;
+    char *text = read_file(mf, &len);
+    cr_assert_not_null(text);
+    cr_expect(len > 280000, "%zu bytes", len);
+    cr_expect(contains(text, " K\\xff\\xff"), "the key is not in its escaped form");
+    free(text);
+    cr_assert(run_cli(&r, "verify", paths[0], mf, NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect_str_eq(r.out, "OK: 2 key-values, 1 tensor and the file match the manifest\n");
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "verify", paths[1], mf, NULL));
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    static const char changed[] = "changed  kv      K\\xff\\xff";
+    cr_expect(strncmp(r.out, changed, sizeof changed - 1) == 0, "%.80s", r.out);
+    cr_expect(contains(r.out, "\\xff\\xff  value\n"), "%.80s", r.out);
+    cr_expect(contains(r.out, "FAILED: 2 differences from the manifest\n"), "%s", r.err);
+    run_result_free(&r);
+    free(mf);
+    free(paths[0]);
+    free(paths[1]);
+    free(key);
+}
+
 Test(hash, failures_leave_no_manifest)
 {
     char *missing = path_join(dir, "missing.gguf");

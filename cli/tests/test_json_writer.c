@@ -138,6 +138,24 @@ Test(json_writer, strings_escape_controls_and_invalid_utf8)
     free(s);
 }
 
+/* The characters text output shows as \u{XXXX} are JSON escapes here (a surrogate pair above
+ * U+FFFF), so that a report printed on a terminal is as safe as the text form: C1 (CSI, OSC,
+ * NEL), the Trojan Source override, isolates, zero-width characters, the separators, the BOM,
+ * a tag character. Their neighbours (NBSP, U+2030, U+FFFC) pass as they are. */
+Test(json_writer, strings_escape_invisible_and_bidi_characters)
+{
+    static const char raw[] = "\xc2\x9b\xc2\x9d\xc2\x85 safe\xe2\x80\xaegnp.exe "
+                              "\xe2\x81\xa6x\xe2\x81\xa9 \xe2\x80\x8b\xe2\x80\x8f\xe2\x80\xa8"
+                              "\xe2\x80\xa9\xef\xbb\xbf\xd8\x9c \xf3\xa0\x81\x81 "
+                              "\xc2\xa0\xe2\x80\xb0\xef\xbf\xbc";
+    cli_json_string(&json, raw, sizeof raw - 1);
+    char *s = written();
+    cr_expect_str_eq(s, "\"\\u009b\\u009d\\u0085 safe\\u202egnp.exe \\u2066x\\u2069 "
+                        "\\u200b\\u200f\\u2028\\u2029\\ufeff\\u061c \\udb40\\udc41 "
+                        "\xc2\xa0\xe2\x80\xb0\xef\xbf\xbc\"");
+    free(s);
+}
+
 Test(json_writer, embedded_nul_is_escaped)
 {
     cli_json_string(&json, "a\0b", 3);

@@ -226,6 +226,46 @@ Test(kv, utf8_strict_only)
     gsw_bytes_free(&b);
 }
 
+/* A string that ends in a lead byte, where the next byte of the file (the first byte of the
+ * next key's length, 0xa9 = 169, or of the next element's) is a continuation byte: the string
+ * is invalid; a validator that looked one byte past its end would accept it. Every sequence
+ * length, in a value and in an array element, and past the validator's 8-byte stride. */
+Test(kv, utf8_lead_byte_at_the_end_is_invalid_whatever_follows)
+{
+    static const char *const cut[] = {"x\xc3", "x\xe2\x82", "x\xe2", "x\xf0\x9f\x98",
+                                      "abcdefg\xc3", "abcdefghijklmno\xe2\x82"};
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        gsw_bytes b;
+        gsw_bytes_init(&b);
+        gsw_raw_header(&b, 3, 0, 2);
+        gsw_raw_kv_head(&b, "k", 1, GS_VALUE_STRING);
+        size_t at = b.len;
+        gsw_put_cstr(&b, cut[i]);
+        char key[0xa9];
+        memset(key, 'a', sizeof key);
+        gsw_raw_kv_head(&b, key, sizeof key, GS_VALUE_U8); /* length bytes a9 00 .. 00 */
+        gsw_put_u8(&b, 1);
+        cr_assert_eq((uint8_t)b.data[at + 8 + strlen(cut[i])], 0xa9);
+        TU_EXPECT(&b, STRICT, GS_E_INVALID_UTF8, at);
+        TU_EXPECT(&b, LENIENT, GS_OK, 0);
+        gsw_bytes_free(&b);
+    }
+    /* in an array: the next element's length is 0x80 */
+    gsw_bytes b;
+    one_kv(&b, "k", 1, GS_VALUE_ARRAY);
+    gsw_put_u32(&b, GS_VALUE_STRING);
+    gsw_put_u64(&b, 2);
+    size_t at = b.len;
+    gsw_put_cstr(&b, "\xf0\x9f\x98");
+    char elem[0x80];
+    memset(elem, 'e', sizeof elem);
+    gsw_put_u64(&b, sizeof elem);
+    gsw_put(&b, elem, sizeof elem);
+    TU_EXPECT(&b, STRICT, GS_E_INVALID_UTF8, at);
+    TU_EXPECT(&b, LENIENT, GS_OK, 0);
+    gsw_bytes_free(&b);
+}
+
 Test(kv, array_counts_bounded_by_file)
 {
     /* numeric: count * size larger than what remains, and a count whose product wraps

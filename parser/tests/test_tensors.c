@@ -209,6 +209,10 @@ Test(tensors, size_arithmetic_never_wraps)
     expect_overflow((const uint64_t[]){32, 1ull << 61}, 2, GS_TYPE_Q8_0);
     /* strides overflow even though a later dim is 0 and the tensor is empty */
     expect_overflow((const uint64_t[]){1ull << 62, 0}, 2, GS_TYPE_F32);
+    /* the element-count limit on its own: 6 x 2^61 = 1.5 x 2^63 elements, more than int64
+     * holds, while the bytes (2^56 blocks of 18 bytes, 6 times: about 0.84 x 2^63) and every
+     * product on the way fit; only the element count's bound catches it, at the shape */
+    expect_overflow((const uint64_t[]){1ull << 61, 6}, 2, GS_TYPE_Q4_0);
     /* every dim at the top of int64 */
     uint64_t max4[4] = {(uint64_t)INT64_MAX, (uint64_t)INT64_MAX, (uint64_t)INT64_MAX,
                         (uint64_t)INT64_MAX};

@@ -1,0 +1,127 @@
+/* The manifest reader (gs_manifest_parse, gs_manifest_read: what `ggufsafe verify` reads first)
+ * on arbitrary bytes. The whole input is the manifest; no options trailer. Oracles:
+ *   - the status is GS_OK, GS_E_INVALID_ARGUMENT (detail "line N: why", offset within the
+ *     input) or GS_E_NO_MEMORY, and a failure returns no manifest;
+ *   - the two ways in (a buffer, a stream read in chunks) give the same status, offset and
+ *     detail;
+ *   - a manifest that parses is canonical: writing it back gives the input byte for byte, its
+ *     names hold only printable ASCII without spaces (nothing of it can reach a terminal raw), and
+ *     compared with itself it has no difference. */
+#define _DEFAULT_SOURCE /* fmemopen */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "ggufsafe_manifest.h"
+
+typedef struct buffer {
+    uint8_t *data;
+    size_t len, cap;
+} buffer;
+
+static int collect(void *ctx, const void *data, size_t n)
+{
+    buffer *b = ctx;
+    if (n > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->len < n) {
+            cap *= 2;
+        }
+        uint8_t *p = realloc(b->data, cap);
+        if (p == NULL) {
+            return 12; /* ENOMEM */
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    return 0;
+}
+
+static void check_failure(gs_status st, const gs_manifest *m, const gs_error *e, size_t size)
+{
+    FUZZ_ASSERT_MSG(st == GS_E_INVALID_ARGUMENT || st == GS_E_NO_MEMORY, "status %s",
+                    gs_status_name(st));
+    FUZZ_ASSERT(m == NULL);
+    FUZZ_ASSERT(e->status == st);
+    if (st == GS_E_INVALID_ARGUMENT) {
+        unsigned long line = 0;
+        int used = 0;
+        FUZZ_ASSERT_MSG(sscanf(e->detail, "line %lu: %n", &line, &used) == 1 && used > 0 &&
+                            line >= 1,
+                        "detail '%s'", e->detail);
+        FUZZ_ASSERT_MSG(e->offset <= size, "offset %llu past the %zu-byte input",
+                        (unsigned long long)e->offset, size);
+        FUZZ_ASSERT_MSG(fuzz_text_safe((const uint8_t *)e->detail, strlen(e->detail)),
+                        "a raw control or hidden character in '%s'", e->detail);
+    }
+}
+
+static void check_manifest(const gs_manifest *m, const uint8_t *data, size_t size)
+{
+    buffer b = {NULL, 0, 0};
+    gs_sink sink;
+    gs_sink_init(&sink, collect, &b);
+    gs_error e;
+    FUZZ_ASSERT(gs_manifest_write(m, &sink, &e) == GS_OK);
+    FUZZ_ASSERT_MSG(b.len == size && memcmp(b.data, data, size) == 0,
+                    "written back as %zu bytes, not the %zu read", b.len, size);
+    free(b.data);
+
+    const size_t parts = gs_manifest_part_count(m);
+    FUZZ_ASSERT(parts >= 1 && parts <= GS_SPLIT_MAX_PARTS);
+    for (size_t p = 0; p < parts; p++) {
+        gs_manifest_part part = {.struct_size = sizeof part};
+        FUZZ_ASSERT(gs_manifest_part_at(m, p, &part) == GS_OK);
+        FUZZ_ASSERT(part.kv_count + part.tensor_count == part.entry_count);
+        for (size_t i = 0; i < part.entry_count; i++) {
+            gs_manifest_entry en = {.struct_size = sizeof en};
+            FUZZ_ASSERT(gs_manifest_entry_at(m, p, i, &en) == GS_OK);
+            FUZZ_ASSERT(en.name[0] != '\0');
+            for (const char *c = en.name; *c != '\0'; c++) {
+                FUZZ_ASSERT_MSG(*c > 0x20 && *c < 0x7f, "byte 0x%02x in a name",
+                                (unsigned)(unsigned char)*c);
+            }
+        }
+    }
+    gs_manifest_diff *d;
+    FUZZ_ASSERT(gs_manifest_compare(m, m, &d, &e) == GS_OK);
+    FUZZ_ASSERT_MSG(gs_manifest_diff_count(d) == 0, "%zu differences from itself",
+                    gs_manifest_diff_count(d));
+    gs_manifest_diff_free(d);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    gs_manifest *m = NULL;
+    gs_error e;
+    const gs_status st = gs_manifest_parse(data, size, &m, &e);
+
+    gs_manifest *ms = NULL;
+    gs_error es;
+    gs_status sst = GS_E_IO;
+    /* fmemopen refuses a zero-sized buffer; an empty stream is /dev/null's */
+    FILE *f = size > 0 ? fmemopen((void *)(uintptr_t)data, size, "rb") : fopen("/dev/null", "rb");
+    if (f != NULL) {
+        sst = gs_manifest_read(f, &ms, &es);
+        fclose(f);
+        FUZZ_ASSERT_MSG(sst == st, "buffer: %s, stream: %s", gs_status_name(st),
+                        gs_status_name(sst));
+        if (st != GS_OK && st != GS_E_NO_MEMORY) {
+            FUZZ_ASSERT_MSG(es.offset == e.offset && strcmp(es.detail, e.detail) == 0,
+                            "buffer: %llu '%s', stream: %llu '%s'",
+                            (unsigned long long)e.offset, e.detail,
+                            (unsigned long long)es.offset, es.detail);
+        }
+    }
+    if (st != GS_OK) {
+        check_failure(st, m, &e, size);
+    } else {
+        check_manifest(m, data, size);
+    }
+    gs_manifest_free(m);
+    gs_manifest_free(ms);
+    return 0;
+}
