@@ -63,8 +63,9 @@ else
 fi
 mkdir -p "$work"
 free_mib=$(df -Pm "$work" | awk 'NR == 2 { print $4 }')
-if [ ! -f "$work/.complete-$quick" ] && [ "$free_mib" -lt "$need_mib" ]; then
-    die "the inputs need about $need_mib MiB under $work, $free_mib MiB are free"
+if [ ! -f "$work/.complete-$quick" ]; then
+    note "the inputs need about $need_mib MiB under $work ($free_mib MiB free) and up to 3 GiB of memory"
+    [ "$free_mib" -ge "$need_mib" ] || die "not enough free space under $work"
 fi
 
 # ---- build -------------------------------------------------------------------------------------
@@ -91,31 +92,37 @@ oracle_bench=$build/conformance/oracle/runner/gs_oracle_bench
 
 # ---- inputs ------------------------------------------------------------------------------------
 gen=$build/cli/gs_bench_inputs
-make_input() { # FILE COMMAND...: runs COMMAND unless FILE is there (a half-written one is not)
-    local file=$1; shift
+# gen_input KIND N FILE: FILE from gs_bench_inputs unless it is there; written under a temporary
+# name first, so that an interrupted run never leaves a short file that a later one reuses
+gen_input() {
+    local kind=$1 n=$2 file=$3
     [ -s "$file" ] && return 0
     note "generating $file"
-    "$@" || die "generating $file failed"
+    "$gen" "$kind" "$n" "$file.tmp" || die "generating $file failed"
+    mv "$file.tmp" "$file"
 }
 if [ ! -f "$work/.complete-$quick" ]; then
     big=$work/f16-$big_mib.gguf big_b=$work/f16-$big_mib-b.gguf
-    [ -s "$big_b" ] || rm -f "$big"
-    make_input "$big" "$gen" f16 "$big_mib" "$big" "$big_b"
-    for n in "${keys[@]}"; do make_input "$work/keys-$n.gguf" "$gen" keys "$n" "$work/keys-$n.gguf"; done
-    for n in "${tensors[@]}"; do
-        make_input "$work/tensors-$n.gguf" "$gen" tensors "$n" "$work/tensors-$n.gguf"
-    done
+    if [ ! -s "$big" ] || [ ! -s "$big_b" ]; then
+        note "generating $big and $big_b"
+        "$gen" f16 "$big_mib" "$big.tmp" "$big_b.tmp" || die "generating $big failed"
+        mv "$big_b.tmp" "$big_b"
+        mv "$big.tmp" "$big"
+    fi
+    for n in "${keys[@]}"; do gen_input keys "$n" "$work/keys-$n.gguf"; done
+    for n in "${tensors[@]}"; do gen_input tensors "$n" "$work/tensors-$n.gguf"; done
     for m in "${bytes_mib[@]}"; do
-        [ "$m" = "$big_mib" ] || make_input "$work/f16-$m.gguf" "$gen" f16 "$m" "$work/f16-$m.gguf"
+        [ "$m" = "$big_mib" ] || gen_input f16 "$m" "$work/f16-$m.gguf"
     done
-    rm -rf "$work/small"
-    mkdir -p "$work/small"
-    note "generating $n_small small files in $work/small"
-    "$gen" small "$n_small" "$work/small" || die "generating the small files failed"
+    rm -rf "$work/small-$n_small"
+    mkdir -p "$work/small-$n_small"
+    note "generating $n_small small files in $work/small-$n_small"
+    "$gen" small "$n_small" "$work/small-$n_small" || die "generating the small files failed"
     note "generating the parse benchmark's files"
     "$build/parser/bench/gs_bench_parse" 1 --write "$work" >/dev/null ||
         die "gs_bench_parse --write failed"
-    "$gen" small 1 "$work" && mv "$work/small-00000.gguf" "$work/tiny.gguf"
+    "$gen" small 1 "$work" || die "generating the tiny file failed"
+    mv "$work/small-00000.gguf" "$work/tiny.gguf"
     touch "$work/.complete-$quick"
 fi
 big=$work/f16-$big_mib.gguf
@@ -279,8 +286,8 @@ fi
 
 # Many small files in one run.
 note "certify of $n_small small files"
-smalls=("$work"/small/small-*.gguf)
-[ ${#smalls[@]} = "$n_small" ] || die "$work/small has ${#smalls[@]} files, $n_small expected: remove $work"
+smalls=("$work/small-$n_small"/small-*.gguf)
+[ ${#smalls[@]} = "$n_small" ] || die "$work/small-$n_small has ${#smalls[@]} files, $n_small expected: remove $work"
 warm "${smalls[@]}"
 t_one=$(time_cmd "$runs" 0 "$cli" certify --quiet "${smalls[0]}")
 section "certify of $n_small small files (9 KB each)"
