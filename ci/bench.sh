@@ -119,7 +119,7 @@ if [ ! -f "$work/.complete-$quick" ]; then
     note "generating $n_small small files in $work/small-$n_small"
     "$gen" small "$n_small" "$work/small-$n_small" || die "generating the small files failed"
     note "generating the parse benchmark's files"
-    "$build/parser/bench/gs_bench_parse" 1 --write "$work" >/dev/null ||
+    "$build/parser/bench/gs_bench_parse" --write "$work" >/dev/null ||
         die "gs_bench_parse --write failed"
     "$gen" small 1 "$work" || die "generating the tiny file failed"
     mv "$work/small-00000.gguf" "$work/tiny.gguf"
@@ -128,7 +128,7 @@ fi
 big=$work/f16-$big_mib.gguf
 big_b=$work/f16-$big_mib-b.gguf
 tiny=$work/tiny.gguf
-vocab=$work/vocab_262144_merges.gguf
+vocab=$work/vocab_merges.gguf
 keys160=$work/keys_160k.gguf
 
 # ---- measuring ---------------------------------------------------------------------------------

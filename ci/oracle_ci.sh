@@ -68,7 +68,7 @@ bench_script() {
     table=$(mktemp)
     bash ci/bench.sh --quick --build "$builds/oracle-release" --out "$table" >/dev/null
     for row in "ggufsafe --version" "ggufsafe info, tiny file" "ggufsafe info, vocabulary" \
-               "ggufsafe info, 160,000 keys" "gs_open_file, vocab_262144_merges.gguf" \
+               "ggufsafe info, 160,000 keys" "gs_open_file, vocab_merges.gguf" \
                "to_float q4_K to f32" "to_float, all types" "ggufsafe hash --jobs 2" \
                "openssl dgst -sha256" "ggufsafe dequant (statistics)" "ggufsafe dequant --sha256" \
                "ggufsafe dequant --sha256 --jobs 2" "ggufsafe diff A B" "ggufsafe certify" \

@@ -10,6 +10,9 @@
  *   OUT/decode_blocks/ for each decodable type: real blocks taken from the inputs' tensors
  *                      when there are any, plus all-zero and all-0xff blocks;
  *   OUT/certify/       every input, with the deep scan on, for strict and lenient in turn;
+ *   OUT/open_file/     every input, strict and lenient in turn, every other pair cut in half
+ *                      after the open;
+ *   OUT/utf8/          every input as it is (its strings, keys and binary bytes).
  *   OUT/manifest/      with GS_SEEDS_MANIFEST (the certification library linked in): the
  *                      manifest `ggufsafe hash` writes of every input the reader accepts (strict
  *                      if it does, else lenient) and of every split set, without a trailer
@@ -149,6 +152,10 @@ static void seed_file(const char *path, const char *name)
     /* certify: every file, deep, alternately for the strict and the lenient profile */
     const uint8_t cert_tail[FUZZ_TAIL_BYTES] = {(uint8_t)(0x02u | (n_written & 1u)), 0, 0, 0};
     write_seed("certify", name, data, n, cert_tail);
+    const uint8_t file_tail[FUZZ_TAIL_BYTES] = {(uint8_t)(n_written & 1u), 0, 0,
+                                                (uint8_t)(n_written & 2u ? 0x80 : 0)};
+    write_seed("open_file", name, data, n, file_tail);
+    write_seed("utf8", name, data, n, zero);
     gs_options o;
     /* what strict rejects, again in diagnostic mode (which lists layout problems and goes on) */
     fuzz_options(&o, GS_PROFILE_STRICT);
@@ -311,8 +318,8 @@ int main(int argc, char **argv)
     out_dir = argv[1];
     max_bytes = (size_t)strtoull(argv[2], NULL, 10);
     make_dir(out_dir);
-    static const char *const targets[] = {"open",    "dequant", "roundtrip", "decode_blocks",
-                                          "certify", "manifest"};
+    static const char *const targets[] = {"open",    "dequant",  "roundtrip", "decode_blocks",
+                                          "certify", "manifest", "open_file", "utf8"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);

@@ -59,6 +59,11 @@ typedef enum gs_status {
     GS_E_NOT_DECODABLE = 8,      /* tensor type has no f32 decoder (integer and f64 types) */
     GS_E_SIZE_MISMATCH = 9,      /* decode: buffer sizes do not match whole blocks */
     GS_E_KERNEL_UNAVAILABLE = 10,/* the requested decoder path (AVX2, NEON) is not usable here */
+    GS_E_NOT_REGULAR_FILE = 11,  /* the path names a directory, FIFO, socket or device */
+    GS_E_NO_SUCH_FILE = 12,      /* nothing at the path (ENOENT, ENOTDIR) */
+    GS_E_FILE_CHANGED = 13,      /* the file is not the one opened any more: replaced, removed,
+                                    resized or modified since (reopen_for_data), or it shrank
+                                    while its metadata was read */
 
     /* 20-29: framing. */
     GS_E_BAD_MAGIC = 20,             /* first 4 bytes are not "GGUF" */
@@ -114,7 +119,8 @@ typedef enum gs_status {
     GS_E_SPLIT_NUMBER_MISMATCH = 94, /* split.no is not the part's position */
     GS_E_SPLIT_COUNT_MISMATCH = 95,  /* split.count differs between parts or from the names */
     GS_E_SPLIT_TENSOR_COUNT_MISMATCH = 96, /* parts' tensor counts do not sum to split.tensors.count */
-    GS_E_SPLIT_DUPLICATE_TENSOR = 97 /* a tensor name appears in two parts */
+    GS_E_SPLIT_DUPLICATE_TENSOR = 97, /* a tensor name appears in two parts */
+    GS_E_SPLIT_SAME_FILE = 98        /* two parts are one file (device and inode): links */
 } gs_status;
 
 /* "GS_E_TRUNCATED" for GS_E_TRUNCATED; "GS_E_UNKNOWN_STATUS" for values outside the enum. */
@@ -214,6 +220,21 @@ typedef struct gs_options {
      * gives an error. Costs a heap copy of the metadata. Tensor data pointers still point into
      * the mapping; decoding and gs_file_read use pread either way. Default false. */
     bool copy_metadata;
+    /* 0.1.0 ends here. */
+    /* gs_open_file reads the metadata with pread as copy_metadata does, maps nothing, and closes
+     * the file before it returns: an open gs_file holds no descriptor and no mapping, so a
+     * split set of any number of parts stays within the descriptor limit. It records the
+     * file's device, inode, size and modification time (gs_file_identity); gs_file_read and the
+     * gs_tensor_dequantize* calls reopen the path for each call and fail with
+     * GS_E_FILE_CHANGED, reading nothing, when what is there now differs (the file was
+     * replaced, removed, resized or modified). gs_tensor_info.data is NULL for such files: read
+     * tensor bytes with gs_file_read. The path is kept as given: a relative path is resolved
+     * against the working directory of each call. Default false. */
+    bool reopen_for_data;
+    /* gs_open_split: heap bytes for the metadata of all parts together (each part keeps its
+     * own limits.max_metadata_memory too), checked as parts are opened: GS_E_LIMIT_MEMORY.
+     * 0 (the default) means limits.max_metadata_memory: a set may use what one file may. */
+    uint64_t max_split_metadata_memory;
 } gs_options;
 
 /* Defaults: strict profile, the limits above, libc allocation; struct_size = size. size is
@@ -255,7 +276,12 @@ typedef struct gs_error {
 typedef struct gs_file gs_file;
 
 /* Maps PATH read-only and parses the metadata; tensor data is addressed, never read.
- * opts may be NULL (defaults); err may be NULL. On failure *out is NULL. */
+ * opts may be NULL (defaults); err may be NULL. On failure *out is NULL.
+ * The path is opened without blocking (a FIFO without a writer cannot hang the open) and must
+ * name a regular file: GS_E_NOT_REGULAR_FILE for a directory, FIFO, socket or device,
+ * GS_E_NO_SUCH_FILE when nothing is there, GS_E_IO for every other failure of the environment
+ * (permissions, EMFILE and ENFILE when descriptors run out, ENOMEM, mmap), with the system's
+ * reason in err->detail. None of these is a verdict on the file's contents. */
 GS_API gs_status gs_open_file(const char *path, const gs_options *opts, gs_file **out,
                               gs_error *err);
 /* Parses a GGUF held in memory; the buffer must outlive the gs_file. */
@@ -304,6 +330,22 @@ GS_API void gs_file_layout(const gs_file *file, gs_layout *out);
 #define GS_MAX_FINDINGS 65536
 GS_API size_t gs_file_finding_count(const gs_file *file);
 GS_API gs_status gs_file_finding(const gs_file *file, size_t i, gs_error *out);
+
+/* What the file system said about the file when gs_open_file opened it. Two gs_files with the
+ * same device and inode are one file, whatever the paths (symlinks, hard links). */
+typedef struct gs_identity {
+    uint64_t device;
+    uint64_t inode;
+    uint64_t size;        /* bytes, as fstat reported them */
+    int64_t mtime_sec;    /* last modification */
+    int64_t mtime_nsec;
+} gs_identity;
+
+/* out_size is sizeof *out. GS_E_INVALID_ARGUMENT, nothing written, for a NULL file or out or an
+ * out_size below this first gs_identity; GS_E_NOT_FOUND, *out zeroed, for a file opened from
+ * memory. */
+GS_API gs_status gs_file_identity_sized(const gs_file *file, gs_identity *out, size_t out_size);
+#define gs_file_identity(file, out) gs_file_identity_sized((file), (out), sizeof(gs_identity))
 
 /* Copies n bytes at offset (from the start of the GGUF) into dst through the bounded reader:
  * pread for files (so a file that shrank gives GS_E_TRUNCATED, never a SIGBUS), memcpy for
@@ -398,8 +440,9 @@ typedef struct gs_tensor_info {
     uint64_t size;                /* bytes of data */
     uint64_t info_offset;         /* where the tensor-info record starts */
     bool data_in_file;            /* false only in diagnostic mode, for data beyond the file */
-    const void *data;             /* into the mapping or buffer; NULL if size is 0 or the data
-                                     is not in the file */
+    const void *data;             /* into the mapping or buffer; NULL if size is 0, if the data
+                                     is not in the file, or for a file opened with
+                                     reopen_for_data (nothing is mapped: use gs_file_read) */
 } gs_tensor_info;
 
 /* out_size is sizeof *out (GS_E_INVALID_ARGUMENT below 0.1.0's gs_tensor_info). */
@@ -466,7 +509,14 @@ GS_API const char *gs_kernel_name(gs_kernel kernel);
 typedef struct gs_split gs_split;
 
 /* Opens every part of the set named by its first part and cross-checks split.no, split.count,
- * split.tensors.count, the file names and tensor-name uniqueness across parts. */
+ * split.tensors.count, the file names and tensor-name uniqueness across parts. Each part's split
+ * keys are checked as soon as it is parsed (a first part without them fails before another
+ * part is opened), and each part is checked, before it is parsed, not to be a part already
+ * opened (GS_E_SPLIT_SAME_FILE: links to one file). GS_E_SPLIT_PART_MISSING when a part does
+ * not exist; every other failure to open one (EMFILE, permissions, a FIFO or device: see
+ * gs_open_file) keeps its environment status. The parts' metadata together stays within
+ * max_split_metadata_memory. With reopen_for_data no part holds a descriptor: sets of up to
+ * GS_SPLIT_MAX_PARTS parts open under any descriptor limit; otherwise every part holds one. */
 GS_API gs_status gs_open_split(const char *first_part_path, const gs_options *opts,
                                gs_split **out, gs_error *err);
 /* The same from n_parts buffers, in part order (file names are not checked). */

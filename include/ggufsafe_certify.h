@@ -132,8 +132,10 @@ GS_API gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_sum
 
 typedef enum gs_certify_part_state {
     GS_CERTIFY_PART_READ = 0,     /* opened (leniently): the checks read it */
-    GS_CERTIFY_PART_MISSING = 1,  /* a part of the set that cannot be opened at all */
-    GS_CERTIFY_PART_REJECTED = 2  /* the reader rejects it under both profiles */
+    GS_CERTIFY_PART_MISSING = 1,  /* a part of the set that does not exist */
+    GS_CERTIFY_PART_REJECTED = 2, /* the reader rejects it under both profiles */
+    GS_CERTIFY_PART_SAME_FILE = 3 /* the file of an earlier part again (a link): not read;
+                                     error says which (split.same_file) */
 } gs_certify_part_state;
 
 typedef struct gs_certify_part {

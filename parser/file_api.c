@@ -80,9 +80,20 @@ gs_status gs_file_read(const gs_file *file, uint64_t offset, void *dst, size_t n
     if (n == 0) {
         return GS_OK;
     }
-    if (file->source.fd >= 0) {
+    if (file->source.is_file) {
         return gsi_source_pread(&file->source, offset, dst, n);
     }
     memcpy(dst, file->data_base + offset, n);
     return GS_OK;
+}
+
+gs_status gs_file_identity_sized(const gs_file *file, gs_identity *out, size_t out_size)
+{
+    if (file == NULL || out == NULL || out_size < sizeof(gs_identity)) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    static const gs_identity none;
+    gsi_copy_sized(out, out_size, file->source.is_file ? &file->source.id : &none,
+                   sizeof(gs_identity));
+    return file->source.is_file ? GS_OK : GS_E_NOT_FOUND;
 }

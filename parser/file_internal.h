@@ -35,10 +35,11 @@ struct gs_file {
     gsi_mem mem;
     gsi_source source;
     const uint8_t *base;      /* the metadata (and, unless copied, the whole file) */
-    const uint8_t *data_base; /* the whole file, for tensor data pointers */
+    const uint8_t *data_base; /* the whole file, for tensor data pointers; NULL when nothing is
+                                 mapped (reopen_for_data, empty files) */
     uint64_t size;
-    uint8_t *meta_copy;       /* copy_metadata: the heap copy base points to */
-    size_t meta_copy_len;
+    uint8_t *meta_copy;       /* copy_metadata, reopen_for_data: the heap copy base points to */
+    size_t meta_copy_len;     /* its allocated bytes */
     uint32_t version;
     gs_profile profile;
 
@@ -59,6 +60,22 @@ struct gs_file {
     gs_error *findings;
     size_t n_findings, cap_findings;
 };
+
+/* What gs_open_split adds to the opening of a part: its memory comes out of the set's budget
+ * too, and check (when not NULL) may refuse the file from its identity before anything is read
+ * (GS_E_SPLIT_SAME_FILE), filling err. */
+typedef struct gsi_admission {
+    gsi_budget *budget;
+    gs_status (*check)(void *ctx, const gs_identity *id, gs_error *err);
+    void *ctx;
+} gsi_admission;
+
+/* gs_open_memory with options already resolved, charged to budget too when not NULL. */
+gs_status gsi_open_buffer(const void *data, size_t size, const gs_options *o, gsi_budget *budget,
+                          gs_file **out, gs_error *err);
+/* gs_open_file with options already resolved; admit may be NULL. */
+gs_status gsi_open_path(const char *path, const gs_options *o, const gsi_admission *admit,
+                        gs_file **out, gs_error *err);
 
 /* Name resolvers for the indexes. */
 gsi_name_source gsi_kv_names(const gs_file *f);

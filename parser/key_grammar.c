@@ -1,13 +1,26 @@
 #include "key_grammar.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "utf8.h"
 
-/* [a-z0-9_] */
-static bool is_key_char(uint8_t c)
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* 0x80 in each byte of w that is one of [a-z0-9_.], 0 in the others: exact for bytes below
+ * 0x80 (the caller rejects words with a byte above, whose borrow could spill over). The range
+ * tests subtract from bytes with the high bit set, so no byte borrows from the next; the
+ * equality tests are the exact zero-byte test. */
+static uint64_t key_bytes(uint64_t w)
 {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+    const uint64_t x = w | HIGHS;
+    const uint64_t lower = (x - 'a' * ONES) & (('z' * ONES | HIGHS) - w);
+    const uint64_t digit = (x - '0' * ONES) & (('9' * ONES | HIGHS) - w);
+    const uint64_t u = w ^ ('_' * ONES), d = w ^ ('.' * ONES);
+    const uint64_t under = ~(((u & ~HIGHS) + ~HIGHS) | u);
+    const uint64_t dot = ~(((d & ~HIGHS) + ~HIGHS) | d);
+    return (lower | digit | under | dot) & HIGHS;
 }
 
 gs_status gsi_check_key(const uint8_t *key, uint64_t len, bool strict)
@@ -24,22 +37,33 @@ gs_status gsi_check_key(const uint8_t *key, uint64_t len, bool strict)
     if (len > GSI_MAX_KEY_BYTES) {
         return GS_E_BAD_KEY;
     }
-    /* [a-z0-9_]+(\.[a-z0-9_]+)* : no empty segment, no leading or trailing dot. */
-    bool segment_empty = true;
-    for (uint64_t i = 0; i < len; i++) {
-        uint8_t c = key[i];
-        if (c == '.') {
-            if (segment_empty) {
-                return GS_E_BAD_KEY;
-            }
-            segment_empty = true;
-        } else if (is_key_char(c)) {
-            segment_empty = false;
-        } else {
+    /* [a-z0-9_]+(\.[a-z0-9_]+)* : every byte a key byte or a dot, eight at a time (every key of
+     * a file is checked), then no dot first, last or after another one (an empty segment). */
+    uint64_t high = 0, all = HIGHS;
+    uint64_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, key + i, 8);
+        high |= w & HIGHS;
+        all &= key_bytes(w);
+    }
+    if (i < len) {
+        uint64_t w = 'a' * ONES; /* the bytes past the key read as valid */
+        memcpy(&w, key + i, (size_t)(len - i));
+        high |= w & HIGHS;
+        all &= key_bytes(w);
+    }
+    if (high != 0 || all != HIGHS || key[0] == '.' || key[len - 1] == '.') {
+        return GS_E_BAD_KEY;
+    }
+    const uint8_t *end = key + len;
+    for (const uint8_t *d = memchr(key, '.', (size_t)len); d != NULL;
+         d = memchr(d + 1, '.', (size_t)(end - (d + 1)))) {
+        if (d[1] == '.') { /* d is not the last byte */
             return GS_E_BAD_KEY;
         }
     }
-    return segment_empty ? GS_E_BAD_KEY : GS_OK;
+    return GS_OK;
 }
 
 gs_status gsi_check_tensor_name(const uint8_t *name, uint64_t len, bool strict)

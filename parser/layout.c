@@ -184,10 +184,10 @@ gs_status gsi_check_layout(gsi_parser *p)
         }
     }
     uint64_t pad_end = data_offset < f->size ? data_offset : f->size;
-    if (pad_end > p->cur.avail) {
-        p->cur.need_more = true; /* the padding is read too: a longer prefix */
+    /* The padding is read too (and with it every byte before the data section is in memory). */
+    if (!gsi_cur_reach(&p->cur, pad_end)) {
         return gsi_fail(p->err, GS_E_TRUNCATED, p->cur.avail, GS_CONTEXT_NONE, NULL, 0,
-                        "prefix");
+                        "padding before the data section");
     }
     for (uint64_t i = info_end; i < pad_end; i++) {
         if (f->base[i] != 0) {

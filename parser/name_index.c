@@ -132,3 +132,9 @@ bool gsi_index_find(const gsi_name_index *ix, const gsi_name_source *src, const 
     *record = ix->slots[i].record_plus_one - 1;
     return true;
 }
+
+void gsi_file_key(const gs_identity *id, uint8_t key[GSI_FILE_KEY_BYTES])
+{
+    memcpy(key, &id->device, 8);
+    memcpy(key + 8, &id->inode, 8);
+}

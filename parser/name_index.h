@@ -39,6 +39,11 @@ gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_sour
 bool gsi_index_find(const gsi_name_index *ix, const gsi_name_source *src, const uint8_t *name,
                     uint64_t len, uint32_t *record);
 
+/* A file's device and inode as a name of GSI_FILE_KEY_BYTES bytes: two opens of one file (links)
+ * have equal keys. For finding the parts of a split set that are one file. */
+#define GSI_FILE_KEY_BYTES 16
+void gsi_file_key(const gs_identity *id, uint8_t key[GSI_FILE_KEY_BYTES]);
+
 #ifdef GGUFSAFE_TESTING
 /* Test builds only (the reader's ggufsafe_testing_static clone, never a released library): every
  * slot a lookup or an insert examines and every slot a growth moves, counted, so that tests hold

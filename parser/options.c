@@ -1,30 +1,43 @@
 #include "options.h"
 
+#include <stddef.h>
 #include <string.h>
 
 #include "abi_compat.h"
 
 #define MIB (1024ull * 1024ull)
 
-/* The sizes of gs_options a caller may pass (struct_size, gs_options_init_sized): sizeof of
- * every released gs_options, each ending on a field boundary. A field appended to gs_options
- * appends an entry (the struct's new sizeof) and moves GSI_OPTIONS_SIZE_LATEST to it; the assert
- * fails until it does. */
-#define GSI_OPTIONS_SIZE_LATEST GSI_OPTIONS_SIZE_0_1_0
-static const size_t known_sizes[] = {
-    GSI_OPTIONS_SIZE_0_1_0, /* 0.1.0: struct_size .. copy_metadata */
+/* The gs_options a caller may pass (struct_size, gs_options_init_sized): sizeof of every
+ * released gs_options, and where its last field ends. Only the fields are read from the
+ * caller: a later version's first field may sit in an earlier version's tail padding (0.1.0's
+ * ends with two bools and padding up to 104 bytes), bytes a caller of that version never
+ * initialized. A field appended to gs_options appends an entry and moves
+ * GSI_OPTIONS_SIZE_LATEST to it; the assert fails until it does. */
+typedef struct options_version {
+    size_t size;       /* sizeof */
+    size_t fields_end; /* end of its last field */
+} options_version;
+
+#define FIELD_END(type, f) (offsetof(type, f) + sizeof(((type *)0)->f))
+#define GSI_OPTIONS_SIZE_LATEST sizeof(gs_options)
+static const options_version known_sizes[] = {
+    /* 0.1.0: struct_size .. copy_metadata */
+    {GSI_OPTIONS_SIZE_0_1_0, FIELD_END(gsi_options_0_1_0, copy_metadata)},
+    /* unreleased: .. reopen_for_data, max_split_metadata_memory */
+    {GSI_OPTIONS_SIZE_LATEST, FIELD_END(gs_options, max_split_metadata_memory)},
 };
-_Static_assert(sizeof(gs_options) == GSI_OPTIONS_SIZE_LATEST,
+_Static_assert(FIELD_END(gs_options, max_split_metadata_memory) == GSI_OPTIONS_SIZE_LATEST,
                "gs_options grew: add its new size to known_sizes");
 
-static bool size_known(size_t size)
+/* The version whose sizeof is size, or NULL. */
+static const options_version *version_of(size_t size)
 {
     for (size_t i = 0; i < sizeof known_sizes / sizeof known_sizes[0]; i++) {
-        if (known_sizes[i] == size) {
-            return true;
+        if (known_sizes[i].size == size) {
+            return &known_sizes[i];
         }
     }
-    return false;
+    return NULL;
 }
 
 static void defaults(gs_options *opts)
@@ -42,7 +55,7 @@ static void defaults(gs_options *opts)
 
 gs_status gs_options_init_sized(gs_options *opts, size_t size)
 {
-    if (opts == NULL || !size_known(size)) {
+    if (opts == NULL || version_of(size) == NULL) {
         return GS_E_INVALID_ARGUMENT;
     }
     gs_options full;
@@ -67,11 +80,11 @@ gs_status gsi_options_resolve(const gs_options *in, gs_options *out)
     }
     /* struct_size, the first field, is there at every size; read no byte past it before it is
      * known. The fields past the caller's struct keep their defaults. */
-    const size_t size = in->struct_size;
-    if (!size_known(size)) {
+    const options_version *v = version_of(in->struct_size);
+    if (v == NULL) {
         return GS_E_INVALID_ARGUMENT;
     }
-    memcpy(out, in, size);
+    memcpy(out, in, v->fields_end);
     out->struct_size = sizeof *out;
     if (out->profile != GS_PROFILE_STRICT && out->profile != GS_PROFILE_LENIENT) {
         return GS_E_INVALID_ARGUMENT;

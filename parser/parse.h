@@ -35,9 +35,6 @@ gs_status gsi_parse_alignment(gsi_parser *p);
 gs_status gsi_parse_tensor_infos(gsi_parser *p);
 gs_status gsi_check_layout(gsi_parser *p);
 
-/* Parses the whole GGUF in f->base[0..f->size) into f. */
-gs_status gsi_parse_file(gs_file *f, const gs_options *opts, gs_error *err);
-
 /* Reads a gguf string at the cursor: the 8-byte length (GS_E_TRUNCATED), the bytes
  * (GS_E_STRING_EXCEEDS_FILE) and the length limit (GS_E_LIMIT_STRING_LENGTH). On success *data
  * and *len describe the bytes and the cursor is past them; on failure *len_field is where the

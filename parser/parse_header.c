@@ -14,6 +14,9 @@ gs_status gsi_parse_header(gsi_parser *p)
     gsi_cursor *c = &p->cur;
     uint64_t avail = gsi_cur_remaining(c);
     size_t cmp = avail < 4 ? (size_t)avail : 4;
+    if (!gsi_cur_reach(c, cmp)) {
+        return gsi_fail(p->err, GS_E_TRUNCATED, 0, GS_CONTEXT_HEADER, NULL, 0, "magic");
+    }
     if (memcmp(c->base, gguf_magic, cmp) != 0) {
         return gsi_fail(p->err, GS_E_BAD_MAGIC, 0, GS_CONTEXT_HEADER, NULL, 0, "magic");
     }

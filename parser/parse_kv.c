@@ -34,7 +34,7 @@ gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len)
     if (!gsi_cur_has(c, n)) {
         c->pos -= 8;
         *len = n;
-        return GS_E_TRUNCATED; /* only when need_more: the parse is repeated */
+        return GS_E_TRUNCATED; /* only when a refill failed: the open reports why */
     }
     *data = gsi_cur_ptr(c);
     *len = n;
@@ -84,6 +84,60 @@ static gs_status parse_string_value(gsi_parser *p, const gsi_kv *kv)
     return GS_OK;
 }
 
+/* UTF-8 of the elements of a string array, checked a run at a time: the bytes from one
+ * element's length field to the end of a later element, as one range. A length below 128 is
+ * eight ASCII bytes, and a multi-byte character contains no ASCII byte, so such a range is valid
+ * UTF-8 exactly when each of its strings is (a character cannot straddle a length field, and a
+ * string cut inside a character, or starting with a continuation byte, is invalid in the range
+ * too). A vocabulary is thus checked in a few long calls instead of one per token; a string of
+ * 128 bytes or more ends the run and is checked alone. */
+typedef struct utf8_run {
+    uint64_t start; /* the length field of its first element */
+    uint64_t first; /* the index of that element */
+} utf8_run;
+
+/* Reports the first invalid element of the invalid range [start, end) of run r. */
+static gs_status report_run(gsi_parser *p, const gsi_kv *kv, const utf8_run *r, uint64_t end,
+                            bool *check_utf8)
+{
+    const uint8_t *b = p->cur.base;
+    uint64_t at = r->start;
+    for (uint64_t i = r->first; at < end; i++) {
+        uint64_t n = gsi_load_u64le(b + at); /* every element of the run was read: in memory */
+        if (!gsi_utf8_valid(b + at + 8, (size_t)n)) {
+            *check_utf8 = false; /* one finding per key */
+            return gsi_problem(p, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY, b + kv->key_off,
+                               kv->key_len, "element %llu", (unsigned long long)i);
+        }
+        at += 8 + n;
+    }
+    /* unreachable while the argument above holds: say so rather than pass the file */
+    return gsi_fail(p->err, GS_E_INTERNAL, r->start, GS_CONTEXT_KEY, b + kv->key_off,
+                    kv->key_len, "UTF-8 run");
+}
+
+/* Checks the run up to end (exclusive) and starts the next one at end (element next). */
+static gs_status close_run(gsi_parser *p, const gsi_kv *kv, utf8_run *r, uint64_t end,
+                           uint64_t next, bool *check_utf8)
+{
+    gs_status st = GS_OK;
+    if (*check_utf8 && end > r->start &&
+        !gsi_utf8_valid(p->cur.base + r->start, (size_t)(end - r->start))) {
+        st = report_run(p, kv, r, end, check_utf8);
+    }
+    *r = (utf8_run){end, next};
+    return st;
+}
+
+/* A failure inside the array: the elements before it are checked first, so that the first
+ * problem is reported as one element at a time would (an invalid element, then the failure). */
+static gs_status fail_in_array(gsi_parser *p, const gsi_kv *kv, utf8_run *r, uint64_t at,
+                               uint64_t i, bool *check_utf8, gs_status st, uint64_t declared)
+{
+    gs_status run = close_run(p, kv, r, at, i, check_utf8);
+    return run != GS_OK ? run : string_failure(p, st, at, kv, declared);
+}
+
 /* The elements of a string array: the hot loop for tokenizer vocabularies. */
 static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
 {
@@ -108,33 +162,44 @@ static gs_status parse_string_array(gsi_parser *p, gsi_kv *kv)
     gsi_cursor *c = &p->cur;
     const uint64_t max_len = p->limits->max_string_length;
     bool check_utf8 = p->strict; /* off after the first invalid element: one finding per key */
+    utf8_run run = {c->pos, 0};
     for (uint64_t i = 0; i < kv->count; i++) {
         uint64_t at = c->pos;
         if (!gsi_cur_has(c, 8)) {
-            return string_failure(p, GS_E_TRUNCATED, at, kv, 0);
+            return fail_in_array(p, kv, &run, at, i, &check_utf8, GS_E_TRUNCATED, 0);
         }
         uint64_t n = gsi_load_u64le(c->base + at);
         uint64_t avail = c->size - at - 8;
         if (n > avail) {
-            return string_failure(p, GS_E_STRING_EXCEEDS_FILE, at, kv, n);
+            return fail_in_array(p, kv, &run, at, i, &check_utf8, GS_E_STRING_EXCEEDS_FILE, n);
         }
         if (n > max_len) {
-            return string_failure(p, GS_E_LIMIT_STRING_LENGTH, at, kv, n);
+            return fail_in_array(p, kv, &run, at, i, &check_utf8, GS_E_LIMIT_STRING_LENGTH, n);
         }
         if (check_utf8 && !gsi_cur_has(c, 8 + n)) {
-            return string_failure(p, GS_E_TRUNCATED, at, kv, 0); /* need_more: repeated */
+            /* a refill failed */
+            return fail_in_array(p, kv, &run, at, i, &check_utf8, GS_E_TRUNCATED, 0);
         }
-        if (check_utf8 && !gsi_utf8_valid(c->base + at + 8, (size_t)n)) {
-            gs_status st2 = gsi_problem(p, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY,
-                                        f->base + kv->key_off, kv->key_len, "element %llu",
-                                        (unsigned long long)i);
-            if (st2 != GS_OK) {
-                return st2;
+        if (check_utf8 && n >= 0x80) {
+            /* its length field is not ASCII: the run stops before it, the string goes alone */
+            st = close_run(p, kv, &run, at, i, &check_utf8);
+            if (st == GS_OK && check_utf8 && !gsi_utf8_valid(c->base + at + 8, (size_t)n)) {
+                check_utf8 = false;
+                st = gsi_problem(p, GS_E_INVALID_UTF8, at, GS_CONTEXT_KEY,
+                                 f->base + kv->key_off, kv->key_len, "element %llu",
+                                 (unsigned long long)i);
             }
-            check_utf8 = false;
+            if (st != GS_OK) {
+                return st;
+            }
+            run = (utf8_run){at + 8 + n, i + 1};
         }
         out[i] = at;
         c->pos = at + 8 + n;
+    }
+    st = close_run(p, kv, &run, c->pos, kv->count, &check_utf8);
+    if (st != GS_OK) {
+        return st;
     }
     f->n_strings = need;
     return GS_OK;
@@ -190,7 +255,7 @@ static gs_status parse_value(gsi_parser *p, gsi_kv *kv, uint64_t type_at)
         }
         if (elem == GS_VALUE_BOOL && p->strict) {
             if (!gsi_cur_has(c, min_bytes)) {
-                return fail_key(p, GS_E_TRUNCATED, c->pos, kv, "bool array"); /* need_more */
+                return fail_key(p, GS_E_TRUNCATED, c->pos, kv, "bool array"); /* refill failed */
             }
             const uint8_t *b = gsi_cur_ptr(c);
             for (uint64_t i = 0; i < count; i++) {
@@ -253,17 +318,16 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
                         "key of key-value pair %llu declares %llu bytes",
                         (unsigned long long)index, (unsigned long long)key_len);
     }
-    st = gsi_check_key(key, key_len, false);
-    if (st != GS_OK) {
-        return gsi_fail(p->err, st, at, GS_CONTEXT_KEY, key, key_len, "key-value pair %llu",
-                        (unsigned long long)index);
-    }
-    if (p->strict && gsi_check_key(key, key_len, true) != GS_OK) {
+    st = gsi_check_key(key, key_len, p->strict); /* strict adds only GS_E_BAD_KEY */
+    if (st == GS_E_BAD_KEY) {
         st = gsi_problem(p, GS_E_BAD_KEY, at, GS_CONTEXT_KEY, key, key_len,
                          "key-value pair %llu", (unsigned long long)index);
         if (st != GS_OK) {
             return st;
         }
+    } else if (st != GS_OK) {
+        return gsi_fail(p->err, st, at, GS_CONTEXT_KEY, key, key_len, "key-value pair %llu",
+                        (unsigned long long)index);
     }
 
     gs_status mst = gsi_mem_reserve(&f->mem, (void **)&f->kvs, &f->cap_kv, f->n_kv + 1,
@@ -293,16 +357,16 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
     /* The record is visible to the index from here on, so count it before parsing the value. */
     f->n_kv++;
 
+    /* From here on reads may refill and move the bytes: the key is found again by offset. */
     uint64_t type_at = c->pos;
     uint32_t type;
     if (!gsi_cur_u32(c, &type)) {
-        return gsi_fail(p->err, GS_E_TRUNCATED, type_at, GS_CONTEXT_KEY, key, key_len,
-                        "value type");
+        return fail_key(p, GS_E_TRUNCATED, type_at, kv, "value type");
     }
     kv->type = (uint8_t)(type > 255 ? 255 : type);
     if (type > GS_VALUE_F64) {
-        return gsi_fail(p->err, GS_E_BAD_VALUE_TYPE, type_at, GS_CONTEXT_KEY, key, key_len,
-                        "value type %u", type);
+        return gsi_fail(p->err, GS_E_BAD_VALUE_TYPE, type_at, GS_CONTEXT_KEY,
+                        f->base + kv->key_off, key_len, "value type %u", type);
     }
     st = parse_value(p, kv, type_at);
     if (st != GS_OK) {

@@ -119,6 +119,7 @@ static gs_status parse_one_tensor(gsi_parser *p, uint64_t index)
                         (unsigned long long)f->tensors[earlier].info_off);
     }
     f->n_tensors++;
+    /* From here on reads may refill and move the bytes: the name is found again by offset. */
 
     shape_fields sf;
     sf.n_dims_at = c->pos;
@@ -126,8 +127,8 @@ static gs_status parse_one_tensor(gsi_parser *p, uint64_t index)
         return fail_tensor(p, GS_E_TRUNCATED, sf.n_dims_at, t, "n_dims");
     }
     if (t->n_dims > GS_MAX_DIMS) {
-        return gsi_fail(p->err, GS_E_TOO_MANY_DIMS, sf.n_dims_at, GS_CONTEXT_TENSOR, name,
-                        name_len, "n_dims = %u", t->n_dims);
+        return gsi_fail(p->err, GS_E_TOO_MANY_DIMS, sf.n_dims_at, GS_CONTEXT_TENSOR,
+                        f->base + t->name_off, name_len, "n_dims = %u", t->n_dims);
     }
     for (uint32_t j = 0; j < GS_MAX_DIMS; j++) {
         t->ne[j] = 1;
@@ -138,8 +139,9 @@ static gs_status parse_one_tensor(gsi_parser *p, uint64_t index)
             return fail_tensor(p, GS_E_TRUNCATED, sf.ne_at[j], t, "dimension");
         }
         if (t->ne[j] > (uint64_t)INT64_MAX) {
-            return gsi_fail(p->err, GS_E_NEGATIVE_DIM, sf.ne_at[j], GS_CONTEXT_TENSOR, name,
-                            name_len, "ne[%u] = %lld", j, (long long)(int64_t)t->ne[j]);
+            return gsi_fail(p->err, GS_E_NEGATIVE_DIM, sf.ne_at[j], GS_CONTEXT_TENSOR,
+                            f->base + t->name_off, name_len, "ne[%u] = %lld", j,
+                            (long long)(int64_t)t->ne[j]);
         }
     }
     uint64_t type_at = c->pos;
@@ -150,12 +152,12 @@ static gs_status parse_one_tensor(gsi_parser *p, uint64_t index)
     t->type = (int32_t)raw_type;
     const gsi_type_row *row = gsi_type_lookup(t->type);
     if (row == NULL) {
-        return gsi_fail(p->err, GS_E_UNKNOWN_TENSOR_TYPE, type_at, GS_CONTEXT_TENSOR, name,
-                        name_len, "type id %d", t->type);
+        return gsi_fail(p->err, GS_E_UNKNOWN_TENSOR_TYPE, type_at, GS_CONTEXT_TENSOR,
+                        f->base + t->name_off, name_len, "type id %d", t->type);
     }
     if (!gsi_type_is_usable(row)) {
-        return gsi_fail(p->err, GS_E_REMOVED_TENSOR_TYPE, type_at, GS_CONTEXT_TENSOR, name,
-                        name_len, "type id %d (%s)", t->type, row->name);
+        return gsi_fail(p->err, GS_E_REMOVED_TENSOR_TYPE, type_at, GS_CONTEXT_TENSOR,
+                        f->base + t->name_off, name_len, "type id %d (%s)", t->type, row->name);
     }
     st = check_size(p, t, row, &sf);
     if (st != GS_OK) {

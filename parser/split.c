@@ -16,7 +16,8 @@ typedef struct tensor_ref {
 } tensor_ref;
 
 struct gs_split {
-    gsi_mem mem;
+    gsi_mem mem;       /* the set's own tables; charged to budget too */
+    gsi_budget budget; /* max_split_metadata_memory: every part's arena and the set's */
     gs_file **parts;
     size_t n_parts;
     uint64_t n_tensors;
@@ -45,6 +46,7 @@ void gs_split_close(gs_split *split)
     gsi_mem_free(&split->mem, split->refs, (size_t)split->n_tensors * sizeof(tensor_ref));
     gsi_index_free(&split->index, &split->mem);
     gsi_mem mem = split->mem;
+    mem.shared = NULL; /* the budget lives in the split freed here */
     gsi_mem_free(&mem, split, sizeof *split);
 }
 
@@ -114,7 +116,8 @@ static gs_status split_key(const gs_file *f, size_t no, const char *key, uint64_
 static gs_status check_part(gs_split *s, size_t no, uint64_t *tensors_total, gs_error *err)
 {
     const gs_file *f = s->parts[no];
-    uint64_t split_no, split_count, split_tensors, at_no, at_count, at_tensors;
+    uint64_t split_no = 0, split_count = 0, split_tensors = 0, at_no = 0, at_count = 0,
+             at_tensors = 0;
     gs_status st = split_key(f, no, "split.no", &split_no, &at_no, err);
     if (st == GS_OK) {
         st = split_key(f, no, "split.count", &split_count, &at_count, err);
@@ -146,16 +149,12 @@ static gs_status check_part(gs_split *s, size_t no, uint64_t *tensors_total, gs_
     return GS_OK;
 }
 
-/* Cross-checks the opened parts and builds the set-wide tensor index. */
-static gs_status check_set(gs_split *s, gs_error *err)
+/* Once every part is open and checked (check_part): the parts' tensors against
+ * split.tensors.count of part 1 (declared), and the set-wide tensor index. */
+static gs_status check_set(gs_split *s, uint64_t declared, gs_error *err)
 {
-    uint64_t declared = 0;
     uint64_t total = 0;
     for (size_t i = 0; i < s->n_parts; i++) {
-        gs_status st = check_part(s, i, &declared, err);
-        if (st != GS_OK) {
-            return st;
-        }
         total += gs_tensor_count(s->parts[i]); /* each part's count <= 2^31, parts <= 99999 */
     }
     if (total != declared) {
@@ -211,6 +210,10 @@ static gs_status new_split(const gs_options *o, size_t n_parts, gs_split **out, 
         return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "split object");
     }
     s->mem = mem;
+    uint64_t limit = o->max_split_metadata_memory != 0 ? o->max_split_metadata_memory
+                                                       : o->limits.max_metadata_memory;
+    s->budget = (gsi_budget){mem.in_use, limit, false};
+    s->mem.shared = &s->budget;
     gsi_index_init(&s->index);
     st = gsi_mem_calloc(&s->mem, n_parts, sizeof(gs_file *), (void **)&s->parts);
     if (st != GS_OK) {
@@ -253,14 +256,18 @@ gs_status gs_open_split_memory(const void *const *data, const size_t *sizes, siz
     if (st != GS_OK) {
         return st;
     }
-    for (size_t i = 0; i < n_parts; i++) {
-        st = gs_open_memory(data[i], sizes[i], &o, &s->parts[i], err);
+    uint64_t declared = 0;
+    for (size_t i = 0; i < n_parts && st == GS_OK; i++) {
+        st = gsi_open_buffer(data[i], sizes[i], &o, &s->budget, &s->parts[i], err);
         if (st != GS_OK) {
-            gs_split_close(s);
-            return part_failure(err, st, i, NULL);
+            st = part_failure(err, st, i, NULL);
+        } else {
+            st = check_part(s, i, &declared, err);
         }
     }
-    st = check_set(s, err);
+    if (st == GS_OK) {
+        st = check_set(s, declared, err);
+    }
     if (st != GS_OK) {
         gs_split_close(s);
         return st;
@@ -314,6 +321,69 @@ gs_status gs_split_name_format(const char *path, const gs_split_name *name, uint
     return GS_OK;
 }
 
+/* The parts opened so far, by device and inode: a part that is one of them (a symlink or hard
+ * link to it) is refused before it is parsed. The keys are looked up with the keyed name index,
+ * as names are, so that no set of numbers can make it slow. */
+typedef struct part_set {
+    gs_split *s;
+    uint8_t (*keys)[GSI_FILE_KEY_BYTES]; /* per part opened */
+    size_t cap_keys;
+    gsi_name_index index;
+    uint32_t part;    /* the part being opened (0-based) */
+    const char *path; /* its path */
+} part_set;
+
+static const uint8_t *part_key_at(const void *ctx, uint32_t i, uint64_t *len)
+{
+    const part_set *ps = ctx;
+    *len = GSI_FILE_KEY_BYTES;
+    return ps->keys[i];
+}
+
+/* gsi_admission.check: called with the part's identity before it is parsed. */
+static gs_status admit_part(void *ctx, const gs_identity *id, gs_error *err)
+{
+    part_set *ps = ctx;
+    gs_status st = gsi_mem_reserve(&ps->s->mem, (void **)&ps->keys, &ps->cap_keys, ps->part + 1,
+                                   GSI_FILE_KEY_BYTES);
+    if (st == GS_OK) {
+        gsi_file_key(id, ps->keys[ps->part]);
+        gsi_name_source src = {ps, part_key_at};
+        bool dup;
+        uint32_t earlier;
+        st = gsi_index_insert(&ps->index, &ps->s->mem, &src, ps->keys[ps->part],
+                              GSI_FILE_KEY_BYTES, ps->part, &dup, &earlier);
+        if (st == GS_OK && dup) {
+            return gsi_fail(err, GS_E_SPLIT_SAME_FILE, 0, GS_CONTEXT_PART,
+                            (const uint8_t *)ps->path, strlen(ps->path),
+                            "part %u is part %u again (device %llu, inode %llu)", ps->part + 1,
+                            earlier + 1, (unsigned long long)id->device,
+                            (unsigned long long)id->inode);
+        }
+    }
+    if (st != GS_OK) {
+        return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "the set's table of files");
+    }
+    return GS_OK;
+}
+
+/* A part that could not be opened: missing (a verdict on the set), or a failure of the
+ * environment (descriptors, permissions, a FIFO or device: the status stays its own), with the
+ * part named in the context either way. */
+static gs_status open_failure(gs_error *err, gs_status st, unsigned part, unsigned count,
+                              const char *path)
+{
+    char why[GS_ERROR_TEXT_MAX] = "cannot open";
+    if (err != NULL) {
+        memcpy(why, err->detail, sizeof why);
+    }
+    if (st == GS_E_NO_SUCH_FILE) {
+        st = GS_E_SPLIT_PART_MISSING;
+    }
+    return gsi_fail(err, st, 0, GS_CONTEXT_PART, (const uint8_t *)path, strlen(path),
+                    "part %u of %u: %s", part, count, why);
+}
+
 gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_split **out,
                         gs_error *err)
 {
@@ -347,23 +417,37 @@ gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_
         gs_split_close(s);
         return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "part path");
     }
+    part_set ps = {.s = s, .path = path};
+    gsi_index_init(&ps.index);
+    const gsi_admission admit = {&s->budget, admit_part, &ps};
+    uint64_t declared = 0;
     for (unsigned i = 0; i < count && st == GS_OK; i++) {
         (void)gs_split_name_format(first_part_path, &name, i + 1, path, path_cap);
-        st = gs_open_file(path, &o, &s->parts[i], err);
-        if (st == GS_E_IO) {
-            char why[GS_ERROR_TEXT_MAX] = "cannot open";
-            if (err != NULL) {
-                memcpy(why, err->detail, sizeof why);
-            }
-            st = gsi_fail(err, GS_E_SPLIT_PART_MISSING, 0, GS_CONTEXT_PART, (const uint8_t *)path,
-                          strlen(path), "part %u of %u: %s", i + 1, count, why);
+        ps.part = i;
+        st = gsi_open_path(path, &o, &admit, &s->parts[i], err);
+        if (st == GS_E_SPLIT_SAME_FILE) {
+            break; /* reported by admit_part */
+        }
+        if (st == GS_E_LIMIT_MEMORY && s->budget.exceeded) {
+            st = gsi_fail(err, st, err != NULL ? err->offset : 0, GS_CONTEXT_PART,
+                          (const uint8_t *)path, strlen(path),
+                          "part %u of %u: the set's metadata needs more than %llu bytes "
+                          "(max_split_metadata_memory)",
+                          i + 1, count, (unsigned long long)s->budget.limit);
+        } else if ((int)st > 0 && (int)st < 20) {
+            st = open_failure(err, st, i + 1, count, path);
         } else if (st != GS_OK) {
             st = part_failure(err, st, i, path);
+        } else {
+            /* checked now, so that a wrong part stops the open before the next is read */
+            st = check_part(s, i, &declared, err);
         }
     }
+    gsi_index_free(&ps.index, &s->mem);
+    gsi_mem_free(&s->mem, ps.keys, ps.cap_keys * GSI_FILE_KEY_BYTES);
     gsi_mem_free(&s->mem, path, path_cap);
     if (st == GS_OK) {
-        st = check_set(s, err);
+        st = check_set(s, declared, err);
     }
     if (st != GS_OK) {
         gs_split_close(s);

@@ -14,6 +14,9 @@
     X(GS_E_NOT_DECODABLE, "this tensor type has no conversion to f32")                            \
     X(GS_E_SIZE_MISMATCH, "buffer sizes do not match a whole number of blocks")                   \
     X(GS_E_KERNEL_UNAVAILABLE, "the requested decoder path is not available on this CPU")       \
+    X(GS_E_NOT_REGULAR_FILE, "not a regular file: a directory, FIFO, socket or device")          \
+    X(GS_E_NO_SUCH_FILE, "no such file")                                                         \
+    X(GS_E_FILE_CHANGED, "the file changed after it was opened (replaced, resized or modified)") \
     X(GS_E_BAD_MAGIC, "not a GGUF file: the first 4 bytes are not \"GGUF\"")                      \
     X(GS_E_UNSUPPORTED_VERSION, "unsupported GGUF version (only 2 and 3 are read)")               \
     X(GS_E_BYTE_SWAPPED, "byte-swapped (big-endian) GGUF file")                                   \
@@ -57,7 +60,8 @@
     X(GS_E_SPLIT_NUMBER_MISMATCH, "split.no does not match the part's position")                  \
     X(GS_E_SPLIT_COUNT_MISMATCH, "split.count differs between parts or from the file names")      \
     X(GS_E_SPLIT_TENSOR_COUNT_MISMATCH, "the parts' tensor counts do not sum to split.tensors.count") \
-    X(GS_E_SPLIT_DUPLICATE_TENSOR, "a tensor name appears in two parts")
+    X(GS_E_SPLIT_DUPLICATE_TENSOR, "a tensor name appears in two parts")                        \
+    X(GS_E_SPLIT_SAME_FILE, "two parts of the split set are the same file (links to one file)")
 
 const char *gs_status_name(gs_status status)
 {

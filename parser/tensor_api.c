@@ -41,7 +41,9 @@ gs_status gs_tensor_info_at_sized(const gs_file *file, size_t index, gs_tensor_i
     info.size = t->nbytes;
     info.info_offset = t->info_off;
     info.data_in_file = !t->outside;
-    info.data = t->nbytes > 0 && !t->outside ? file->data_base + info.data_offset : NULL;
+    info.data = t->nbytes > 0 && !t->outside && file->data_base != NULL
+                    ? file->data_base + info.data_offset
+                    : NULL;
     gsi_copy_sized(out, out_size, &info, sizeof info);
     return GS_OK;
 }

@@ -9,26 +9,31 @@
 /* Bytes read per pread: whole blocks, at most this much (every block is under 300 bytes). */
 #define CHUNK_BYTES (32 * 1024)
 
+/* One descriptor for the whole range (a detached file is reopened once per call). */
 static gs_status decode_from_file(const gs_file *f, const gsi_type_row *row, int32_t type,
                                   uint64_t pos, uint64_t n_blocks, float *dst)
 {
+    int fd = -1;
+    gs_status st = gsi_source_acquire(&f->source, &fd);
     uint8_t buf[CHUNK_BYTES];
     const uint64_t per_chunk = CHUNK_BYTES / row->block_bytes;
-    while (n_blocks > 0) {
+    while (st == GS_OK && n_blocks > 0) {
         uint64_t blocks = n_blocks < per_chunk ? n_blocks : per_chunk;
         size_t want = (size_t)(blocks * row->block_bytes);
-        gs_status st = gsi_source_pread(&f->source, pos, buf, want);
+        size_t got;
+        int err_no;
+        st = gsi_fd_pread(fd, pos, buf, want, &got, &err_no);
         if (st == GS_OK) {
             st = gsi_decode_blocks(type, buf, dst, (size_t)blocks);
-        }
-        if (st != GS_OK) {
-            return st;
         }
         dst += blocks * row->block_elems;
         pos += want;
         n_blocks -= blocks;
     }
-    return GS_OK;
+    if (fd >= 0) {
+        gsi_source_release(&f->source, fd);
+    }
+    return st;
 }
 
 /* The tensor's row geometry: rows of ne[0] elements (every product validated at open). */
@@ -69,7 +74,7 @@ gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index, uint64_t
     const uint64_t n_blocks = n_elems / row->block_elems;
     const uint64_t pos =
         file->layout.data_offset + t->offset + first_elem / row->block_elems * row->block_bytes;
-    if (file->source.fd >= 0) {
+    if (file->source.is_file) {
         return decode_from_file(file, row, t->type, pos, n_blocks, dst);
     }
     return gsi_decode_blocks(t->type, file->data_base + pos, dst, (size_t)n_blocks);

@@ -2,6 +2,13 @@
 
 #include <string.h>
 
+#include "cpu_features.h"
+#include "utf8_kernels.h"
+
+/* Below this the scalar loop is as fast: keys and tensor names. String arrays are checked a run
+ * of elements at a time (parse_kv.c), so a vocabulary is a few long ranges. */
+#define SIMD_MIN_BYTES 64
+
 /* Inlined into the validator's loops: most of a vocabulary's time is spent here. */
 static inline __attribute__((always_inline)) size_t seq_len(const uint8_t *s, size_t n)
 {
@@ -64,6 +71,16 @@ size_t gsi_utf8_decode(const uint8_t *s, size_t n, uint32_t *cp)
 #define HIGH_BITS 0x8080808080808080ull
 
 bool gsi_utf8_valid(const uint8_t *s, size_t n)
+{
+#if defined(__x86_64__)
+    if (n >= SIMD_MIN_BYTES && gsi_cpu_avx2()) {
+        return gsi_utf8_valid_avx2(s, n);
+    }
+#endif
+    return gsi_utf8_valid_scalar(s, n);
+}
+
+bool gsi_utf8_valid_scalar(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     /* Eight bytes at a time: skip straight to the first non-ASCII byte. Tokenizer strings are

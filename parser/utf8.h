@@ -6,7 +6,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The SIMD validator for long ranges where the CPU runs it (kernels/utf8_kernels.h), else the
+ * scalar one: the same answer either way. */
 bool gsi_utf8_valid(const uint8_t *s, size_t n);
+/* The scalar validator alone: the reference the SIMD one is tested against. */
+bool gsi_utf8_valid_scalar(const uint8_t *s, size_t n);
 
 /* Length of the valid UTF-8 sequence starting at s[0] (1..4), or 0 if s[0] starts an invalid
  * sequence within the n bytes available. */

@@ -86,6 +86,7 @@ SHARED_HELPERS = [
     "parser/name_index.h",    # the keyed hash index (duplicate names in linear time)
     "parser/key_grammar.h",   # the spec's key grammar (certify's compat.key_grammar)
     "parser/error.h",         # filling a gs_error as the reader does (gsi_fail)
+    "parser/open_regular.h",  # opening a path without blocking, only as a regular file
     "kernels/le_load.h",      # little-endian loads
     "kernels/block_layout.h", # the named field offsets of every block layout
 ]

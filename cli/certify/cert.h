@@ -19,6 +19,7 @@
 #include "cert_findings.h"
 #include "ggufsafe.h"
 #include "ggufsafe_certify.h"
+#include "part_guard.h"
 
 /* What the file is, from general.type (and, without it, from its contents). Rules meant for
  * full models (block_count) are applied to models only. */
@@ -38,7 +39,9 @@ typedef struct cert_part {
     const char *label;   /* the file name within path: what reports show */
     gs_file *file;       /* lenient diagnostic handle: what the checks read; NULL if unreadable */
     gs_file *strict;     /* strict diagnostic handle; NULL when strict rejects the file */
-    bool missing;        /* a split part that could not be opened at all */
+    bool missing;        /* a split part that does not exist */
+    uint32_t same_as;    /* the 1-based earlier part this part is (links to one file), or 0:
+                            such a part is not read further (file NULL) */
     gs_layout layout;    /* of file, when there is one */
     /* the strict and lenient failures of the open (status GS_OK when it opened) */
     gs_error strict_err, lenient_err;
@@ -68,6 +71,8 @@ struct gs_certify {
     cert_part *parts;
     size_t n_parts;
     bool is_set;          /* opened as a split set from its first part */
+    cli_part_guard guard; /* the parts' files and memory (lenient pool 0, strict pool 1) */
+    gs_error failure;     /* why the run stopped when the environment failed a read */
     cert_findings findings;
     cert_kind kind;
     char *arch;           /* general.architecture (copied, NUL-terminated), or NULL */
@@ -81,8 +86,10 @@ struct gs_certify {
 /* Opens path (the whole set when it is the first part of a split set, unless part_only) and
  * readies the run. GS_OK when there is something to certify; otherwise the status, with err,
  * that says there is not: the lenient open's failure for a file that cannot be opened or is not
- * a GGUF file at all (the environment, status < 20, or GS_E_BAD_MAGIC), GS_E_NO_MEMORY. The run
- * is to be closed either way. */
+ * a GGUF file at all (the environment, status < 20, or GS_E_BAD_MAGIC), GS_E_NO_MEMORY; and the
+ * environment's failure to open any part (descriptors, permissions, a FIFO or device: never a
+ * finding), except a part that does not exist (split.part_missing). The run is to be closed
+ * either way. */
 gs_status cert_open(cert_run *r, const char *path, const gs_certify_options *opt, gs_error *err);
 /* The same for a GGUF in memory (one file; label names it in reports). The buffer must outlive
  * the run. */
@@ -95,6 +102,14 @@ void cert_close(cert_run *r);
 
 /* 0 certified, 1 not (an error finding, or a warning when failing on warnings). */
 int cert_exit_code(const cert_run *r);
+
+/* A read of part `part` at offset failed after the open had checked that the bytes are in the
+ * file: the file changed under the run (GS_E_TRUNCATED, GS_E_FILE_CHANGED), or the environment
+ * failed it (GS_E_IO, descriptors). That is no finding about the file: the run stops (its
+ * sticky status, GS_E_FILE_CHANGED for a file that changed) and its public call returns the
+ * error, naming what was being read (`what`). */
+void cert_read_failed(cert_run *r, uint32_t part, gs_status st, uint64_t offset,
+                      const char *what);
 
 /* An allocation of a check: count * elem bytes (at least one), or NULL with GS_E_NO_MEMORY
  * recorded in the run (the check then stops; the run's status says the report is incomplete). */

@@ -56,7 +56,11 @@ static gs_status run(const char *path, const void *data, size_t size, const char
                       : cert_open_memory(r, data, size, label, &o, err);
     if (st == GS_OK) {
         st = cert_check(r);
-        if (st == GS_E_NO_MEMORY) {
+        if (st != GS_OK && r->failure.status == st) {
+            if (err != NULL) {
+                *err = r->failure;
+            }
+        } else if (st == GS_E_NO_MEMORY) {
             gsi_fail(err, st, 0, GS_CONTEXT_PART, (const uint8_t *)r->path, strlen(r->path),
                      "certification ran out of memory");
         } else if (st != GS_OK) {
@@ -173,9 +177,10 @@ gs_status gs_certify_part_at(const gs_certify *report, size_t i, gs_certify_part
     v.struct_size = sizeof v;
     v.path = p->path;
     v.label = p->label;
-    v.state = p->file != NULL ? GS_CERTIFY_PART_READ
-              : p->missing    ? GS_CERTIFY_PART_MISSING
-                              : GS_CERTIFY_PART_REJECTED;
+    v.state = p->file != NULL    ? GS_CERTIFY_PART_READ
+              : p->missing       ? GS_CERTIFY_PART_MISSING
+              : p->same_as != 0  ? GS_CERTIFY_PART_SAME_FILE
+                                 : GS_CERTIFY_PART_REJECTED;
     if (p->file != NULL) {
         v.version = gs_file_version(p->file);
         v.file_size = p->layout.file_size;

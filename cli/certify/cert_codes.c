@@ -94,6 +94,8 @@ const cert_code cert_codes[] = {
     {"payload.all_zero", I, 0, "a tensor whose data bytes are all zero"},
 
     {"split.part_missing", E, B, "a part of the split set cannot be opened"},
+    {"split.same_file", E, B,
+     "two parts are one file (symlinks or hard links to it): the set is not what its names say"},
     {"split.key_missing", E, B, "a part without split.no, split.count or split.tensors.count"},
     {"split.key_type", E, B, "a split key that is not a non-negative integer"},
     {"split.number_mismatch", E, B,

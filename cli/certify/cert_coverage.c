@@ -91,9 +91,9 @@ static void report_padding(cert_run *r, uint32_t p, const pad_scan *ps)
 {
     const gs_file *f = r->parts[p].file;
     if (ps->read_status != GS_OK) {
-        gs_error e = {.status = ps->read_status, .offset = ps->read_offset};
-        strcpy(e.detail, "reading padding bytes: the file changed while it was certified");
-        cert_add_reader(&r->findings, &e, p, CERT_BOTH);
+        cert_read_failed(r, p, ps->read_status, ps->read_offset,
+                         "the file changed while its padding bytes were read");
+        return;
     }
     if (ps->nonzero == 0) {
         return;

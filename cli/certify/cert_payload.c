@@ -205,13 +205,12 @@ static void report(cert_run *r, const cert_stats *s)
     const gs_certify_stats *v = &s->pub;
     const uint32_t p = v->part;
     if (s->read_status != GS_OK) {
-        gs_error e = {.status = s->read_status, .offset = s->read_offset,
-                      .context_kind = GS_CONTEXT_NONE};
-        snprintf(e.detail, sizeof e.detail, "%s",
-                 s->read_status == GS_E_TRUNCATED
-                     ? "the file shrank while its tensor data was scanned"
-                     : "reading tensor data for the deep scan");
-        cert_add_reader(&r->findings, &e, p, CERT_BOTH);
+        const bool changed = s->read_status == GS_E_TRUNCATED ||
+                             s->read_status == GS_E_FILE_CHANGED;
+        cert_read_failed(r, p, s->read_status, s->read_offset,
+                         changed ? "the file changed while its tensor data was scanned"
+                                 : "the deep scan of the tensor data");
+        return;
     }
     const char *type = gs_type_name(v->type);
     if (v->bad_scale_blocks > 0) {

@@ -95,8 +95,8 @@ void cert_check_reader(cert_run *r)
 {
     for (uint32_t p = 0; p < r->n_parts; p++) {
         const cert_part *part = &r->parts[p];
-        if (part->missing) {
-            continue; /* split.part_missing */
+        if (part->missing || part->same_as != 0) {
+            continue; /* split.part_missing, split.same_file */
         }
         entries es = {0};
         gather(&es, part->file, &part->lenient_err, CERT_BOTH, false);

@@ -28,9 +28,10 @@ static void json_parts(cli_json *j, const cert_run *r)
         cli_json_begin_object(j);
         cli_json_key(j, "name");
         cli_json_string(j, part->label, strlen(part->label));
-        cli_json_key_cstring(j, "status", part->file != NULL ? "read"
-                                          : part->missing    ? "missing"
-                                                             : "rejected");
+        cli_json_key_cstring(j, "status", part->file != NULL  ? "read"
+                                          : part->missing     ? "missing"
+                                          : part->same_as != 0 ? "same_file"
+                                                              : "rejected");
         if (part->file != NULL) {
             cli_json_key_u64(j, "version", gs_file_version(part->file));
             cli_json_key_u64(j, "size", part->layout.file_size);

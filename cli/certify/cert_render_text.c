@@ -81,6 +81,10 @@ static void header(cli_out *out, const cert_run *r)
         } else {
             cli_out_printf(out, "file:     ");
         }
+        if (part->file == NULL && part->same_as != 0) {
+            cli_out_printf(out, "the file of part %u again\n", part->same_as);
+            continue;
+        }
         if (part->file == NULL) {
             cli_out_printf(out, "%s\n",
                            part->missing ? "cannot be opened" : "rejected by the reader");

@@ -7,6 +7,7 @@
 #include "api.h"
 #include "cert.h"
 #include "cli_source.h"
+#include "part_guard.h"
 
 const char *cert_kind_name(cert_kind kind)
 {
@@ -27,17 +28,20 @@ static const char *base_name(const char *path)
     return slash != NULL ? slash + 1 : path;
 }
 
-/* Opens one part both ways, from its path or (data != NULL) from memory. The lenient handle is
- * the one the checks read; the strict one only contributes the reader's strict-only findings. */
-static void open_part(cert_part *p, const void *data, size_t size)
+/* Opens part i both ways, from its path or (data != NULL) from memory. The lenient handle is
+ * the one the checks read; the strict one only contributes the reader's strict-only findings.
+ * A part that cannot be opened at all gets no second try; a part that is an earlier part again
+ * (a link to its file) is closed once that is known, before its strict open. */
+static void open_part(cert_run *r, size_t i, const void *data, size_t size)
 {
-    gs_options o;
-    gs_options_init(&o);
-    o.diagnostic = true;
-    o.copy_metadata = true; /* the checks read metadata after open: never through a mapping
-                               that a truncation could turn into SIGBUS */
+    cert_part *p = &r->parts[i];
     for (int strict = 0; strict < 2; strict++) {
-        o.profile = strict ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT;
+        gs_options o;
+        /* the checks read metadata after open: never through a mapping that a truncation could
+           turn into SIGBUS; and a part holds no descriptor, whatever the size of the set */
+        cli_reader_options(&o, strict ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
+        o.diagnostic = true;
+        cli_part_guard_options(&r->guard, (unsigned)strict, &o);
         gs_file **f = strict ? &p->strict : &p->file;
         gs_error *e = strict ? &p->strict_err : &p->lenient_err;
         gs_status st = data != NULL ? gs_open_memory(data, size, &o, f, e)
@@ -45,10 +49,26 @@ static void open_part(cert_part *p, const void *data, size_t size)
         if (st == GS_OK) {
             e->status = GS_OK;
         }
-        if (!strict && st == GS_E_IO) {
-            p->missing = true;
+        if (!strict && (int)st > 0 && (int)st < 20) {
+            p->missing = st == GS_E_NO_SUCH_FILE;
             p->strict_err = p->lenient_err;
-            return; /* it cannot be opened at all: no second try */
+            return;
+        }
+        if (!strict && st == GS_OK) {
+            gs_status gst;
+            p->same_as = cli_part_guard_same_as(&r->guard, i, p->file, &gst);
+            if (gst != GS_OK) {
+                cert_findings_fail(&r->findings, gst);
+            }
+            if (p->same_as != 0) {
+                gs_close(p->file);
+                p->file = NULL;
+                gsi_fail(e, GS_E_SPLIT_SAME_FILE, 0, GS_CONTEXT_PART,
+                         (const uint8_t *)p->path, strlen(p->path), "part %zu is part %u again",
+                         i + 1, p->same_as);
+                p->strict_err = *e;
+                return;
+            }
         }
     }
     gs_file_layout(p->file, &p->layout);
@@ -60,6 +80,20 @@ static bool not_certifiable(const cert_part *p)
 {
     gs_status st = p->lenient_err.status;
     return st != GS_OK && (st == GS_E_BAD_MAGIC || (int)st < 20);
+}
+
+void cert_read_failed(cert_run *r, uint32_t part, gs_status st, uint64_t offset,
+                      const char *what)
+{
+    if (r->findings.status != GS_OK) {
+        return; /* the first failure is the one reported */
+    }
+    const bool changed = st == GS_E_TRUNCATED || st == GS_E_FILE_CHANGED;
+    const char *path = r->parts[part].path;
+    gsi_fail(&r->failure, changed ? GS_E_FILE_CHANGED : st, offset, GS_CONTEXT_PART,
+             (const uint8_t *)path, strlen(path), "%s: %s", what,
+             changed ? "certify it again once nothing writes to it" : gs_status_message(st));
+    cert_findings_fail(&r->findings, r->failure.status);
 }
 
 void *cert_alloc(cert_run *r, size_t count, size_t elem)
@@ -76,13 +110,14 @@ static gs_status start(cert_run *r, const char *path, const gs_certify_options *
 {
     memset(r, 0, sizeof *r);
     r->opt = *opt;
+    gs_status gst = cli_part_guard_init(&r->guard, n_parts);
     if (r->opt.jobs == 0) {
         r->opt.jobs = 1;
     }
     cert_findings_init(&r->findings);
     r->path = cli_strndup(path, strlen(path));
     r->parts = cert_alloc(r, n_parts, sizeof *r->parts);
-    if (r->path == NULL || r->parts == NULL) {
+    if (r->path == NULL || r->parts == NULL || gst != GS_OK) {
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
                         (const uint8_t *)path, strlen(path),
                         "certification: %zu parts", n_parts);
@@ -90,6 +125,21 @@ static gs_status start(cert_run *r, const char *path, const gs_certify_options *
     r->n_parts = n_parts;
     memset(r->parts, 0, n_parts * sizeof *r->parts);
     return GS_OK;
+}
+
+/* A later part the environment kept from being opened (descriptors, permissions, a FIFO or
+ * device): the run cannot say anything about the set, so it stops with that failure. A part
+ * that does not exist is the set's problem: split.part_missing. */
+static gs_status environment_failure(const cert_part *p, size_t i, size_t n, gs_error *err)
+{
+    gs_status st = p->lenient_err.status;
+    if ((int)st <= 0 || (int)st >= 20 || st == GS_E_NO_SUCH_FILE) {
+        return GS_OK;
+    }
+    char why[GS_ERROR_TEXT_MAX];
+    memcpy(why, p->lenient_err.detail, sizeof why);
+    return gsi_fail(err, st, 0, GS_CONTEXT_PART, (const uint8_t *)p->path, strlen(p->path),
+                    "part %zu of %zu: %s", i + 1, n, why);
 }
 
 /* The lenient open's failure when there is nothing to certify, else GS_OK. */
@@ -125,9 +175,11 @@ gs_status cert_open(cert_run *r, const char *path, const gs_certify_options *opt
             memcpy(p->path, path, cap);
         }
         p->label = base_name(p->path);
-        open_part(p, NULL, 0);
+        open_part(r, i, NULL, 0);
         if (i == 0) {
             st = certifiable(p, err);
+        } else {
+            st = environment_failure(p, i, r->n_parts, err);
         }
     }
     return st;
@@ -147,7 +199,7 @@ gs_status cert_open_memory(cert_run *r, const void *data, size_t size, const cha
                         "certification: label");
     }
     r->parts[0].label = r->parts[0].path;
-    open_part(&r->parts[0], data != NULL ? data : "", size);
+    open_part(r, 0, data != NULL ? data : "", size);
     return certifiable(&r->parts[0], err);
 }
 
@@ -177,6 +229,7 @@ void cert_close(cert_run *r)
         free(r->parts[i].path);
     }
     free(r->parts);
+    cli_part_guard_free(&r->guard); /* after the parts: their allocator counts into it */
     free(r->path);
     for (size_t i = 0; i < r->n_stats; i++) {
         free(r->stats[i].name);

@@ -99,6 +99,11 @@ static void check_set(cert_run *r)
     uint64_t declared = 0, declared_at = 0, sum = 0;
     for (uint32_t p = 0; p < n; p++) {
         const cert_part *part = &r->parts[p];
+        if (part->same_as != 0) {
+            cert_add(&r->findings, "split.same_file", p, CERT_NO_OFFSET, CERT_SUBJECT_NONE, NULL,
+                     0, "part %u of %llu is the file of part %u (a link to it)", p + 1,
+                     (unsigned long long)n, part->same_as);
+        }
         if (part->missing) {
             char why[4 * GS_ERROR_TEXT_MAX + 8];
             cli_escape_cut(why, sizeof why, part->lenient_err.detail,

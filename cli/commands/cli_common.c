@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_source.h"
 #include "text_escape.h"
 #include "text_out.h"
 
@@ -95,17 +96,25 @@ int cli_path_error(const char *verb, const char *path, const char *label, const 
     return CLI_EXIT_USAGE;
 }
 
+/* What the surroundings of a path got wrong, not its contents: the file names the error. */
+static bool open_environment(gs_status status)
+{
+    return status == GS_E_IO || status == GS_E_NO_SUCH_FILE || status == GS_E_NOT_REGULAR_FILE ||
+           status == GS_E_FILE_CHANGED;
+}
+
 int cli_print_open_failure(const gs_error *err, const char *path, const char *label)
 {
     if (err->status == GS_E_NO_MEMORY) {
         return cli_print_out_of_memory();
     }
-    if (err->status == GS_E_IO && err->offset == 0 && err->context_kind == GS_CONTEXT_NONE) {
+    if (open_environment(err->status) && err->offset == 0 &&
+        err->context_kind == GS_CONTEXT_NONE) {
         return cli_path_error("read", path, label,
                               err->detail[0] != '\0' ? err->detail
                                                      : gs_status_message(err->status));
     }
-    if (err->status == GS_E_IO) {
+    if (open_environment(err->status)) {
         return cli_print_read_error(err, path, label);
     }
     fflush(stdout);
@@ -216,10 +225,7 @@ int cli_usage_error_arg(const char *command, const char *what, const char *arg)
 
 void cli_options(gs_profile profile, gs_options *opts)
 {
-    gs_options_init(opts);
-    opts->profile = profile;
-    /* Files from elsewhere can change under us: no getter may fault on a truncated mapping. */
-    opts->copy_metadata = true;
+    cli_reader_options(opts, profile);
 }
 
 void cli_stdout_sink(gs_sink *sink)

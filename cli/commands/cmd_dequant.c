@@ -151,7 +151,7 @@ static int decode_failure(const run_state *rs, gs_status st, const gs_tensor_inf
     }
     gs_error err = {.status = st, .offset = t->data_offset, .context_kind = GS_CONTEXT_TENSOR};
     gsi_escape_text(err.context, sizeof err.context, (const uint8_t *)t->name.ptr, t->name.len);
-    if (st != GS_E_IO) {
+    if (st != GS_E_IO && st != GS_E_FILE_CHANGED) {
         cli_print_error(&err);
         return CLI_EXIT_INVALID;
     }

@@ -8,12 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_common.h"
 #include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_manifest.h"
 #include "manifest_run.h"
+#include "open_regular.h"
 #include "text_out.h"
 #include "work_pool.h"
 
@@ -47,14 +49,18 @@ static void init(void *p)
  * holds. -1 with *out set, or the exit code. */
 static int read_manifest(const char *path, gs_manifest **out)
 {
-    FILE *in = fopen(path, "r");
-    if (in == NULL) {
-        return cli_path_error("open the manifest", path, NULL, strerror(errno));
-    }
+    /* opened as the reader opens files: a FIFO or a device in its place cannot hang verify */
+    int fd;
     struct stat st;
-    if (fstat(fileno(in), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(in);
-        return cli_path_error("read the manifest", path, NULL, strerror(EISDIR));
+    char why[GS_ERROR_TEXT_MAX];
+    if (gsi_open_regular(path, &fd, &st, why, sizeof why) != GS_OK) {
+        return cli_path_error("open the manifest", path, NULL, why);
+    }
+    FILE *in = fdopen(fd, "r");
+    if (in == NULL) {
+        int e = errno;
+        close(fd);
+        return cli_path_error("open the manifest", path, NULL, strerror(e));
     }
     gs_error err;
     gs_status status = gs_manifest_read(in, out, &err);

@@ -47,11 +47,8 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
     for (size_t i = 0; i < n; i++) {
         gs_kv_info kv;
         if (gs_kv_info_at(f, i, &kv) == GS_OK) {
-            cli_text key;
-            cli_text_escape(&key, kv.key.ptr, kv.key.len, KEY_MAX_SRC);
-            if (key.width > key_col) {
-                key_col = key.width;
-            }
+            size_t width = cli_text_columns(kv.key.ptr, kv.key.len, KEY_MAX_SRC);
+            key_col = width > key_col ? width : key_col;
         }
     }
     if (key_col > KEY_COLUMN_MAX) {
@@ -70,7 +67,10 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
             value_text(f, i, &kv, &value);
             cli_out_puts(out, "  ");
             cli_text_print_padded(out, &key, key_col);
-            cli_out_printf(out, "  %-6s  ", gs_value_type_name(kv.type));
+            const char *type = gs_value_type_name(kv.type); /* "  %-6s  " without printf */
+            cli_out_puts(out, "  ");
+            cli_out_puts(out, type);
+            cli_out_pad(out, strlen(type) < 6 ? 6 - strlen(type) + 2 : 2);
             cli_text_print_padded(out, &value, 0);
             cli_out_putc(out, '\n');
         }

@@ -4,6 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+void cli_reader_options(gs_options *opts, gs_profile profile)
+{
+    gs_options_init(opts);
+    opts->profile = profile;
+    opts->copy_metadata = true;
+    opts->reopen_for_data = true;
+}
+
 bool cli_first_of_set(const char *path, gs_split_name *name)
 {
     gs_split_name n;

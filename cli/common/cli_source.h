@@ -15,6 +15,13 @@ typedef struct cli_source {
     gs_file *file;   /* set when a single file was opened */
 } cli_source;
 
+/* The reader options every command and tool library opens files with: defaults and the
+ * profile; the metadata read once with pread into the heap (no getter can fault when a file is
+ * truncated underneath); and no descriptor or mapping held once a file is open, so that a split
+ * set of any size opens within the descriptor limit: tensor data is read by reopening the path,
+ * GS_E_FILE_CHANGED when the file changed meanwhile (reopen_for_data). */
+void cli_reader_options(gs_options *opts, gs_profile profile);
+
 /* True when path names part 1 of a set of more than one part (*name filled; name may be NULL). */
 bool cli_first_of_set(const char *path, gs_split_name *name);
 

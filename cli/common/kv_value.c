@@ -176,15 +176,36 @@ gs_status cli_read_element(const gs_file *f, size_t index, gs_value_type elem, u
     return st;
 }
 
+/* "%" PRIu64 with a sign in front when negative, without printf's machinery (an info of 160,000
+ * integer keys spent a fifth of its time in it). */
+static void decimal(char num[CLI_NUM_BUF], bool negative, uint64_t magnitude)
+{
+    char digits[24];
+    size_t n = 0;
+    do {
+        digits[n++] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude > 0);
+    size_t k = 0;
+    if (negative) {
+        num[k++] = '-';
+    }
+    while (n > 0) {
+        num[k++] = digits[--n];
+    }
+    num[k] = '\0';
+}
+
 void cli_value_text(const cli_value *v, cli_text *out, size_t max_src)
 {
     char num[CLI_NUM_BUF];
     switch (v->kind) {
     case CLI_VALUE_UNSIGNED:
-        snprintf(num, sizeof num, "%" PRIu64, v->as.u);
+        decimal(num, false, v->as.u);
         break;
     case CLI_VALUE_SIGNED:
-        snprintf(num, sizeof num, "%" PRId64, v->as.i);
+        decimal(num, v->as.i < 0,
+                v->as.i < 0 ? 0u - (uint64_t)v->as.i : (uint64_t)v->as.i);
         break;
     case CLI_VALUE_F32:
         cli_format_f32(num, v->as.f32);

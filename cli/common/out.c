@@ -100,8 +100,11 @@ void cli_out_puts(cli_out *o, const char *s)
 
 void cli_out_pad(cli_out *o, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        cli_out_putc(o, ' ');
+    static const char spaces[64] = "                                                               ";
+    while (n > 0) {
+        size_t k = n < sizeof spaces ? n : sizeof spaces;
+        cli_out_write(o, spaces, k);
+        n -= k;
     }
 }
 

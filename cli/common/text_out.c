@@ -20,6 +20,39 @@ static void measure(cli_text *t)
     }
 }
 
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Whether any of the 8 bytes of w is below 0x20, above 0x7e or a backslash (the classic
+ * word-at-a-time tests: exact for "is there one"). */
+static bool word_not_plain(uint64_t w)
+{
+    const uint64_t below = (w - 0x20 * ONES) & ~w & HIGHS;
+    const uint64_t above = ((w + (0x7f - 0x7e) * ONES) | w) & HIGHS;
+    const uint64_t v = w ^ ('\\' * ONES);
+    const uint64_t backslash = (v - ONES) & ~v & HIGHS;
+    return (below | above | backslash) != 0;
+}
+
+/* Whether s[0..n) is printable ASCII without a backslash: the bytes gsi_escape_text passes
+ * through unchanged, one column each. Keys, tensor names and numbers nearly always are. */
+static bool plain(const uint8_t *s, size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, s + i, 8);
+        if (word_not_plain(w)) {
+            return false;
+        }
+    }
+    uint8_t bad = 0;
+    for (; i < n; i++) {
+        bad |= (uint8_t)((s[i] < 0x20) | (s[i] > 0x7e) | (s[i] == '\\'));
+    }
+    return bad == 0;
+}
+
 size_t cli_text_cut(const void *src, size_t n, size_t max_src)
 {
     const uint8_t *s = src;
@@ -52,9 +85,37 @@ void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src)
     if (max_src > CLI_TEXT_MAX_SRC) {
         max_src = CLI_TEXT_MAX_SRC;
     }
+    /* the cut cli_escape_cut makes; plain text escapes to itself, without the per-byte work */
+    size_t cut = cli_text_cut(src, n, max_src);
+    if (plain(src, cut)) {
+        memcpy(t->s, src, cut);
+        t->len = cut;
+        t->width = cut;
+        if (cut < n) {
+            memcpy(t->s + t->len, ellipsis, sizeof ellipsis);
+            t->len += sizeof ellipsis - 1;
+            t->width++;
+        }
+        t->s[t->len] = '\0';
+        return;
+    }
     /* The buffer holds 4 bytes per source byte, so gsi_escape_text never cuts on its own. */
     t->len = cli_escape_cut(t->s, sizeof t->s, src, n, max_src);
     measure(t);
+}
+
+size_t cli_text_columns(const void *src, size_t n, size_t max_src)
+{
+    if (max_src > CLI_TEXT_MAX_SRC) {
+        max_src = CLI_TEXT_MAX_SRC;
+    }
+    size_t cut = cli_text_cut(src, n, max_src);
+    if (plain(src, cut)) {
+        return cut + (cut < n); /* the ellipsis is one column */
+    }
+    cli_text t;
+    cli_text_escape(&t, src, n, max_src);
+    return t.width;
 }
 
 void cli_text_printf(cli_text *t, const char *fmt, ...)

@@ -35,6 +35,10 @@ size_t cli_escape_cut(char *dst, size_t cap, const void *src, size_t n, size_t m
  * as cli_escape_cut does. */
 void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src);
 
+/* The columns cli_text_escape(t, src, n, max_src) gives t: t->width, without the text (a
+ * column of keys is sized before it is printed). */
+size_t cli_text_columns(const void *src, size_t n, size_t max_src);
+
 /* The same for a NUL-terminated string (command-line arguments). */
 void cli_text_escape_cstr(cli_text *t, const char *s);
 

@@ -73,10 +73,7 @@ gs_status gs_diff_open(const char *path, const char *label, const gs_diff_option
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART, (const uint8_t *)path,
                         strlen(path), "diff: opening");
     }
-    gs_options_init(&in->opts);
-    in->opts.profile = o.profile;
-    /* Files from elsewhere can change under us: no getter may fault on a truncated mapping. */
-    in->opts.copy_metadata = true;
+    cli_reader_options(&in->opts, o.profile);
     st = cli_source_open(&in->src, path, o.part_only, &in->opts, label, err);
     if (st != GS_OK) {
         free(in->path);

@@ -11,6 +11,7 @@
 #include "cli_source.h"
 #include "manifest.h"
 #include "manifest_diff.h"
+#include "part_guard.h"
 
 
 struct gs_manifest_input {
@@ -20,6 +21,8 @@ struct gs_manifest_input {
     char **paths;       /* the parts' paths (verify mode), or NULL */
     size_t n_parts;
     char *path;         /* as given */
+    cli_part_guard guard; /* verify mode: links to one file, the parts' memory together */
+    bool guarded;
 };
 
 void gs_manifest_options_init(gs_manifest_options *opts)
@@ -61,10 +64,16 @@ void gs_manifest_input_close(gs_manifest_input *in)
     free(in->paths);
     free(in->errors);
     free(in->path);
+    if (in->guarded) {
+        cli_part_guard_free(&in->guard); /* after the parts: their allocator counts into it */
+    }
     free(in);
 }
 
-/* verify: every part that can be opened at all, leniently; the first must be. */
+/* verify: every part that exists, leniently; the first must open. A part that is an earlier
+ * part's file again (a link) is not read twice; a part the environment keeps from being opened
+ * (descriptors, permissions, a FIFO or device) stops verify with that error: it is no
+ * difference from the manifest. */
 static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_only,
                             gs_error *err)
 {
@@ -74,7 +83,8 @@ static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_o
     in->parts = cli_alloc_array(n, sizeof *in->parts);
     in->paths = cli_alloc_array(n, sizeof *in->paths);
     in->errors = cli_alloc_array(n, sizeof *in->errors);
-    if (in->parts == NULL || in->paths == NULL || in->errors == NULL) {
+    in->guarded = cli_part_guard_init(&in->guard, n) == GS_OK;
+    if (in->parts == NULL || in->paths == NULL || in->errors == NULL || !in->guarded) {
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_PART,
                         (const uint8_t *)path, strlen(path),
                         "verify: %zu parts", n);
@@ -82,12 +92,11 @@ static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_o
     memset(in->parts, 0, n * sizeof *in->parts);
     memset(in->paths, 0, n * sizeof *in->paths);
     in->n_parts = n;
-    gs_options opts;
-    gs_options_init(&opts);
-    opts.profile = GS_PROFILE_LENIENT;
-    opts.diagnostic = true;
-    opts.copy_metadata = true;
     for (size_t p = 0; p < n; p++) {
+        gs_options opts;
+        cli_reader_options(&opts, GS_PROFILE_LENIENT);
+        opts.diagnostic = true;
+        cli_part_guard_options(&in->guard, 0, &opts);
         size_t cap = set ? name.prefix_len + GS_SPLIT_NAME_SUFFIX_LEN + 1 : strlen(path) + 1;
         in->paths[p] = malloc(cap);
         if (in->paths[p] == NULL) {
@@ -109,9 +118,28 @@ static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_o
             }
             return st;
         }
-        if (st != GS_OK) {
+        if ((int)st > 0 && (int)st < 20 && st != GS_E_NO_SUCH_FILE) {
+            return gsi_fail(err, st, 0, GS_CONTEXT_PART, (const uint8_t *)in->paths[p],
+                            strlen(in->paths[p]), "part %zu of %zu: %s", p + 1, n, e.detail);
+        }
+        uint32_t same_as = 0;
+        if (st == GS_OK) {
+            same_as = cli_part_guard_same_as(&in->guard, p, in->parts[p], &st);
+            if (st != GS_OK) {
+                return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "verify: %zu parts", n);
+            }
+        }
+        if (same_as != 0) {
+            gs_close(in->parts[p]);
+            in->parts[p] = NULL;
+            snprintf(in->errors[p], sizeof in->errors[p], "%s: the file of part %u again",
+                     gs_status_name(GS_E_SPLIT_SAME_FILE), same_as);
+        } else if (st == GS_E_NO_SUCH_FILE) {
+            snprintf(in->errors[p], sizeof in->errors[p], "%s: the part does not exist",
+                     gs_status_name(GS_E_SPLIT_PART_MISSING));
+        } else if (st != GS_OK) {
             snprintf(in->errors[p], sizeof in->errors[p], "%s: %s", gs_status_name(st),
-                     st == GS_E_IO ? "the part cannot be opened" : gs_status_message(st));
+                     gs_status_message(st));
         }
     }
     return GS_OK;
@@ -141,9 +169,7 @@ gs_status gs_manifest_open(const char *path, const gs_manifest_options *opts,
         st = open_parts(in, path, o.part_only, err);
     } else {
         gs_options ro;
-        gs_options_init(&ro);
-        ro.profile = o.profile;
-        ro.copy_metadata = true; /* a file truncated mid-hash is reported, never a SIGBUS */
+        cli_reader_options(&ro, o.profile);
         st = cli_source_open(&in->src, path, o.part_only, &ro, NULL, err);
         in->n_parts = st == GS_OK ? cli_source_parts(&in->src) : 0;
         if (st == GS_OK) {
@@ -212,9 +238,10 @@ gs_status gs_manifest_hash(const gs_manifest_input *in, const gs_manifest_option
         if (st != GS_OK) {
             const char *path = in->paths != NULL ? in->paths[p] : in->path;
             gsi_fail(err, st, where, GS_CONTEXT_PART, (const uint8_t *)path, strlen(path), "%s",
-                     st == GS_E_TRUNCATED   ? "the file shrank while it was being hashed"
-                     : st == GS_E_NO_MEMORY ? "hashing: out of memory"
-                                            : "reading the file for hashing");
+                     st == GS_E_TRUNCATED      ? "the file shrank while it was being hashed"
+                     : st == GS_E_FILE_CHANGED ? "the file changed while it was being hashed"
+                     : st == GS_E_NO_MEMORY    ? "hashing: out of memory"
+                                               : "reading the file for hashing");
         }
     }
     if (st != GS_OK) {

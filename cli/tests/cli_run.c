@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -59,6 +60,32 @@ static char *drain(int fd, size_t *len)
     return buf;
 }
 
+static unsigned child_timeout_s;
+static int child_spare_fds = -1;
+
+void run_set_limits(unsigned timeout_s, int spare_fds)
+{
+    child_timeout_s = timeout_s;
+    child_spare_fds = spare_fds;
+}
+
+/* In the child, before exec: the lowest free descriptor plus the spares is the limit. */
+static void apply_limits(void)
+{
+    if (child_spare_fds >= 0) {
+        int fd = dup(0);
+        if (fd >= 0) {
+            close(fd);
+            rlim_t n = (rlim_t)fd + (rlim_t)child_spare_fds;
+            struct rlimit lim = {n, n};
+            (void)setrlimit(RLIMIT_NOFILE, &lim);
+        }
+    }
+    if (child_timeout_s > 0) {
+        alarm(child_timeout_s); /* kept across exec */
+    }
+}
+
 /* Runs argv; stderr a pseudo-terminal when tty (then r->err is what the terminal received). */
 static bool run(const char *const argv[], run_result *r, bool tty)
 {
@@ -104,6 +131,7 @@ static bool run(const char *const argv[], run_result *r, bool tty)
         } else {
             dup2(fileno(err), 2);
         }
+        apply_limits();
         /* execv's prototype predates const; it does not modify the strings. */
         union {
             const char *const *in;
@@ -117,10 +145,12 @@ static bool run(const char *const argv[], run_result *r, bool tty)
         close(master);
     }
     int ws;
-    if (waitpid(pid, &ws, 0) != pid) {
+    struct rusage ru;
+    if (wait4(pid, &ws, 0, &ru) != pid) {
         return false;
     }
     r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+    r->max_rss_kb = ru.ru_maxrss;
     r->out = slurp(out, &r->out_len);
     if (!tty) {
         r->err = slurp(err, &r->err_len);

@@ -8,6 +8,7 @@
 
 typedef struct run_result {
     int status;  /* exit code, or 128 + signal number when killed */
+    long max_rss_kb; /* the child's peak resident set (getrusage's ru_maxrss) */
     char *out;   /* NUL-terminated (the NUL is not counted in out_len) */
     size_t out_len;
     char *err;
@@ -22,6 +23,12 @@ bool run_program(const char *const argv[], run_result *r);
  * the terminal received. */
 bool run_program_tty(const char *const argv[], run_result *r);
 void run_result_free(run_result *r);
+
+/* Limits for the programs run from now on in this process: an alarm of timeout_s seconds
+ * (0: none), so that a program that hangs is killed (status 128 + SIGALRM) instead of hanging
+ * the test; and, when spare_fds >= 0, RLIMIT_NOFILE set so that only spare_fds descriptors
+ * beyond those the program starts with can be open at once. */
+void run_set_limits(unsigned timeout_s, int spare_fds);
 
 /* A fresh directory under TMPDIR or /tmp; scratch_remove removes it and all it holds. */
 char *scratch_dir(void);

@@ -172,3 +172,41 @@ bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char 
     }
     return true;
 }
+
+char *write_split_set(const char *dir, const char *prefix, unsigned count, char *why,
+                      size_t why_cap)
+{
+    char *first = NULL;
+    for (unsigned p = 0; p < count; p++) {
+        gsw_model m;
+        gsw_model_init(&m, 3);
+        if (p == 0) {
+            gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+        }
+        gsw_set_u16(gsw_add(&m, "split.no"), (uint16_t)p);
+        gsw_set_u16(gsw_add(&m, "split.count"), (uint16_t)count);
+        gsw_set_i32(gsw_add(&m, "split.tensors.count"), (int32_t)count);
+        char tensor[16];
+        snprintf(tensor, sizeof tensor, "t%u", p);
+        uint64_t n = 8;
+        bool ok = gsw_tensor_fill(gsw_add_tensor(&m, tensor, 1, &n, GS_TYPE_F32), p + 1, 64);
+        char name[256];
+        snprintf(name, sizeof name, "%s-%05u-of-%05u.gguf", prefix, p + 1, count);
+        char *path = path_join(dir, name);
+        if (!ok) {
+            snprintf(why, why_cap, "cannot fill tensor %s", tensor);
+        }
+        ok = ok && path != NULL && gsw_write_file(&m, 0, path, why, why_cap) == 0;
+        gsw_model_free(&m);
+        if (p == 0) {
+            first = path;
+        } else {
+            free(path);
+        }
+        if (!ok) {
+            free(first);
+            return NULL;
+        }
+    }
+    return first;
+}

@@ -30,6 +30,12 @@ int check_json(const char *dir, const char *schema, const char *json, const char
 bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char *why,
                       size_t why_cap);
 
+/* Writes the split set dir/<prefix>-NNNNN-of-MMMMM.gguf of count parts: part 1 with
+ * general.architecture "llama", every part with its split keys and one f32 tensor "t<i>" of 8
+ * elements (i from 0). The path of part 1 (allocated), or NULL with why. */
+char *write_split_set(const char *dir, const char *prefix, unsigned count, char *why,
+                      size_t why_cap);
+
 /* True when none of the n bytes is a control byte other than '\n' (nor DEL). */
 bool no_control_bytes(const char *s, size_t n);
 

@@ -3,11 +3,13 @@
  * status; every report is validated against certify.schema.json; and a check that every code of
  * the table has its crafted file here (reader.<STATUS> codes are covered by the corpus, one file
  * per status: corpus/tests/corpus_certify.c). */
+#define _DEFAULT_SOURCE /* symlink */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cert_codes.h"
 #include "cli_test.h"
@@ -673,6 +675,19 @@ static void b_part_missing(built *out)
     snprintf(out->where, sizeof out->where, "part 2");
 }
 
+/* Part 2 is a symbolic link to part 1. */
+static void b_same_file(built *out)
+{
+    uint64_t offs[4];
+    part_spec two = {1, 2, 2, "b"};
+    two_parts(out, "sf", &two, offs);
+    char p2[600];
+    snprintf(p2, sizeof p2, "%s/sf-00002-of-00002.gguf", dir);
+    cr_assert_eq(remove(p2), 0);
+    cr_assert_eq(symlink("sf-00001-of-00002.gguf", p2), 0);
+    snprintf(out->where, sizeof out->where, "part 2");
+}
+
 static void b_key_missing(built *out)
 {
     uint64_t offs[4];
@@ -787,6 +802,7 @@ static const crafted cases[] = {
     {"payload.float_nonfinite", "error", true, 1, b_float},
     {"payload.all_zero", "info", true, 0, b_all_zero},
     {"split.part_missing", "error", false, 1, b_part_missing},
+    {"split.same_file", "error", false, 1, b_same_file},
     {"split.key_missing", "error", false, 1, b_key_missing},
     {"split.key_type", "error", false, 1, b_split_key_type},
     {"split.number_mismatch", "error", false, 1, b_number},

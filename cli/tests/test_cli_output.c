@@ -290,13 +290,14 @@ Test(output, an_input_that_cannot_be_read_is_named)
              missing);
     expect_error(ARGS("diff", missing, sample), 2, want);
     /* a directory is not a GGUF file */
-    snprintf(want, sizeof want, "error: cannot read '%s': not a regular file\n", dir);
+    snprintf(want, sizeof want, "error: cannot read '%s': a directory, not a regular file\n", dir);
     expect_error(ARGS("info", dir), 2, want);
     /* the manifest: missing, a directory, malformed */
     snprintf(want, sizeof want,
-             "error: cannot open the manifest '%s': No such file or directory\n", missing);
+             "error: cannot open the manifest '%s': open: No such file or directory\n", missing);
     expect_error(ARGS("verify", sample, missing), 2, want);
-    snprintf(want, sizeof want, "error: cannot read the manifest '%s': Is a directory\n", dir);
+    snprintf(want, sizeof want,
+             "error: cannot open the manifest '%s': a directory, not a regular file\n", dir);
     expect_error(ARGS("verify", sample, dir), 2, want);
     char *empty = path_join(dir, "empty.manifest");
     cr_assert(write_file(empty, "", 0));

@@ -207,8 +207,8 @@ Test(verify, split_sets)
     cr_assert_eq(remove(paths[1]), 0);
     cr_assert(run_cli(&r, "verify", paths[0], mf, NULL));
     cr_expect_eq(r.status, 1);
-    cr_expect_str_eq(r.out, "part 2: damaged  file    GS_E_IO: the part cannot be opened\n"
-                            "FAILED: 1 difference from the manifest\n");
+    cr_expect_str_eq(r.out, "part 2: damaged  file    GS_E_SPLIT_PART_MISSING: the part does not "
+                            "exist\nFAILED: 1 difference from the manifest\n");
     run_result_free(&r);
     /* part 1 alone against the set's manifest: one part fewer */
     cr_assert(run_cli(&r, "verify", "--part-only", paths[0], mf, NULL));

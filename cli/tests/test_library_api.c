@@ -121,7 +121,7 @@ Test(library_api, certify)
     gs_certify_free(r);
     gs_certify_free(NULL);
 
-    cr_expect_eq(gs_certify_path("/nonexistent/x.gguf", NULL, &r, &err), GS_E_IO);
+    cr_expect_eq(gs_certify_path("/nonexistent/x.gguf", NULL, &r, &err), GS_E_NO_SUCH_FILE);
     cr_expect_null(r);
     gs_certify_options bad = o;
     bad.struct_size = 1;
@@ -241,7 +241,7 @@ Test(library_api, diff_with_itself)
     cr_expect_null(d);
     gs_diff_input_close(a);
     gs_diff_input_close(b);
-    cr_expect_eq(gs_diff_open("/nonexistent/x.gguf", "B", NULL, &a, &err), GS_E_IO);
+    cr_expect_eq(gs_diff_open("/nonexistent/x.gguf", "B", NULL, &a, &err), GS_E_NO_SUCH_FILE);
     cr_expect(strstr(err.detail, "(B: /nonexistent/x.gguf)") != NULL, "%s", err.detail);
     free(path);
 }

@@ -4,9 +4,11 @@
  *   (a) 160,000 small key-value pairs (ggml's reader needs ~37 s: its duplicate check is O(n^2))
  *   (b) a 262,144-token vocabulary with 514,906 merges (the shape of Gemma 3/4 tokenizers)
  *
- *   gs_bench_parse [REPS] [--write DIR]    --write also saves both files to DIR, as
- *                                          keys_160k.gguf and vocab_262144_merges.gguf */
+ *   gs_bench_parse [reps]          the table
+ *   gs_bench_parse --write DIR     writes DIR/keys_160k.gguf and DIR/vocab_merges.gguf, the inputs
+ *                                  of the whole-process benchmark (cli/bench/bench_open.sh) */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,40 +120,32 @@ static void run(const char *label, const gsw_bytes *b, int reps)
            best_copy * 1e3, best_parse / best_copy);
 }
 
-/* DIR/NAME from the bytes, for whole-process timings of the same files (ci/bench.sh). */
-static void save(const gsw_bytes *b, const char *dir, const char *name)
+/* dir/name; false (with a message) when it cannot be written. */
+static bool save(const gsw_bytes *b, const char *dir, const char *name)
 {
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s", dir, name) >= (int)sizeof path ||
         gsw_bytes_save(b, path) != 0) {
         fprintf(stderr, "gs_bench_parse: cannot write %s/%s\n", dir, name);
-        exit(2);
+        return false;
     }
+    return true;
 }
 
 int main(int argc, char **argv)
 {
-    int reps = 20;
-    const char *write_dir = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--write") == 0 && i + 1 < argc) {
-            write_dir = argv[++i];
-        } else if (atoi(argv[i]) > 0) {
-            reps = atoi(argv[i]);
-        } else {
-            fprintf(stderr, "usage: gs_bench_parse [REPS] [--write DIR]\n");
-            return 2;
-        }
-    }
     gsw_bytes a, v;
     gsw_bytes_init(&a);
     gsw_bytes_init(&v);
     many_keys(&a);
     vocabulary(&v);
-    if (write_dir != NULL) {
-        save(&a, write_dir, "keys_160k.gguf");
-        save(&v, write_dir, "vocab_262144_merges.gguf");
+    if (argc == 3 && strcmp(argv[1], "--write") == 0) {
+        bool ok = save(&a, argv[2], "keys_160k.gguf") && save(&v, argv[2], "vocab_merges.gguf");
+        gsw_bytes_free(&a);
+        gsw_bytes_free(&v);
+        return ok ? 0 : 1;
     }
+    int reps = argc > 1 ? atoi(argv[1]) : 20;
     printf("ggufsafe %s, strict profile, best of %d, single thread\n\n", gs_version(), reps);
     printf("| file | metadata | parse | parse rate | memcpy | parse / memcpy |\n");
     printf("|---|---|---|---|---|---|\n");

@@ -75,9 +75,12 @@ static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
 
 Test(abi, sizes_0_1_0)
 {
-    cr_assert_eq(sizeof(options_0_1_0), sizeof(gs_options), "gs_options grew: extend this test");
+    cr_assert_eq(END_OF(gs_options, max_split_metadata_memory), sizeof(gs_options),
+                 "gs_options grew: extend this test");
+    cr_assert_eq(offsetof(gs_options, reopen_for_data), END_OF(options_0_1_0, copy_metadata));
 #if defined(__LP64__)
     cr_assert_eq(sizeof(options_0_1_0), 104);
+    cr_assert_eq(sizeof(gs_options), 112);
     cr_assert_eq(TYPE_INFO_0_1_0, 24);
     cr_assert_eq(LAYOUT_0_1_0, 96);
     cr_assert_eq(KV_INFO_0_1_0, 56);
@@ -110,6 +113,27 @@ Test(abi, options_0_1_0_opens)
     cr_assert_null(f);
     unguard(&g);
     gsw_bytes_free(&b);
+}
+
+/* reopen_for_data lies in the tail padding of 0.1.0's struct, bytes a 0.1.0 program may never
+ * have written: a 0.1.0-sized struct is read up to its last field only. */
+Test(abi, options_0_1_0_padding_is_not_read)
+{
+    guarded g = guard(sizeof(options_0_1_0));
+    options_0_1_0 *old = (options_0_1_0 *)(void *)g.p;
+    cr_assert_eq(gs_options_init_sized((gs_options *)(void *)old, sizeof *old), GS_OK);
+    memset(g.p + END_OF(options_0_1_0, copy_metadata), 0xa5,
+           sizeof *old - END_OF(options_0_1_0, copy_metadata));
+    gs_file *f = NULL;
+    gs_error e;
+    cr_assert_eq(gs_open_file(tu_source_path("conformance/samples/ggml-written.gguf"),
+                              (const gs_options *)(void *)old, &f, &e),
+                 GS_OK, "%s", e.detail);
+    gs_tensor_info t;
+    cr_assert_eq(gs_tensor_info_at(f, 0, &t), GS_OK);
+    cr_assert_not_null(t.data, "the padding byte was taken for reopen_for_data");
+    gs_close(f);
+    unguard(&g);
 }
 
 /* The 0.1.0 gs_options_init symbol writes 0.1.0's size. */

@@ -1,8 +1,12 @@
-/* copy_metadata: the metadata is read with pread into the heap (in growing prefixes), so a file
- * truncated after it was opened cannot fault any getter. Results equal the mapped parse. */
+/* copy_metadata and reopen_for_data: the metadata is read with pread into the heap, in one pass
+ * that refills as the parse goes (64 KiB, then reads that double up to 4 MiB at a time), so a
+ * file truncated after it was opened cannot fault any getter. Results equal the mapped parse,
+ * at every refill boundary; a file that shrinks while it is read is GS_E_FILE_CHANGED. */
 #define _DEFAULT_SOURCE
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -84,8 +88,9 @@ Test(copy_metadata, truncated_files_report_what_the_memory_parse_reports)
     for (size_t len = 0; len <= n; len += len < 200 ? 1 : 331) {
         gsw_bytes b = {data, len, len};
         cr_assert_eq(gsw_bytes_save(&b, path), 0);
-        for (int i = 0; i < 2; i++) {
-            gs_options o = copy_options(profiles[i]);
+        for (int i = 0; i < 4; i++) {
+            gs_options o = copy_options(profiles[i % 2]);
+            o.reopen_for_data = i >= 2;
             gs_error want, got;
             gs_file *f = NULL;
             gs_status st_mem = gs_open_memory(data, len, &o, &f, &want);
@@ -97,6 +102,7 @@ Test(copy_metadata, truncated_files_report_what_the_memory_parse_reports)
             if (st_mem != GS_OK) {
                 cr_assert_eq(got.offset, want.offset, "prefix %zu", len);
                 cr_assert_str_eq(got.context, want.context);
+                cr_assert_str_eq(got.detail, want.detail);
             }
         }
     }
@@ -163,4 +169,169 @@ Test(copy_metadata, allocation_failures_are_clean)
         cr_assert_eq(st, GS_E_NO_MEMORY, "allocation %ld: %s", fail_at, gs_status_name(st));
         cr_assert_eq(c.live, 0, "allocation %ld: %ld leaked", fail_at, c.live);
     }
+}
+
+/* Where the refills stop: the first read (64 KiB), then avail doubled up to 4 MiB a read. */
+static const uint64_t refill_ends[] = {
+    64u << 10, 128u << 10, 256u << 10, 512u << 10, 1u << 20, 2u << 20, 4u << 20, 8u << 20,
+    12u << 20,
+};
+
+/* A file of exactly size bytes, 0 tensors, whose metadata ends with a string that ends at the
+ * end of the file: one string KV ("k"), or (array) a string array ("a") of two elements. */
+static void ends_with_a_string(gsw_bytes *b, size_t size, bool array)
+{
+    gsw_bytes_init(b);
+    gsw_raw_header(b, 3, 0, 1);
+    size_t head = b->len + 8 + 1 + 4 + (array ? 4 + 8 + 8 + 3 : 0) + 8;
+    cr_assert_gt(size, head);
+    size_t n = size - head;
+    char *s = malloc(n);
+    cr_assert_not_null(s);
+    for (size_t i = 0; i < n; i++) {
+        s[i] = (char)('a' + i % 26);
+    }
+    if (array) {
+        gsw_raw_kv_head(b, "a", 1, GS_VALUE_ARRAY);
+        gsw_put_u32(b, GS_VALUE_STRING);
+        gsw_put_u64(b, 2);
+        gsw_put_str(b, "one", 3);
+    } else {
+        gsw_raw_kv_head(b, "k", 1, GS_VALUE_STRING);
+    }
+    gsw_put_str(b, s, n);
+    free(s);
+    cr_assert_eq(b->len, size);
+}
+
+/* A read that ends exactly at the end of the file, just before, at or just after a refill
+ * boundary, opens (a has-check off by one at avail, or a refill that stops a byte short of the
+ * end, fails here), with the string's last bytes the file's. */
+Test(copy_metadata, a_string_that_ends_at_the_end_of_the_file, .timeout = 120)
+{
+    char path[] = "/tmp/gs_copy_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    const long deltas[] = {-9, -1, 0, 1, 7, 8, 9};
+    for (size_t k = 0; k < sizeof refill_ends / sizeof refill_ends[0]; k++) {
+        for (size_t d = 0; d < sizeof deltas / sizeof deltas[0]; d++) {
+            size_t size = (size_t)((long)refill_ends[k] + deltas[d]);
+            for (int array = 0; array < 2; array++) {
+                gsw_bytes b;
+                ends_with_a_string(&b, size, array);
+                cr_assert_eq(gsw_bytes_save(&b, path), 0);
+                for (int mode = 0; mode < 4; mode++) {
+                    gs_options o = copy_options(mode % 2 ? GS_PROFILE_LENIENT : GS_PROFILE_STRICT);
+                    o.reopen_for_data = mode >= 2;
+                    gs_file *f;
+                    gs_error e;
+                    cr_assert_eq(gs_open_file(path, &o, &f, &e), GS_OK,
+                                 "%zu bytes, array %d, mode %d: %s at %llu (%s)", size, array,
+                                 mode, gs_status_name(e.status), (unsigned long long)e.offset,
+                                 e.detail);
+                    gs_str v;
+                    cr_assert_eq(array ? gs_kv_get_array_string(f, 0, 1, &v)
+                                       : gs_kv_get_string(f, 0, &v),
+                                 GS_OK);
+                    cr_assert_gt(v.len, 4);
+                    cr_assert(memcmp(v.ptr + v.len - 4, (const uint8_t *)b.data + size - 4, 4) ==
+                                  0,
+                              "%zu bytes: the last bytes", size);
+                    gs_layout l;
+                    gs_file_layout(f, &l);
+                    cr_assert_eq(l.kv_end, size);
+                    gs_close(f);
+                }
+                gsw_bytes_free(&b);
+            }
+        }
+    }
+    unlink(path);
+}
+
+/* The same files one byte short: the string runs past the end, as the memory parse says. */
+Test(copy_metadata, one_byte_short_at_every_refill_boundary, .timeout = 120)
+{
+    char path[] = "/tmp/gs_copy_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    for (size_t k = 0; k < sizeof refill_ends / sizeof refill_ends[0]; k++) {
+        for (long d = -1; d <= 1; d++) {
+            gsw_bytes b;
+            ends_with_a_string(&b, (size_t)((long)refill_ends[k] + d), false);
+            gsw_bytes cut = b;
+            cut.len--;
+            cr_assert_eq(gsw_bytes_save(&cut, path), 0);
+            gs_options o = copy_options(GS_PROFILE_STRICT);
+            o.reopen_for_data = true;
+            gs_file *f;
+            gs_error e;
+            cr_assert_eq(gs_open_file(path, &o, &f, &e), GS_E_STRING_EXCEEDS_FILE);
+            cr_assert_eq(e.offset, 24 + 8 + 1 + 4, "the value's length field");
+            cr_assert_str_eq(e.context, "k");
+            gsw_bytes_free(&b);
+        }
+    }
+    unlink(path);
+}
+
+/* An allocator that cuts the file down when the metadata copy first grows past the first read:
+ * the next read comes up short. */
+typedef struct cutter {
+    const char *path;
+    off_t cut_to;
+    bool done;
+} cutter;
+
+static void *cut_malloc(void *opaque, size_t n)
+{
+    (void)opaque;
+    return malloc(n);
+}
+
+static void *cut_realloc(void *opaque, void *p, size_t n)
+{
+    cutter *c = opaque;
+    if (!c->done && n > (64u << 10)) {
+        c->done = true;
+        cr_assert_eq(truncate(c->path, c->cut_to), 0);
+    }
+    return realloc(p, n);
+}
+
+static void cut_free(void *opaque, void *p)
+{
+    (void)opaque;
+    free(p);
+}
+
+Test(copy_metadata, a_file_that_shrinks_while_its_metadata_is_read)
+{
+    char path[] = "/tmp/gs_copy_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    const size_t size = 300000, cut_to = 100000;
+    for (int mode = 0; mode < 2; mode++) {
+        gsw_bytes b;
+        ends_with_a_string(&b, size, true);
+        cr_assert_eq(gsw_bytes_save(&b, path), 0);
+        gsw_bytes_free(&b);
+        cutter c = {path, (off_t)cut_to, false};
+        gs_options o = copy_options(GS_PROFILE_STRICT);
+        o.reopen_for_data = mode == 1;
+        o.allocator = (gs_allocator){cut_malloc, cut_realloc, cut_free, &c};
+        gs_file *f = (gs_file *)1;
+        gs_error e;
+        cr_assert_eq(gs_open_file(path, &o, &f, &e), GS_E_FILE_CHANGED, "mode %d: %s", mode,
+                     gs_status_name(e.status));
+        cr_assert(c.done);
+        cr_assert_null(f);
+        cr_assert_eq(e.offset, cut_to, "where the file ends now");
+        cr_assert_str_eq(e.detail, "the file shrank to 100000 bytes while its metadata was read "
+                                   "(it had 300000)");
+    }
+    unlink(path);
 }

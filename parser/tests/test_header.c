@@ -157,12 +157,13 @@ Test(header, null_arguments)
     gs_close(NULL);
 }
 
-Test(header, missing_file_is_io_error)
+Test(header, missing_file_is_an_environment_error)
 {
     gs_file *f;
     gs_error e;
-    cr_assert_eq(gs_open_file("/nonexistent/x.gguf", NULL, &f, &e), GS_E_IO);
+    cr_assert_eq(gs_open_file("/nonexistent/x.gguf", NULL, &f, &e), GS_E_NO_SUCH_FILE);
     cr_assert_null(f);
-    cr_assert(strstr(e.detail, "No such file") != NULL, "%s", e.detail);
-    cr_assert_eq(gs_open_file("/", NULL, &f, &e), GS_E_IO, "a directory is not a regular file");
+    cr_assert_str_eq(e.detail, "open: No such file or directory");
+    cr_assert_eq(gs_open_file("/", NULL, &f, &e), GS_E_NOT_REGULAR_FILE);
+    cr_assert_str_eq(e.detail, "a directory, not a regular file");
 }

@@ -1,7 +1,9 @@
 /* Key-value section: value types, keys, strings, arrays, bools, UTF-8, general.alignment. */
 #include <criterion/criterion.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "key_grammar.h"
 #include "test_util.h"
 
 #define STRICT GS_PROFILE_STRICT
@@ -134,6 +136,76 @@ Test(kv, key_grammar_is_strict_only)
     }
 }
 
+/* The grammar byte by byte, as the spec states it, against gsi_check_key (which tests eight
+ * bytes at a time): every byte at every position of keys of 1 to 17 bytes (both sides of a word
+ * and of the tail), every key of up to 3 symbols from a small alphabet, and dots in every
+ * arrangement. */
+static bool grammar_reference(const uint8_t *k, size_t n)
+{
+    bool segment_empty = true;
+    for (size_t i = 0; i < n; i++) {
+        if (k[i] == '.') {
+            if (segment_empty) {
+                return false;
+            }
+            segment_empty = true;
+        } else if ((k[i] >= 'a' && k[i] <= 'z') || (k[i] >= '0' && k[i] <= '9') || k[i] == '_') {
+            segment_empty = false;
+        } else {
+            return false;
+        }
+    }
+    return n > 0 && !segment_empty;
+}
+
+static void expect_grammar(const uint8_t *k, size_t n)
+{
+    bool has_nul = memchr(k, 0, n) != NULL;
+    gs_status want = n == 0 ? GS_E_EMPTY_KEY
+                     : has_nul ? GS_E_KEY_HAS_NUL
+                     : grammar_reference(k, n) ? GS_OK
+                                               : GS_E_BAD_KEY;
+    cr_assert_eq(gsi_check_key(k, n, true), want, "key of %zu bytes, first 0x%02x", n,
+                 n > 0 ? k[0] : 0);
+}
+
+Test(kv, key_grammar_agrees_with_the_byte_by_byte_rule)
+{
+    uint8_t k[24];
+    for (size_t n = 1; n <= 17; n++) {
+        for (size_t pos = 0; pos < n; pos++) {
+            for (int c = 0; c < 256; c++) {
+                memset(k, 'q', n);
+                k[pos] = (uint8_t)c;
+                expect_grammar(k, n);
+            }
+        }
+    }
+    static const uint8_t alphabet[] = {'a', 'z', '0', '9', '_', '.', 'A', '-', '`', '{',
+                                       '/', ':', '@', '[', 0x7f, 0x80, 0xff, ' '};
+    const size_t m = sizeof alphabet;
+    for (size_t n = 1; n <= 3; n++) {
+        size_t total = 1;
+        for (size_t i = 0; i < n; i++) {
+            total *= m;
+        }
+        for (size_t x = 0; x < total; x++) {
+            size_t y = x;
+            for (size_t i = 0; i < n; i++, y /= m) {
+                k[i] = alphabet[y % m];
+            }
+            expect_grammar(k, n);
+        }
+    }
+    for (unsigned dots = 0; dots < (1u << 12); dots++) {
+        for (size_t i = 0; i < 12; i++) {
+            k[i] = dots >> i & 1 ? '.' : 'k';
+        }
+        expect_grammar(k, 12);
+    }
+    expect_grammar(k, 0);
+}
+
 Test(kv, key_length_limit_of_the_spec)
 {
     size_t n = 65536;
@@ -223,6 +295,126 @@ Test(kv, utf8_strict_only)
     TU_EXPECT(&b, STRICT, GS_E_INVALID_UTF8, at);
     TU_EXPECT(&b, LENIENT, GS_OK, 0);
     (void)type_at;
+    gsw_bytes_free(&b);
+}
+
+/* Strings of a string array are checked for UTF-8 a run of elements at a time (parse_kv.c):
+ * whatever the run, the reported element is the first invalid one, at its offset, as one
+ * element at a time would report it; long elements (128 bytes or more) end runs; an element
+ * cut inside a character, or starting with a continuation byte, is invalid even though the
+ * bytes next to it would complete it; diagnostic mode records one finding per key. */
+static const char *const utf8_bad[] = {"\xff", "\x80x", "x\xc3", "\xc0\x80", "\xed\xa0\x80",
+                                       "\xf4\x90\x80\x80", "\xe2\x82"};
+
+/* Element k of a 40-element array: mixes of ASCII, multi-byte, empty and long strings. */
+static size_t element(char *buf, int k)
+{
+    static const char *const pieces[] = {"a", "\xc3\xa9", "\xe2\x96\x81", "\xf0\x9f\x98\x80", ""};
+    size_t n = 0;
+    int reps = k % 7 == 3 ? 80 : 1 + k % 3; /* every 7th a long one: 160 bytes */
+    for (int r = 0; r < reps; r++) {
+        const char *piece = pieces[(k + r) % 5];
+        memcpy(buf + n, piece, strlen(piece));
+        n += strlen(piece);
+    }
+    return n;
+}
+
+Test(kv, utf8_of_string_arrays_element_by_element)
+{
+    const int count = 40;
+    for (size_t bad = 0; bad < sizeof utf8_bad / sizeof utf8_bad[0]; bad++) {
+        for (int j = 0; j < count; j++) {
+            gsw_bytes b;
+            one_kv(&b, "k", 1, GS_VALUE_ARRAY);
+            gsw_put_u32(&b, GS_VALUE_STRING);
+            gsw_put_u64(&b, (uint64_t)count);
+            size_t at_j = 0;
+            for (int k = 0; k < count; k++) {
+                char buf[512];
+                size_t n = element(buf, k);
+                if (k == j || k == j + 5) { /* the invalid one, and a later one */
+                    memcpy(buf + n, utf8_bad[bad], strlen(utf8_bad[bad]));
+                    n += strlen(utf8_bad[bad]);
+                }
+                if (k == j) {
+                    at_j = b.len;
+                }
+                gsw_put_str(&b, buf, n);
+            }
+            TU_EXPECT(&b, STRICT, GS_E_INVALID_UTF8, at_j);
+            gs_error e;
+            cr_assert_eq(tu_open(&b, STRICT, &e), GS_E_INVALID_UTF8);
+            char want[64];
+            snprintf(want, sizeof want, "element %d", j);
+            cr_assert_str_eq(e.detail, want, "bad %zu at %d", bad, j);
+            TU_EXPECT(&b, LENIENT, GS_OK, 0);
+            /* diagnostic: one finding, the first element's */
+            gs_options o;
+            gs_options_init(&o);
+            o.diagnostic = true;
+            gs_file *f;
+            cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_OK, "%s", e.detail);
+            cr_assert_eq(gs_file_finding_count(f), 1, "bad %zu at %d", bad, j);
+            cr_assert_eq(gs_file_finding(f, 0, &e), GS_OK);
+            cr_assert_eq(e.status, GS_E_INVALID_UTF8);
+            cr_assert_eq(e.offset, at_j);
+            cr_assert_str_eq(e.detail, want);
+            gs_close(f);
+            gsw_bytes_free(&b);
+        }
+    }
+}
+
+/* Valid arrays whose elements are 0 to 300 bytes long, around the 128 where a length field
+ * stops being ASCII, open. */
+Test(kv, utf8_of_valid_string_arrays_with_long_elements)
+{
+    const size_t lengths[] = {0, 1, 127, 128, 129, 200, 255, 256, 300, 3, 128};
+    gsw_bytes b;
+    one_kv(&b, "k", 1, GS_VALUE_ARRAY);
+    gsw_put_u32(&b, GS_VALUE_STRING);
+    const size_t count = sizeof lengths / sizeof lengths[0];
+    gsw_put_u64(&b, count);
+    for (size_t k = 0; k < count; k++) {
+        char buf[400];
+        for (size_t i = 0; i < lengths[k]; i++) {
+            buf[i] = (char)('a' + (i + k) % 26);
+        }
+        if (lengths[k] >= 2) {
+            memcpy(buf + lengths[k] - 2, "\xc3\xa9", 2);
+        }
+        gsw_put_str(&b, buf, lengths[k]);
+    }
+    TU_EXPECT(&b, STRICT, GS_OK, 0);
+    gsw_bytes_free(&b);
+}
+
+/* A character split across two elements: each half is invalid on its own; a valid array of the
+ * same bytes in one element is not. An invalid element followed by a fatal problem reports the
+ * invalid element first, as the first problem. */
+Test(kv, utf8_runs_do_not_join_elements)
+{
+    gsw_bytes b;
+    one_kv(&b, "k", 1, GS_VALUE_ARRAY);
+    gsw_put_u32(&b, GS_VALUE_STRING);
+    gsw_put_u64(&b, 3);
+    gsw_put_cstr(&b, "ok");
+    size_t at = b.len;
+    gsw_put_cstr(&b, "\xe2\x82"); /* U+20AC cut in two */
+    gsw_put_cstr(&b, "\xac");
+    TU_EXPECT(&b, STRICT, GS_E_INVALID_UTF8, at);
+    gsw_bytes_free(&b);
+
+    one_kv(&b, "k", 1, GS_VALUE_ARRAY);
+    gsw_put_u32(&b, GS_VALUE_STRING);
+    gsw_put_u64(&b, 3);
+    gsw_put_cstr(&b, "ok");
+    at = b.len;
+    gsw_put_cstr(&b, "\xff");
+    gsw_put_u64(&b, 1000); /* runs past the end of the file */
+    TU_EXPECT(&b, STRICT, GS_E_INVALID_UTF8, at);
+    TU_EXPECT(&b, LENIENT, GS_E_STRING_EXCEEDS_FILE, at + 9);
     gsw_bytes_free(&b);
 }
 

@@ -134,6 +134,79 @@ Test(split, inconsistencies)
     cr_assert_eq(gs_open_split_memory(data, sizes, 0, NULL, &s, &e), GS_E_INVALID_ARGUMENT);
 }
 
+/* Where build_part puts things, counted by hand: the header (24 bytes); split.no's key length,
+ * key and type (8 + 8 + 4), its value at 44 (u16 or i32, or a string's length field); then
+ * split.count's record (8 + 11 + 4) and split.tensors.count's (8 + 19 + 4, its value i32). */
+#define AT_NO 44u
+#define AT_COUNT(no_bytes) (AT_NO + (no_bytes) + 23u)
+#define AT_TENSORS(no_bytes) (AT_COUNT(no_bytes) + 2u + 31u)
+#define AT_TENSOR_INFO(no_bytes) (AT_TENSORS(no_bytes) + 4u)
+
+/* The value offset the reader gives key of part data[0..len). */
+static uint64_t value_offset(const void *data, size_t len, const char *key)
+{
+    gs_file *f;
+    cr_assert_eq(gs_open_memory(data, len, NULL, &f, NULL), GS_OK);
+    size_t i;
+    cr_assert_eq(gs_kv_find(f, key, &i), GS_OK);
+    gs_kv_info kv;
+    cr_assert_eq(gs_kv_info_at(f, i, &kv), GS_OK);
+    gs_close(f);
+    return kv.value_offset;
+}
+
+/* Every inconsistency points at the value that is wrong, in the part that holds it: never at
+ * the key, the record or part 1. */
+Test(split, errors_point_at_the_wrong_value)
+{
+    gs_error e;
+    /* split.no a string: its value, the string's length field */
+    part_spec bad_type[1] = {{GS_VALUE_STRING, 0, 1, 1, "a", false}};
+    cr_assert_eq(open_parts(bad_type, 1, NULL, &e), GS_E_SPLIT_KEY_TYPE);
+    cr_assert_eq(e.offset, AT_NO);
+    cr_assert_eq(e.context_kind, GS_CONTEXT_KEY);
+    cr_assert_str_eq(e.context, "split.no");
+    cr_assert_str_eq(e.detail, "part 1: type string");
+    /* the counts by hand agree with the reader's */
+    part_spec plain = {GS_VALUE_U16, 1, 2, 2, "b", false};
+    gsw_bytes b;
+    build_part(&b, &plain);
+    cr_assert_eq(value_offset(b.data, b.len, "split.count"), AT_COUNT(2));
+    cr_assert_eq(value_offset(b.data, b.len, "split.tensors.count"), AT_TENSORS(2));
+    gsw_bytes_free(&b);
+    part_spec wrong_no[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
+                             {GS_VALUE_I32, 0, 2, 2, "b", false}};
+    cr_assert_eq(open_parts(wrong_no, 2, NULL, &e), GS_E_SPLIT_NUMBER_MISMATCH);
+    cr_assert_eq(e.offset, AT_NO);
+    cr_assert_str_eq(e.context, "split.no");
+    cr_assert_str_eq(e.detail, "part 2 says split.no = 0");
+    part_spec wrong_count[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
+                                {GS_VALUE_I32, 1, 3, 2, "b", false}};
+    cr_assert_eq(open_parts(wrong_count, 2, NULL, &e), GS_E_SPLIT_COUNT_MISMATCH);
+    cr_assert_eq(e.offset, AT_COUNT(4));
+    cr_assert_str_eq(e.context, "split.count");
+    cr_assert_str_eq(e.detail, "part 2 says 3 parts, set has 2");
+    part_spec disagree[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
+                             {GS_VALUE_I32, 1, 2, 3, "b", false}};
+    cr_assert_eq(open_parts(disagree, 2, NULL, &e), GS_E_SPLIT_TENSOR_COUNT_MISMATCH);
+    cr_assert_eq(e.offset, AT_TENSORS(4), "part 2's value");
+    cr_assert_str_eq(e.context, "split.tensors.count");
+    cr_assert_str_eq(e.detail, "part 2 says 3, part 1 says 2");
+    part_spec sum[2] = {{GS_VALUE_I32, 0, 2, 3, "a", false}, {GS_VALUE_U16, 1, 2, 3, "b", false}};
+    cr_assert_eq(open_parts(sum, 2, NULL, &e), GS_E_SPLIT_TENSOR_COUNT_MISMATCH);
+    cr_assert_eq(e.offset, AT_TENSORS(4), "part 1's value");
+    cr_assert_str_eq(e.detail, "parts hold 2 tensors, split.tensors.count is 3");
+    part_spec dup[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_I32, 1, 2, 2, "a", false}};
+    cr_assert_eq(open_parts(dup, 2, NULL, &e), GS_E_SPLIT_DUPLICATE_TENSOR);
+    cr_assert_eq(e.offset, AT_TENSOR_INFO(4), "part 2's tensor info");
+    cr_assert_eq(e.context_kind, GS_CONTEXT_TENSOR);
+    cr_assert_str_eq(e.detail, "in part 2 and part 1");
+    part_spec missing[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 2, "b", true}};
+    cr_assert_eq(open_parts(missing, 2, NULL, &e), GS_E_SPLIT_KEY_MISSING);
+    cr_assert_eq(e.offset, 0);
+    cr_assert_str_eq(e.detail, "part 2 has no split.count");
+}
+
 static char tmpdir[256];
 
 static void write_part(const char *name, const part_spec *p)
@@ -179,12 +252,14 @@ Test(split, from_files)
     cr_assert_eq(gs_open_split("m-0001-of-00002.gguf", NULL, &s, &e), GS_E_SPLIT_BAD_NAME);
 
     /* a missing part */
-    write_part("n-00001-of-00003.gguf", &p[0]);
+    part_spec first_of_3 = {GS_VALUE_U16, 0, 3, 2, "a", false};
+    write_part("n-00001-of-00003.gguf", &first_of_3);
     snprintf(path, sizeof path, "%s/n-00001-of-00003.gguf", tmpdir);
     cr_assert_eq(gs_open_split(path, NULL, &s, &e), GS_E_SPLIT_PART_MISSING);
     cr_assert(strstr(e.context, "n-00002-of-00003.gguf") != NULL, "%s", e.context);
+    cr_assert_str_eq(e.detail, "part 2 of 3: open: No such file or directory");
 
-    /* the names say 3 parts, the keys 2 */
+    /* the names say 3 parts, the keys of part 2 say 2 */
     write_part("n-00002-of-00003.gguf", &p[1]);
     part_spec third = {GS_VALUE_U16, 2, 2, 2, "c", false};
     write_part("n-00003-of-00003.gguf", &third);

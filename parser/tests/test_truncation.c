@@ -2,8 +2,11 @@
  * in parse order, every check the documented rules imply: (where the failing field starts, how far
  * the file must reach for the check to pass, the status). For a prefix of length L the expected
  * result is the first check whose reach exceeds L. */
+#define _DEFAULT_SOURCE /* mkstemp, ftruncate */
 #include <criterion/criterion.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "test_util.h"
 
@@ -60,12 +63,14 @@ static void array_head(model *m, uint32_t elem, uint64_t count, unsigned min_ele
 }
 
 /* Builds a file with scalars of several sizes, a string, numeric and string arrays, an
- * alignment, and three tensors (one empty), recording every check. */
-static void build(model *m, uint32_t align)
+ * alignment, and three tensors (one empty), recording every check. With long_len, a string KV
+ * of that many bytes comes first, so that everything after it lies beyond the first read of a
+ * file's metadata. */
+static void build_with(model *m, uint32_t align, size_t long_len)
 {
     memset(m, 0, sizeof *m);
     gsw_bytes_init(&m->b);
-    const uint64_t n_tensors = 3, n_kv = 7;
+    const uint64_t n_tensors = 3, n_kv = long_len > 0 ? 8 : 7;
     need(m, 0, 4, GS_E_TRUNCATED);
     gsw_put(&m->b, "GGUF", 4);
     fixed_u32(m, 3);
@@ -74,6 +79,15 @@ static void build(model *m, uint32_t align)
     need(m, 8, 24 + 25 * n_tensors, GS_E_COUNT_EXCEEDS_FILE);
     need(m, 16, 24 + 25 * n_tensors + 14 * n_kv, GS_E_COUNT_EXCEEDS_FILE);
 
+    if (long_len > 0) {
+        char *v = malloc(long_len + 1);
+        cr_assert_not_null(v);
+        memset(v, 'x', long_len);
+        v[long_len] = '\0';
+        kv_head(m, "t.long", GS_VALUE_STRING);
+        string(m, v);
+        free(v);
+    }
     kv_head(m, "general.architecture", GS_VALUE_STRING);
     string(m, "llama");
     kv_head(m, "general.alignment", GS_VALUE_U32);
@@ -137,17 +151,28 @@ static void build(model *m, uint32_t align)
     }
 }
 
-static void expect_prefix(const model *m, size_t len, gs_profile profile)
+static void build(model *m, uint32_t align)
 {
-    gs_status want = GS_OK;
-    size_t want_at = 0;
+    build_with(m, align, 0);
+}
+
+/* What the model says a prefix of len bytes gives. */
+static gs_status expected(const model *m, size_t len, size_t *at)
+{
     for (size_t i = 0; i < m->n; i++) {
         if (m->checks[i].reach > len) {
-            want = m->checks[i].status;
-            want_at = m->checks[i].at;
-            break;
+            *at = m->checks[i].at;
+            return m->checks[i].status;
         }
     }
+    *at = 0;
+    return GS_OK;
+}
+
+static void expect_prefix(const model *m, size_t len, gs_profile profile)
+{
+    size_t want_at;
+    gs_status want = expected(m, len, &want_at);
     gsw_bytes cut = m->b;
     cut.len = len;
     gs_error e;
@@ -174,6 +199,54 @@ Test(truncation, every_prefix_of_a_valid_file)
         }
         gsw_bytes_free(&m.b);
     }
+}
+
+/* The same from a file read in one pass (copy_metadata, reopen_for_data), cut at every byte of
+ * its metadata from the end down (ftruncate: nothing is rewritten) but the middle of the long
+ * first string: everything after that string lies past the first 64 KiB read, so each field is
+ * cut across the refill. The status and offset are the model's. */
+Test(truncation, every_prefix_read_from_a_file, .timeout = 120)
+{
+    static model m;
+    const size_t long_len = (64u << 10) - 60; /* the next KV straddles the first refill */
+    build_with(&m, 32, long_len);
+    char path[] = "/tmp/gs_trunc_XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert_geq(fd, 0);
+    cr_assert_eq(write(fd, m.b.data, m.b.len), (ssize_t)m.b.len);
+    const size_t long_start = 24 + 8 + 6 + 4 + 8, long_end = long_start + long_len;
+    size_t opened = 0;
+    for (size_t len = m.b.len + 1; len-- > 0;) {
+        if (len > long_start + 64 && len + 64 < long_end) {
+            continue; /* inside the long string: every such cut says the same */
+        }
+        cr_assert_eq(ftruncate(fd, (off_t)len), 0);
+        size_t want_at;
+        gs_status want = expected(&m, len, &want_at);
+        for (int mode = 0; mode < 4; mode++) {
+            gs_options o;
+            gs_options_init(&o);
+            o.profile = mode % 2 ? GS_PROFILE_LENIENT : GS_PROFILE_STRICT;
+            o.copy_metadata = mode < 2;
+            o.reopen_for_data = mode >= 2;
+            gs_file *f = NULL;
+            gs_error e;
+            gs_status st = gs_open_file(path, &o, &f, &e);
+            gs_close(f);
+            cr_assert_eq(st, want, "prefix %zu, mode %d: got %s at %llu (%s), want %s at %zu",
+                         len, mode, gs_status_name(st), (unsigned long long)e.offset, e.detail,
+                         gs_status_name(want), want_at);
+            if (want != GS_OK) {
+                cr_assert_eq(e.offset, want_at, "prefix %zu, mode %d: %s at %llu, want %zu", len,
+                             mode, gs_status_name(st), (unsigned long long)e.offset, want_at);
+            }
+        }
+        opened++;
+    }
+    cr_assert_gt(opened, 500, "%zu prefixes", opened);
+    close(fd);
+    unlink(path);
+    gsw_bytes_free(&m.b);
 }
 
 /* The sample written by ggml: every prefix is rejected with one of the two truncation statuses
