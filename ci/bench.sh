@@ -130,6 +130,9 @@ big_b=$work/f16-$big_mib-b.gguf
 tiny=$work/tiny.gguf
 vocab=$work/vocab_merges.gguf
 keys160=$work/keys_160k.gguf
+for f in "$big" "$big_b" "$tiny" "$vocab" "$keys160"; do
+    [ -s "$f" ] || die "$f is missing from the inputs: remove $work/.complete-$quick to regenerate"
+done
 
 # ---- measuring ---------------------------------------------------------------------------------
 warm() { cat "$@" >/dev/null; }
