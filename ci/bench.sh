@@ -335,7 +335,7 @@ sizes=("${bytes_mib[@]}"); scale "info, MiB of F16" f16 "" info
 
 # ---- the table ---------------------------------------------------------------------------------
 {
-    echo "ggufsafe $("$cli" --version | head -n 1), $(gcc --version | head -n 1), release build ($build)"
+    echo "$("$cli" --version | head -n 1), $(gcc --version | head -n 1), release build ($build)"
     echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores;" \
          "load: $(uptime | sed 's/.*load average/load average/')"
     echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')$([ $quick = 1 ] && echo ', --quick (smoke run: the figures mean little)')"
