@@ -35,8 +35,10 @@ mkdir -p "$work"
 echo "--- copying the tree to $src"
 rm -rf "$src"
 mkdir -p "$src"
+# -m: the copies get today's times, so that a build left by an earlier (or interrupted) run is
+# rebuilt from them; restored times would be older than its objects, and ninja would keep them.
 (cd "$root" && git ls-files -z -c -o --exclude-standard | grep -zv '^build/' |
-    xargs -0 tar -cf -) | tar -xf - -C "$src"
+    xargs -0 tar -cf -) | tar -xmf - -C "$src"
 
 echo "--- baseline build ($jobs jobs)"
 cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DGGUFSAFE_REQUIRE_CRITERION=ON \

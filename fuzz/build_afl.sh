@@ -13,4 +13,4 @@ command -v afl-clang-fast >/dev/null || { echo "build_afl.sh: afl-clang-fast not
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=afl-clang-fast \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGGUFSAFE_SANITIZE=address,undefined \
       -DGGUFSAFE_BUILD_TESTS=OFF -DGGUFSAFE_BUILD_AFL=ON >/dev/null
-AFL_QUIET=1 cmake --build "$build" --target afl_open afl_dequant afl_decode_blocks afl_roundtrip fuzz_seeds
+AFL_QUIET=1 cmake --build "$build" --target afl_open afl_dequant afl_decode_blocks afl_roundtrip afl_detect fuzz_seeds

@@ -1,13 +1,18 @@
 /* fuzz_certify: certification (libggufsafe_certify, what `ggufsafe certify` runs) on the
  * payload, from memory, through the public API only (include/ggufsafe_certify.h). Oracles:
- *   - "not a GGUF at all" (exit 2) exactly when the reader's lenient open fails on the magic or
- *     the environment; otherwise every check runs and the exit code is 0 or 1;
+ *   - a report for every input (a file that is not GGUF included): gs_certify_memory fails only
+ *     when the reader's lenient open fails on the environment, never on the file's contents;
  *   - the verdict agrees with the reader: when a normal open under the certified profile fails
- *     with status S, the run has an error finding "reader.S" breaking that profile, and exit 1;
- *     exit 0 only for files the reader opens under that profile;
+ *     with status S, the run has an error finding "reader.S" breaking that profile (for a bad
+ *     magic or an empty input: reader.not_gguf, first), and exit 1; exit 0 only for files the
+ *     reader opens under that profile;
  *   - every finding is well formed: a code of the table, profiles within {strict, lenient},
- *     part 0 or none, an offset inside the input or none, a bounded name, and a message
- *     without control bytes;
+ *     part 0 or none, an offset inside the input or none, a bounded name, a message without
+ *     control bytes, a hint, and its help "docs/certify.md#<code>";
+ *   - report order: a consequence comes after its cause, which is no consequence itself; the
+ *     other findings are errors, then warnings, then notes (under the run's profile), after the
+ *     findings that say what happened to the file; the verdict's sentence is printable text
+ *     and names the first finding when the run is not certified;
  *   - the three reports render, and the JSON and SARIF ones are UTF-8 without raw control
  *     bytes (everything quoted from the file is escaped);
  *   - with the deep scan, the JSON report is the same with one thread and with two (the
@@ -95,6 +100,56 @@ static void check_finding(const gs_certify_finding *f, size_t size)
     FUZZ_ASSERT_MSG(fuzz_text_safe((const uint8_t *)f->message, strlen(f->message)) &&
                         strchr(f->message, '\n') == NULL,
                     "%s: a raw control or hidden character in the message", f->code);
+    FUZZ_ASSERT_MSG(f->hint != NULL && strlen(f->hint) > 10, "%s: no hint", f->code);
+    char help[96];
+    snprintf(help, sizeof help, "docs/certify.md#%s", f->code);
+    FUZZ_ASSERT_MSG(f->help != NULL && strcmp(f->help, help) == 0, "%s: help %s", f->code,
+                    f->help != NULL ? f->help : "(null)");
+}
+
+static bool situation(const char *code)
+{
+    return strcmp(code, "reader.not_gguf") == 0 || strcmp(code, "layout.metadata_truncated") == 0 ||
+           strcmp(code, "layout.truncated") == 0 || strcmp(code, "split.part_missing") == 0;
+}
+
+/* Causes before consequences; situations, then errors, warnings and notes. */
+static void check_order(const gs_certify *r, const gs_certify_summary *sum)
+{
+    int last_group = 0;
+    for (size_t i = 0; i < sum->finding_count; i++) {
+        gs_certify_finding f = {.struct_size = sizeof f};
+        FUZZ_ASSERT(gs_certify_finding_at(r, i, &f) == GS_OK);
+        if (f.caused_by != GS_CERTIFY_NO_CAUSE) {
+            FUZZ_ASSERT_MSG(f.caused_by < i, "%s at %zu: cause %zu after it", f.code, i,
+                            f.caused_by);
+            gs_certify_finding c = {.struct_size = sizeof c};
+            FUZZ_ASSERT(gs_certify_finding_at(r, f.caused_by, &c) == GS_OK);
+            FUZZ_ASSERT_MSG(c.caused_by == GS_CERTIFY_NO_CAUSE, "%s: its cause %s has a cause",
+                            f.code, c.code);
+            continue;
+        }
+        int group = situation(f.code) ? 0 : 3 - (int)f.effective;
+        FUZZ_ASSERT_MSG(group >= last_group, "%s (%s) at %zu after a later group", f.code,
+                        gs_certify_severity_name(f.effective), i);
+        last_group = group;
+    }
+    const char *v = sum->verdict_sentence;
+    FUZZ_ASSERT(v != NULL && strlen(v) > 5);
+    for (const char *c = v; *c != '\0'; c++) {
+        FUZZ_ASSERT_MSG((unsigned char)*c >= 0x20 && *c != 0x7f, "control byte in the verdict");
+    }
+    if (!sum->verdict.certified) {
+        FUZZ_ASSERT_MSG(sum->root_cause == 0, "not certified, root cause %zu", sum->root_cause);
+    }
+}
+
+/* The first finding is reader.not_gguf. */
+static bool starts_not_gguf(const gs_certify *r, const gs_certify_summary *sum)
+{
+    gs_certify_finding f = {.struct_size = sizeof f};
+    return sum->finding_count > 0 && gs_certify_finding_at(r, 0, &f) == GS_OK &&
+           strcmp(f.code, "reader.not_gguf") == 0;
 }
 
 /* The reader's verdict on the payload under profile, as certify's reader options give it. */
@@ -140,8 +195,8 @@ static char *certify(const fuzz_input *in, gs_status lenient, gs_status reader,
     gs_certify *r;
     gs_error err;
     const gs_status st = gs_certify_memory(in->data, in->size, "fuzz.gguf", opt, &r, &err);
-    const bool not_gguf = lenient != GS_OK && (lenient == GS_E_BAD_MAGIC || (int)lenient < 20);
-    FUZZ_ASSERT_MSG(not_gguf ? st == lenient && r == NULL : st == GS_OK && r != NULL,
+    const bool environment = lenient != GS_OK && (int)lenient < 20;
+    FUZZ_ASSERT_MSG(environment ? st == lenient && r == NULL : st == GS_OK && r != NULL,
                     "gs_certify_memory %s, reader says %s", gs_status_name(st),
                     gs_status_name(lenient));
     if (st != GS_OK) {
@@ -152,12 +207,16 @@ static char *certify(const fuzz_input *in, gs_status lenient, gs_status reader,
     const bool certified = sum.verdict.certified;
 
     const unsigned bit = opt->profile == GS_PROFILE_STRICT ? GS_CERTIFY_STRICT : GS_CERTIFY_LENIENT;
+    const bool not_gguf = lenient == GS_E_BAD_MAGIC || in->size == 0;
+    FUZZ_ASSERT_MSG(not_gguf == starts_not_gguf(r, &sum), "not GGUF: %d, reader says %s",
+                    (int)not_gguf, gs_status_name(lenient));
     if (reader != GS_OK) {
         FUZZ_ASSERT_MSG(!certified, "certified a file the reader rejects with %s",
                         gs_status_name(reader));
-        FUZZ_ASSERT_MSG(has_reader_error(r, &sum, reader, bit), "no reader.%s finding",
-                        gs_status_name(reader));
+        FUZZ_ASSERT_MSG(not_gguf || has_reader_error(r, &sum, reader, bit),
+                        "no reader.%s finding", gs_status_name(reader));
     }
+    check_order(r, &sum);
     for (size_t i = 0; i < sum.finding_count; i++) {
         gs_certify_finding f = {.struct_size = sizeof f};
         FUZZ_ASSERT(gs_certify_finding_at(r, i, &f) == GS_OK);

@@ -17,6 +17,8 @@
  *                      manifest `ggufsafe hash` writes of every input the reader accepts (strict
  *                      if it does, else lenient) and of every split set, without a trailer
  *                      (fuzz_manifest reads the whole input).
+ *   OUT/detect/        every input's first GS_DETECT_BYTES bytes (all gs_detect looks at),
+ *                      with the zero trailer.
  * Deterministic: inputs are visited in name order. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -152,6 +154,7 @@ static void seed_file(const char *path, const char *name)
     /* certify: every file, deep, alternately for the strict and the lenient profile */
     const uint8_t cert_tail[FUZZ_TAIL_BYTES] = {(uint8_t)(0x02u | (n_written & 1u)), 0, 0, 0};
     write_seed("certify", name, data, n, cert_tail);
+    write_seed("detect", name, data, n < GS_DETECT_BYTES ? n : GS_DETECT_BYTES, zero);
     const uint8_t file_tail[FUZZ_TAIL_BYTES] = {(uint8_t)(n_written & 1u), 0, 0,
                                                 (uint8_t)(n_written & 2u ? 0x80 : 0)};
     write_seed("open_file", name, data, n, file_tail);
@@ -319,7 +322,8 @@ int main(int argc, char **argv)
     max_bytes = (size_t)strtoull(argv[2], NULL, 10);
     make_dir(out_dir);
     static const char *const targets[] = {"open",    "dequant",  "roundtrip", "decode_blocks",
-                                          "certify", "manifest", "open_file", "utf8"};
+                                          "certify", "manifest", "open_file", "utf8",
+                                          "detect"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);

@@ -25,6 +25,13 @@ extern "C" {
 #define GS_API
 #endif
 
+/* An alignment for a struct member, in C11 and C++11 alike. */
+#ifdef __cplusplus
+#define GS_ALIGNAS(n) alignas(n)
+#else
+#define GS_ALIGNAS(n) _Alignas(n)
+#endif
+
 #define GS_VERSION_MAJOR 0
 #define GS_VERSION_MINOR 1
 #define GS_VERSION_PATCH 0
@@ -235,6 +242,14 @@ typedef struct gs_options {
      * own limits.max_metadata_memory too), checked as parts are opened: GS_E_LIMIT_MEMORY.
      * 0 (the default) means limits.max_metadata_memory: a set may use what one file may. */
     uint64_t max_split_metadata_memory;
+    /* Metadata-only mode: tensor data need not be in the file (a file of tensor infos without
+     * data, as ggml's gguf_write_to_file(..., only_meta = true) writes it; the first megabytes
+     * of a large file; a download cut inside its data). Tensors whose data is not wholly in the
+     * file stay listed with their offsets and data_in_file false, and are neither a failure nor
+     * a finding; the padding before the data section may be missing too. Everything else is
+     * checked as usual, the data that is in the file included (placement, overlap, packing).
+     * gs_layout's tensors_outside counts them. Default false. */
+    bool metadata_only;
 } gs_options;
 
 /* Defaults: strict profile, the limits above, libc allocation; struct_size = size. size is
@@ -315,6 +330,12 @@ typedef struct gs_layout {
     uint64_t header_padding_nonzero; /* non-zero bytes between tensor_info_end and data_offset */
     uint64_t first_nonzero_padding;  /* offset of the first of them (0 if none) */
     uint64_t findings_dropped;   /* diagnostic mode: findings beyond GS_MAX_FINDINGS, not kept */
+    /* 0.1.0 ends here. */
+    uint64_t tensors_outside;    /* tensors whose data is not wholly in the file (diagnostic and
+                                    metadata-only modes; always 0 otherwise) */
+    uint64_t described_size;     /* data_offset + the padded end of the furthest tensor, those
+                                    outside the file included: the size the complete file has;
+                                    UINT64_MAX when an offset makes it overflow */
 } gs_layout;
 
 /* out_size is sizeof *out. GS_E_INVALID_ARGUMENT, nothing written, for a NULL out or an
@@ -564,6 +585,79 @@ GS_API bool gs_split_name_parse(const char *path, size_t len, gs_split_name *out
  * holds "" if cap > 0). Thread-safe. */
 GS_API gs_status gs_split_name_format(const char *path, const gs_split_name *name, uint32_t part,
                                       char *buf, size_t cap);
+
+/* ------------------------------------------------------------------------------------------------
+ * What a file is, when it is not the GGUF it was meant to be: a Git LFS pointer, an error page,
+ * another model format, an archive. Nothing is decompressed or executed; only the first bytes are
+ * looked at (docs/status-codes.md, "Files that are not GGUF").
+ * ---------------------------------------------------------------------------------------------- */
+typedef enum gs_format {
+    GS_FORMAT_UNKNOWN = 0,         /* nothing recognised */
+    GS_FORMAT_GGUF = 1,            /* "GGUF" and a little-endian version word (or a prefix of it) */
+    GS_FORMAT_EMPTY = 2,           /* zero bytes */
+    GS_FORMAT_GGUF_BIG_ENDIAN = 3, /* GGUF written big-endian (version word byte-swapped) */
+    GS_FORMAT_GIT_LFS_POINTER = 4, /* the small text file Git LFS leaves instead of the file */
+    GS_FORMAT_HTML = 5,            /* an HTML page: a hub's error or login page */
+    GS_FORMAT_XML = 6,             /* an XML document: a storage service's error reply */
+    GS_FORMAT_JSON = 7,            /* a JSON document: an API's error reply */
+    GS_FORMAT_TEXT = 8,            /* other text ("404: Not Found") */
+    GS_FORMAT_SAFETENSORS = 9,     /* Hugging Face safetensors */
+    GS_FORMAT_PYTORCH_ZIP = 10,    /* torch.save's zip format (an entry .../data.pkl) */
+    GS_FORMAT_PICKLE = 11,         /* a Python pickle, protocol 2..5 (torch.save before 1.6) */
+    GS_FORMAT_ONNX = 12,           /* an ONNX ModelProto */
+    GS_FORMAT_GGML_LEGACY = 13,    /* llama.cpp's formats before GGUF: ggml, ggmf, ggjt, ggla */
+    GS_FORMAT_GZIP = 14,
+    GS_FORMAT_XZ = 15,
+    GS_FORMAT_ZSTD = 16,
+    GS_FORMAT_BZIP2 = 17,
+    GS_FORMAT_ZIP = 18,            /* any other zip archive; `inner` names a stored first entry */
+    GS_FORMAT_7Z = 19,
+    GS_FORMAT_TAR = 20,            /* a POSIX tar archive; `inner` names its first member */
+    GS_FORMAT_COUNT = 21           /* first value that is not a format */
+} gs_format;
+
+/* How many leading bytes gs_detect looks at; fewer are fine (a shorter file). */
+#define GS_DETECT_BYTES 4096u
+
+typedef struct gs_detected {
+    gs_format format;
+    const char *name;        /* stable identifier: "gguf", "empty", "git-lfs-pointer", "html",
+                                "safetensors", "zip", ... (what certify reports as the kind) */
+    const char *description; /* one sentence saying what the file is, in plain words */
+    const char *advice;      /* what to do about it ("" for GGUF) */
+    bool container;          /* an archive or a compressed stream: unpack it and check the result */
+    gs_format inner;         /* zip and tar: what the first entry holds, when it is stored
+                                uncompressed and begins inside the bytes given; else UNKNOWN */
+    uint32_t version;        /* GGUF (either byte order), legacy GGML (ggmf, ggjt): the version;
+                                pickle: the protocol; 0 otherwise */
+    uint64_t n_tensors;      /* GGUF, either byte order, when 24 bytes were given: the header's */
+    uint64_t n_kv;           /* counts; 0 otherwise */
+    uint64_t size;           /* Git LFS pointer: the size of the real file; safetensors: its JSON
+                                header's length; 0 otherwise */
+    uint64_t file_size;      /* the file's size: n for gs_detect, what fstat said for
+                                gs_detect_file */
+    /* What was read, escaped like gs_error's context, NUL-terminated: the LFS oid, an HTML title,
+     * an error message from JSON or XML, the name of an archive's first entry, a text's first
+     * line, or the first bytes in hex for an unknown file. Empty when there is nothing to say. */
+    char detail[GS_ERROR_TEXT_MAX];
+} gs_detected;
+
+/* Recognises the format of a file from its first n bytes (head; n == 0 is an empty file), at
+ * most GS_DETECT_BYTES of them are read. Always GS_OK with *out filled (GS_FORMAT_UNKNOWN when
+ * nothing matches), except GS_E_INVALID_ARGUMENT (nothing written) for a NULL out, a NULL head
+ * with n > 0, or an out_size below this version's gs_detected. Thread-safe; allocates nothing. */
+GS_API gs_status gs_detect_sized(const void *head, size_t n, gs_detected *out, size_t out_size);
+#define gs_detect(head, n, out) gs_detect_sized((head), (n), (out), sizeof(gs_detected))
+/* The same for the file at path: its first GS_DETECT_BYTES bytes, read with pread. When it
+ * cannot be opened or read, the status gs_open_file would give, with err filled (err may be
+ * NULL): GS_E_NO_SUCH_FILE, GS_E_NOT_REGULAR_FILE (opened without blocking: a FIFO never hangs
+ * it), GS_E_IO. */
+GS_API gs_status gs_detect_file_sized(const char *path, gs_detected *out, size_t out_size,
+                                      gs_error *err);
+#define gs_detect_file(path, out, err) \
+    gs_detect_file_sized((path), (out), sizeof(gs_detected), (err))
+/* "gguf", "git-lfs-pointer", ...: the name of a format; "unknown" outside the enum. */
+GS_API const char *gs_format_name(gs_format format);
 
 #ifdef __cplusplus
 }

@@ -6,12 +6,17 @@
  *
  * A run opens every part twice in the reader's diagnostic mode (strict and lenient) and runs
  * every check: the reader's own verdicts, byte coverage, where the spec and llama.cpp disagree,
- * metadata semantics, the tokenizer, layer counts, split-set consistency and, when asked, every
- * block of every tensor (the deep scan). Its result is a report: findings, each with a stable
- * code (docs/certify.md lists them), the code's severity, the profiles it breaks, the part, the byte
- * offset, the key or tensor, and a message; per-severity counts; the verdict; with the deep scan,
- * per-tensor statistics. The text, JSON (conformance/schema/certify.schema.json) and SARIF 2.1.0
- * renderings are the library's own, byte for byte what the command prints.
+ * metadata semantics, the tokenizer and its chat template, layer counts, split-set consistency
+ * and, when asked, every block of every tensor (the deep scan). A file that is not GGUF at all
+ * (an LFS pointer, an error page, another format: gs_detect) is a report too, with one finding
+ * naming what it is. Its result is a report: findings, each with a stable code (docs/certify.md
+ * lists them), the code's severity, the profiles it breaks, the part, the byte offset, the key or
+ * tensor, a message, a hint (what it means for the user and what to do) and the finding it is a
+ * consequence of; per-severity counts; the verdict, as a flag and as one plain sentence; with the
+ * deep scan, per-tensor statistics. Findings are in report order: the root cause first, each
+ * consequence right after its cause, then the rest, errors before warnings before notes. The
+ * text, JSON (conformance/schema/certify.schema.json) and SARIF 2.1.0 renderings are the
+ * library's own, byte for byte what the command prints.
  *
  * Conventions (statuses, ownership, struct sizes, threads): ggufsafe_sink.h.
  */
@@ -64,9 +69,14 @@ typedef struct gs_certify_options {
     bool part_only;              /* certify <prefix>-00001-of-NNNNN.gguf alone, not its set */
     gs_progress_fn progress;     /* the deep scan's progress in bytes (may be NULL) */
     void *progress_ctx;
+    /* The first version ends here. */
+    bool metadata_only;          /* tensor data need not be in the file (gs_options.metadata_only):
+                                    tensors without data are one note, layout.data_absent;
+                                    everything else is certified; default false */
 } gs_certify_options;
 
-/* Defaults: strict, fail on errors, no deep scan, one thread, sets opened whole, no progress. */
+/* Defaults: strict, fail on errors, no deep scan, one thread, sets opened whole, no progress,
+ * tensor data required. */
 GS_API void gs_certify_options_init(gs_certify_options *opts);
 
 typedef struct gs_certify gs_certify; /* a finished certification: the report */
@@ -74,8 +84,8 @@ typedef struct gs_certify gs_certify; /* a finished certification: the report */
 /* Certifies the file at path: the whole split set when path names its part 1 (unless
  * opts->part_only). opts may be NULL (defaults). On GS_OK *out is the report, whatever the
  * verdict: a file full of errors is a successful run with findings. Otherwise *out is NULL and
- * the status says why there is nothing to certify: GS_E_IO (the file cannot be opened),
- * GS_E_BAD_MAGIC (it is not a GGUF file at all), GS_E_INVALID_ARGUMENT, GS_E_NO_MEMORY,
+ * the status says why there is nothing to certify: GS_E_IO (the file cannot be opened: the
+ * environment, never the file's contents), GS_E_INVALID_ARGUMENT, GS_E_NO_MEMORY,
  * GS_E_KERNEL_UNAVAILABLE (deep scan while GGUFSAFE_KERNEL names a decoder this CPU lacks), with
  * err filled (the reader's own error for a file that cannot be opened; otherwise context_kind
  * GS_CONTEXT_PART with the path). Thread-safe; runs opts->jobs threads of its own during the
@@ -124,6 +134,17 @@ typedef struct gs_certify_summary {
     size_t finding_count;          /* gs_certify_finding_at: the findings kept */
     size_t tally_count;            /* gs_certify_tally_at */
     size_t stats_count;            /* gs_certify_stats_at: deep runs, one per tensor */
+    /* The first version ends here. */
+    const char *verdict_sentence;  /* the verdict in plain words, for a person: "sound: no
+                                      problems found", "incomplete download: 140,000 of the
+                                      148,896 bytes the header describes", "not a GGUF file: this
+                                      is a Git LFS pointer ..." (escaped; the text report's first
+                                      line) */
+    size_t root_cause;             /* index of the finding the verdict names (the first one), or
+                                      GS_CERTIFY_NO_CAUSE when there is none */
+    bool read_failed;              /* the file could not be read to its end while it was
+                                      certified (it shrank, or a read failed): an environment
+                                      failure, not a verdict on the file (the command exits 2) */
 } gs_certify_summary;
 
 GS_API gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *out);
@@ -172,9 +193,21 @@ typedef struct gs_certify_finding {
     bool name_is_text;            /* the reader's context: escaped already, show it as it is */
     const char *message;          /* one line of our text, NUL-terminated; anything quoted from
                                      the file in it is escaped */
+    /* The first version ends here. */
+    const char *hint;             /* the code's hint: what the finding means for the user and
+                                     what to do, in plain words (gs_certify_code.hint) */
+    const char *help;             /* where the code is documented: "docs/certify.md#<code>" */
+    size_t caused_by;             /* the index of the finding this one is a consequence of
+                                     (tensors outside a truncated file, the layer count of a set
+                                     with a missing part), or GS_CERTIFY_NO_CAUSE; a consequence
+                                     always comes after its cause */
 } gs_certify_finding;
 
-/* Findings in the order the checks found them. GS_E_OUT_OF_RANGE past the end. */
+#define GS_CERTIFY_NO_CAUSE SIZE_MAX
+
+/* Findings in report order: the root cause first, each consequence right after its cause, then
+ * the other findings, errors before warnings before notes (the order the checks found them
+ * within each). GS_E_OUT_OF_RANGE past the end. */
 GS_API gs_status gs_certify_finding_at(const gs_certify *report, size_t i,
                                        gs_certify_finding *out);
 
@@ -227,6 +260,11 @@ typedef struct gs_certify_code {
     gs_certify_severity severity;
     unsigned profiles;            /* or GS_CERTIFY_PROFILES_PER_FINDING */
     const char *summary;          /* one line: what it means */
+    /* The first version ends here. */
+    const char *hint;             /* for a person: what it means for them and what to do
+                                     (re-download, re-convert with a named tool, report to the
+                                     publisher, safe to ignore because ...); one line */
+    const char *help;             /* "docs/certify.md#<code>": the code's section */
 } gs_certify_code;
 
 /* Every code certification can report, in report order (README's table). Static data:
@@ -234,7 +272,8 @@ typedef struct gs_certify_code {
 GS_API size_t gs_certify_code_count(void);
 GS_API gs_status gs_certify_code_at(size_t i, gs_certify_code *out);
 /* The row of code ("reader.GS_E_X" gives row 0, with the reader's message for that status as the
- * summary); GS_E_NOT_FOUND for codes certification never reports. */
+ * summary and that status's own hint and help); GS_E_NOT_FOUND for codes certification never
+ * reports. */
 GS_API gs_status gs_certify_code_find(const char *code, gs_certify_code *out);
 
 /* "error", "warning", "info"; "unknown" outside the enum. */

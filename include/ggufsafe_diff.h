@@ -43,6 +43,13 @@ typedef struct gs_diff_options {
     double min_cos;          /* fails when cosine < min_cos, or is NaN */
     gs_progress_fn progress; /* elements compared so far, of all compared tensors (may be NULL) */
     void *progress_ctx;
+    /* The first version ends here. */
+    bool metadata_only;      /* compare the metadata only: the files are opened with
+                                gs_options.metadata_only (tensor data need not be in them) and no
+                                tensor data is read; tensors in both with the same shape are
+                                "not compared" (GS_DIFF_NOT_DECODABLE, with the summary's
+                                metadata_only set); key-values, tensor lists, types and shapes
+                                are compared as ever. Default false */
 } gs_diff_options;
 
 GS_API void gs_diff_options_init(gs_diff_options *opts);
@@ -94,6 +101,8 @@ typedef struct gs_diff_summary {
     double max_abs, rmse, nmse, cosine, equal_fraction;
     size_t tensor_count;       /* gs_diff_tensor_at */
     size_t kv_count;           /* gs_diff_kv_at */
+    /* The first version ends here. */
+    bool metadata_only;        /* the comparison read no tensor data (gs_diff_options) */
 } gs_diff_summary;
 
 GS_API gs_status gs_diff_get_summary(const gs_diff *diff, gs_diff_summary *out);

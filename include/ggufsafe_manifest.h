@@ -41,6 +41,12 @@ typedef struct gs_manifest_options {
                                 does everything); the digests do not depend on it */
     gs_progress_fn progress; /* bytes hashed, part by part (may be NULL) */
     void *progress_ctx;
+    /* The first version ends here. */
+    bool metadata_only;      /* tensor data need not be in the file (hash mode:
+                                gs_options.metadata_only); the manifest is that of the file as
+                                it is: every key-value, the tensors whose data is wholly in the
+                                file (in verify mode too), and the file's own SHA-256. Default
+                                false */
 } gs_manifest_options;
 
 GS_API void gs_manifest_options_init(gs_manifest_options *opts);

@@ -22,6 +22,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "le_load.h"
+
 /* Elements per super-block of the K-quants, I-quants and ternary types (ggml's QK_K). */
 #define GSI_QK_K 256
 
@@ -373,6 +375,18 @@ enum {
     GSI_IQ1_M_ELEMS = GSI_QK_K,
 };
 GSI_BLOCK_CHECK(iq1_m, 56, 3, qs, qh, scales);
+
+/* The four u16 scales of the IQ1_M block at b into sc; returns its d, whose f16 bits are the
+ * scales' top nibbles, the first scale's lowest. One reading for the scalar and NEON decoders. */
+static inline float gsi_iq1_m_scales(const uint8_t *b, uint16_t sc[4])
+{
+    uint16_t d_bits = 0;
+    for (int k = 0; k < 4; k++) {
+        sc[k] = gsi_load_u16le(b + GSI_IQ1_M_SCALES + 2 * k);
+        d_bits = (uint16_t)(d_bits | (sc[k] >> 12) << (4 * k));
+    }
+    return gsi_f16_to_f32(d_bits);
+}
 
 /* ---- 4-bit code-book types ------------------------------------------------------------------ */
 typedef struct gsi_block_iq4_nl {

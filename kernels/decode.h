@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "decoder_types.h"
 #include "ggufsafe.h"
 
 /* Decodes n_blocks consecutive blocks at src (any alignment) into dst. The caller guarantees
@@ -20,6 +21,27 @@ typedef void (*gsi_decode_fn)(const uint8_t *src, float *dst, size_t n_blocks);
 #ifndef GSI_STREAM_MIN_BYTES /* overridable for measurements */
 #define GSI_STREAM_MIN_BYTES ((size_t)48 << 20)
 #endif
+
+/* Defines gsi_decoder_<path> (declared below) from a table of every type of decoder_types.h,
+ * filled by entry(id, name) (`[GS_TYPE_##id] = gsi_<path>_##name,`): the one table shape of the
+ * three paths (scalar_table.c, avx2_table.c, neon_table.c). */
+#define GSI_DECODER_TABLE(path, entry)                                           \
+    static const gsi_decode_fn path##_decoders[GS_TYPE_COUNT] = {                \
+        GSI_DECODED_TYPES(entry)                                                 \
+    };                                                                           \
+    gsi_decode_fn gsi_decoder_##path(int32_t type)                               \
+    {                                                                            \
+        return type >= 0 && type < GS_TYPE_COUNT ? path##_decoders[type] : NULL; \
+    }
+
+/* The loop of every path's row decoder over `static void name##_block(const uint8_t *block,
+ * float *out)`: n_blocks blocks of GSI_<id>_BYTES at src into GSI_<id>_ELEMS floats each at dst
+ * (block_layout.h), as the scalar, NEON and AVX2 row macros (GSI_<PATH>_ROW) expand it. */
+#define GSI_BLOCK_LOOP(id, name)                            \
+    for (size_t i = 0; i < n_blocks; i++) {                 \
+        name##_block(src + i * (size_t)(GSI_##id##_BYTES),  \
+                     dst + i * (size_t)(GSI_##id##_ELEMS)); \
+    }
 
 /* The scalar reference decoder of a type; NULL if the type has no decoder (unknown, removed,
  * integer and f64 ids). */

@@ -24,7 +24,8 @@ layout_problem(gsi_parser *p, gs_status st, const gsi_tensor *t, const char *fmt
 }
 
 /* Every tensor's [start, end) inside the file, with arithmetic that cannot wrap. In diagnostic
- * mode a tensor outside is marked and the check goes on. */
+ * mode a tensor outside is marked and the check goes on; in metadata-only mode it is marked and
+ * nothing is wrong. */
 static gs_status check_in_file(gsi_parser *p, gsi_tensor *t, uint64_t data_offset)
 {
     uint64_t start, end;
@@ -32,6 +33,10 @@ static gs_status check_in_file(gsi_parser *p, gsi_tensor *t, uint64_t data_offse
     if (gsi_checked_add_u64(data_offset, t->offset, &start) ||
         gsi_checked_add_u64(start, t->nbytes, &end) || end > p->file->size) {
         t->outside = true;
+        p->file->layout.tensors_outside++;
+        if (p->metadata_only) {
+            return GS_OK;
+        }
         return layout_problem(p, GS_E_DATA_OUTSIDE_FILE, t,
                               "data at offset %llu + %llu bytes past the data section start lies "
                               "beyond the end of the file",
@@ -160,6 +165,28 @@ static gs_status check_unpacked(gsi_parser *p, uint64_t data_offset)
     return st;
 }
 
+/* The size the complete file has: the data section's start plus the furthest padded tensor end,
+ * over every tensor, those whose data is not in the file included (what a download cut short
+ * was meant to be). UINT64_MAX when a crafted offset makes it overflow. */
+static uint64_t described_size(const gs_file *f, uint64_t data_offset, uint32_t alignment)
+{
+    uint64_t size = data_offset;
+    for (size_t i = 0; i < f->n_tensors; i++) {
+        const gsi_tensor *t = &f->tensors[i];
+        uint64_t end;
+        /* Detect and prevent integer overflow */
+        if (gsi_checked_add_u64(t->offset, t->nbytes, &end) ||
+            gsi_checked_pad_u64(end, alignment, &end) ||
+            gsi_checked_add_u64(data_offset, end, &end)) {
+            return UINT64_MAX;
+        }
+        if (end > size) {
+            size = end;
+        }
+    }
+    return size;
+}
+
 gs_status gsi_check_layout(gsi_parser *p)
 {
     gs_file *f = p->file;
@@ -174,8 +201,9 @@ gs_status gsi_check_layout(gsi_parser *p)
                         "data section start");
     }
     l->data_offset = data_offset;
-    /* ggml requires the padding before the data section whenever there are tensors. */
-    if (f->n_tensors > 0 && data_offset > f->size) {
+    /* ggml requires the padding before the data section whenever there are tensors (not in
+     * metadata-only mode: a file of metadata may end anywhere after its tensor infos). */
+    if (f->n_tensors > 0 && data_offset > f->size && !p->metadata_only) {
         gs_status st = gsi_problem(p, GS_E_TRUNCATED, info_end, GS_CONTEXT_NONE, NULL, 0,
                                    "padding to the %u-byte aligned data section at %llu",
                                    p->alignment, (unsigned long long)data_offset);
@@ -206,10 +234,11 @@ gs_status gsi_check_layout(gsi_parser *p)
     /* What ggml's writer would have produced: every tensor padded, the last one included. */
     uint64_t data_end = data_offset;
     uint64_t predicted = data_offset;
+    l->described_size = described_size(f, data_offset, p->alignment);
     for (size_t i = 0; i < f->n_tensors; i++) {
         const gsi_tensor *t = &f->tensors[i];
         if (t->outside) {
-            continue; /* diagnostic mode: reported already, no place in the file */
+            continue; /* no place in the file: reported already, or metadata-only */
         }
         uint64_t end = data_offset + t->offset + t->nbytes; /* in the file: cannot wrap */
         uint64_t padded;

@@ -39,6 +39,7 @@ static gs_status parse(gs_file *f, const gs_options *opts, gsi_refill *refill, g
         .limits = &opts->limits,
         .strict = opts->profile == GS_PROFILE_STRICT,
         .diagnostic = opts->diagnostic,
+        .metadata_only = opts->metadata_only,
         .err = err,
         .alignment = GSI_DEFAULT_ALIGNMENT,
     };

@@ -23,6 +23,7 @@ typedef struct gsi_parser {
     const gs_limits *limits;
     bool strict;
     bool diagnostic;
+    bool metadata_only; /* tensor data need not be in the file (gs_options.metadata_only) */
     gs_error *err;
     uint64_t n_tensors_declared;
     uint64_t n_kv_declared;

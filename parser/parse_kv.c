@@ -321,7 +321,8 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
     st = gsi_check_key(key, key_len, p->strict); /* strict adds only GS_E_BAD_KEY */
     if (st == GS_E_BAD_KEY) {
         st = gsi_problem(p, GS_E_BAD_KEY, at, GS_CONTEXT_KEY, key, key_len,
-                         "key-value pair %llu", (unsigned long long)index);
+                         "key-value pair %llu%s", (unsigned long long)index,
+                         gsi_utf8_valid(key, (size_t)key_len) ? "" : ", not valid UTF-8");
         if (st != GS_OK) {
             return st;
         }

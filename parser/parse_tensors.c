@@ -2,6 +2,7 @@
 #include "key_grammar.h"
 #include "parse.h"
 #include "type_registry.h"
+#include "utf8.h"
 
 /* ggml keeps sizes in int64_t and size_t: anything above INT64_MAX is an overflow for it. */
 #define GSI_MAX_SIZE ((uint64_t)INT64_MAX)
@@ -91,6 +92,15 @@ static gs_status parse_one_tensor(gsi_parser *p, uint64_t index)
                          (unsigned long long)name_len);
         if (st != GS_OK) {
             return st;
+        }
+        /* diagnostic mode: a name too long may also not be UTF-8, a problem of its own */
+        if (name_len > GSI_MAX_NAME_BYTES && !gsi_utf8_valid(name, (size_t)name_len)) {
+            st = gsi_problem(p, GS_E_INVALID_UTF8, at, GS_CONTEXT_TENSOR, name, name_len,
+                             "tensor info %llu, name of %llu bytes",
+                             (unsigned long long)index, (unsigned long long)name_len);
+            if (st != GS_OK) {
+                return st;
+            }
         }
     }
 

@@ -1,7 +1,9 @@
 /* Certification of one GGUF file or split set: the run, its parts, its findings and its
  * statistics. The checks live one concern per file (cert_coverage.c, cert_compat.c,
- * cert_meta.c, cert_tokenizer.c, cert_blocks.c, cert_payload.c, cert_split.c) and add findings
- * to the run; the renderers (cert_render_*.c) turn the run into text, JSON or SARIF.
+ * cert_meta.c, cert_tokenizer.c, cert_template.c, cert_blocks.c, cert_payload.c, cert_split.c)
+ * and add findings to the run; cert_order.c then puts them in report order (root causes first,
+ * consequences under their cause) and cert_verdict.c says the verdict in one sentence; the
+ * renderers (cert_render_*.c) turn the run into text, JSON or SARIF.
  *
  * Every part is opened twice in the reader's diagnostic mode, strict and lenient: the lenient
  * handle is what every check reads (it opens whatever memory-safe addressing allows), and the
@@ -45,6 +47,11 @@ typedef struct cert_part {
     gs_layout layout;    /* of file, when there is one */
     /* the strict and lenient failures of the open (status GS_OK when it opened) */
     gs_error strict_err, lenient_err;
+    /* what the file is (gs_detect), looked at when the open failed on its framing (statuses
+     * 20-25); not_gguf when that failure means it is no GGUF at all (bad magic, empty) */
+    bool detected_valid;
+    gs_detected detected;
+    bool not_gguf;
 } cert_part;
 
 /* Per-tensor statistics of the deep scan: what gs_certify_stats_at hands out (min, max and sum
@@ -81,15 +88,22 @@ struct gs_certify {
     size_t general_type_len;
     cert_stats *stats;    /* --deep: one per tensor of every readable part, in file order */
     size_t n_stats;
+    /* the file could not be read to its end while it was certified (it shrank, a read failed):
+     * an environment failure, reported as a finding and by the command's exit status */
+    bool read_failed;
+    /* after cert_order: the finding the verdict names (CERT_NO_CAUSE: none), and the verdict in
+     * one sentence (cert_verdict) */
+    size_t root_cause;
+    char verdict[768];
 };
 
 /* Opens path (the whole set when it is the first part of a split set, unless part_only) and
- * readies the run. GS_OK when there is something to certify; otherwise the status, with err,
- * that says there is not: the lenient open's failure for a file that cannot be opened or is not
- * a GGUF file at all (the environment, status < 20, or GS_E_BAD_MAGIC), GS_E_NO_MEMORY; and the
- * environment's failure to open any part (descriptors, permissions, a FIFO or device: never a
- * finding), except a part that does not exist (split.part_missing). The run is to be closed
- * either way. */
+ * readies the run. GS_OK when there is something to certify (a file that is not GGUF is: its
+ * report says what it is); otherwise the status, with err, that says there is not: the lenient
+ * open's failure for a file that cannot be opened (the environment, status < 20),
+ * GS_E_NO_MEMORY; and the environment's failure to open any part (descriptors, permissions, a
+ * FIFO or device: never a finding), except a part that does not exist (split.part_missing). The
+ * run is to be closed either way. */
 gs_status cert_open(cert_run *r, const char *path, const gs_certify_options *opt, gs_error *err);
 /* The same for a GGUF in memory (one file; label names it in reports). The buffer must outlive
  * the run. */
@@ -124,9 +138,22 @@ void cert_check_coverage(cert_run *r);  /* cert_coverage.c */
 void cert_check_compat(cert_run *r);    /* cert_compat.c */
 void cert_check_meta(cert_run *r);      /* cert_meta.c: kind, required and typed keys */
 void cert_check_tokenizer(cert_run *r); /* cert_tokenizer.c */
+void cert_check_template(cert_run *r);  /* cert_template.c: chat templates that can run code */
 void cert_check_blocks(cert_run *r);    /* cert_blocks.c: block_count against blk.N */
 void cert_check_split(cert_run *r);     /* cert_split.c */
 void cert_check_payload(cert_run *r);   /* cert_payload.c: --deep, always last */
+
+/* After the checks: report order and the causes (cert_order.c), then the verdict's sentence
+ * (cert_verdict.c). */
+void cert_order(cert_run *r);
+void cert_verdict(cert_run *r);
+
+/* Where in the metadata a file of file_size bytes whose reader error e ran off its end ends:
+ * "header", "key-values", "tensor infos" or "metadata" (cert_reader.c). */
+const char *cert_metadata_section(const gs_error *e, uint64_t file_size);
+
+/* A finding's code names reader status st ("reader.<name of st>"). */
+bool cert_is_reader_code(const cert_finding *f, gs_status st);
 
 /* The file whose metadata the semantic checks read: the only file, or part 1 of a set; NULL
  * when it cannot be read (or when a later part is certified alone). */

@@ -160,6 +160,9 @@ gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *o
     s.finding_count = r->findings.n;
     s.tally_count = r->findings.n_codes;
     s.stats_count = r->n_stats;
+    s.verdict_sentence = r->verdict;
+    s.root_cause = r->root_cause;
+    s.read_failed = r->read_failed;
     return cli_copy_out(out, &s, sizeof s, CLI_MIN_SIZE(gs_certify_summary, stats_count));
 }
 
@@ -214,6 +217,9 @@ gs_status gs_certify_finding_at(const gs_certify *report, size_t i, gs_certify_f
     v.name_cut = f->name_cut;
     v.name_is_text = f->name_is_text;
     v.message = f->message;
+    v.hint = f->hint;
+    v.help = f->help;
+    v.caused_by = f->caused_by;
     return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_certify_finding, message));
 }
 
@@ -246,9 +252,10 @@ size_t gs_certify_code_count(void)
     return cert_code_count;
 }
 
-static gs_status code_out(const cert_code *c, const char *summary, gs_certify_code *out)
+static gs_status code_out(const cert_code *c, gs_certify_code *out)
 {
-    gs_certify_code v = {sizeof v, c->code, c->severity, c->profiles, summary};
+    gs_certify_code v = {sizeof v, c->code, c->severity, c->profiles, c->summary, c->hint,
+                         c->help};
     return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_certify_code, summary));
 }
 
@@ -258,7 +265,7 @@ gs_status gs_certify_code_at(size_t i, gs_certify_code *out)
     if (st != GS_OK) {
         return st;
     }
-    return code_out(&cert_codes[i], cert_codes[i].summary, out);
+    return code_out(&cert_codes[i], out);
 }
 
 gs_status gs_certify_code_find(const char *code, gs_certify_code *out)
@@ -266,11 +273,12 @@ gs_status gs_certify_code_find(const char *code, gs_certify_code *out)
     if (code == NULL || out == NULL) {
         return GS_E_INVALID_ARGUMENT;
     }
-    const cert_code *c = cert_code_find(code);
-    if (c == NULL) {
+    cert_code row;
+    if (!cert_code_row(code, &row)) {
         return GS_E_NOT_FOUND;
     }
-    return code_out(c, cert_render_summary(code), out);
+    /* reader.GS_E_X: the reader row, with that status's summary, hint and help */
+    return code_out(&row, out);
 }
 
 const char *gs_certify_severity_name(gs_certify_severity severity)

@@ -1,10 +1,13 @@
 /* The finding codes: one table of every code certification can report, with its severity, the
- * profiles a finding of it breaks, and one line saying what it means. The table of docs/certify.md
- * is checked against it (test_certify_units). Codes are stable strings in namespaces: reader.*
- * (the reader's own status names), layout.*, compat.*, meta.*, payload.*, split.*. */
+ * profiles a finding of it breaks, one line saying what it means, and a hint for a person (what
+ * it means for them and what to do), and the section of docs/certify.md that documents it. Each
+ * reader status has its own hint too. The tables of docs/certify.md are checked against these
+ * (test_certify_units). Codes are stable strings in namespaces: reader.* (the reader's own status
+ * names, and reader.not_gguf), layout.*, compat.*, meta.*, payload.*, split.*. */
 #ifndef GGUFSAFE_CERT_CODES_H
 #define GGUFSAFE_CERT_CODES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ggufsafe_certify.h"
@@ -27,11 +30,16 @@ typedef gs_certify_severity cert_severity;
 #define CERT_READER_ROW "reader.<STATUS>"
 #define CERT_PROFILES_PER_FINDING GS_CERTIFY_PROFILES_PER_FINDING
 
+/* Where the codes are documented: the help of code C is CERT_HELP_BASE C. */
+#define CERT_HELP_BASE "docs/certify.md#"
+
 typedef struct cert_code {
     const char *code;
     cert_severity severity;
     unsigned profiles;
     const char *summary;
+    const char *hint; /* plain words: what it means for the user, and what to do */
+    const char *help; /* CERT_HELP_BASE code */
 } cert_code;
 
 extern const cert_code cert_codes[];
@@ -39,6 +47,14 @@ extern const size_t cert_code_count;
 
 /* The row of code ("reader.GS_E_X" gives the reader row); NULL for unknown codes. */
 const cert_code *cert_code_find(const char *code);
+
+/* The row as a finding of code shows it: the table's row, or for "reader.GS_E_X" the reader row
+ * with that status's message as summary and its own hint and help. False for unknown codes. */
+bool cert_code_row(const char *code, cert_code *out);
+
+/* A reader status's hint and help ("docs/certify.md#reader.GS_E_X"); every status has them. */
+const char *cert_reader_hint(gs_status status);
+const char *cert_reader_help(gs_status status);
 
 const char *cert_severity_name(cert_severity s); /* "error", "warning", "info" */
 /* "strict, lenient", "strict", "lenient" or "none". */

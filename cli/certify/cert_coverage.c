@@ -56,8 +56,10 @@ static uint64_t pad_up(uint64_t x, uint64_t base, uint32_t align)
     return padded;
 }
 
-/* The first tensor, in file order, whose data is not (entirely) in the file. True when there is
- * one (the bytes after the last complete tensor are then a torn tensor, not trailing bytes). */
+/* The first tensor, in file order, whose data is not (entirely) in the file: the file is cut
+ * short (layout.truncated), or, in a metadata-only run, its data is simply absent (one note,
+ * layout.data_absent). True when there is one (the bytes after the last complete tensor are
+ * then a torn tensor, not trailing bytes). */
 static bool truncation(cert_run *r, uint32_t p)
 {
     const gs_file *f = r->parts[p].file;
@@ -78,12 +80,26 @@ static bool truncation(cert_run *r, uint32_t p)
     }
     gs_tensor_info t;
     gs_tensor_info_at(f, first, &t);
+    char described[64] = "";
+    if (l->described_size != UINT64_MAX) {
+        snprintf(described, sizeof described, " of the %llu its header describes",
+                 (unsigned long long)l->described_size);
+    }
+    if (r->opt.metadata_only) {
+        cert_add(&r->findings, "layout.data_absent", p, l->file_size, CERT_SUBJECT_TENSOR,
+                 t.name.ptr, t.name.len,
+                 "%zu of %zu tensors have no data in this file (it ends at byte %llu%s); the "
+                 "first is tensor %zu (data at %llu, %llu bytes); their data was not checked",
+                 missing, n, (unsigned long long)l->file_size, described, first,
+                 (unsigned long long)t.data_offset, (unsigned long long)t.size);
+        return true;
+    }
     cert_add(&r->findings, "layout.truncated", p, l->file_size, CERT_SUBJECT_TENSOR, t.name.ptr,
              t.name.len,
-             "the file ends at byte %llu; tensor %zu of %zu (data at %llu, %llu bytes) is the "
+             "the file ends at byte %llu%s; tensor %zu of %zu (data at %llu, %llu bytes) is the "
              "first of %zu whose data is missing",
-             (unsigned long long)l->file_size, first, n, (unsigned long long)t.data_offset,
-             (unsigned long long)t.size, missing);
+             (unsigned long long)l->file_size, described, first, n,
+             (unsigned long long)t.data_offset, (unsigned long long)t.size, missing);
     return true;
 }
 
@@ -91,6 +107,7 @@ static void report_padding(cert_run *r, uint32_t p, const pad_scan *ps)
 {
     const gs_file *f = r->parts[p].file;
     if (ps->read_status != GS_OK) {
+        r->read_failed = true;
         cert_read_failed(r, p, ps->read_status, ps->read_offset,
                          "the file changed while its padding bytes were read");
         return;

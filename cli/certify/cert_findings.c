@@ -47,9 +47,10 @@ static cert_omitted *counter(cert_findings *fs, const char *code, cert_severity 
     return c;
 }
 
-static cert_finding *add(cert_findings *fs, const char *code, cert_severity sev,
-                         unsigned profiles, uint32_t part, uint64_t offset, cert_subject subject,
-                         const void *name, size_t name_len, const char *message)
+static cert_finding *add(cert_findings *fs, const cert_code *row, const char *code,
+                         cert_severity sev, unsigned profiles, uint32_t part, uint64_t offset,
+                         cert_subject subject, const void *name, size_t name_len,
+                         const char *message)
 {
     if (fs->status != GS_OK) {
         return NULL;
@@ -94,6 +95,9 @@ static cert_finding *add(cert_findings *fs, const char *code, cert_severity sev,
     }
     memcpy(text, message, m);
     f->message = text;
+    f->hint = row->hint;
+    f->help = row->help;
+    f->caused_by = CERT_NO_CAUSE;
     return f;
 }
 
@@ -113,7 +117,7 @@ void cert_add(cert_findings *fs, const char *code, uint32_t part, uint64_t offse
     va_start(ap, fmt);
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
-    (void)add(fs, code, row->severity, row->profiles, part, offset, subject, name, name_len,
+    (void)add(fs, row, code, row->severity, row->profiles, part, offset, subject, name, name_len,
               message);
 }
 
@@ -135,7 +139,13 @@ void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsign
     }
     /* The reader's context is escaped already: shown as it is (its escapes are plain ASCII). */
     const char *name = subject != CERT_SUBJECT_NONE ? e->context : NULL;
-    cert_finding *f = add(fs, code, CERT_ERROR, profiles, part, e->offset, subject, name,
+    cert_code row;
+    if (!cert_code_row(code, &row)) { /* a status outside the enum: still reported, as such */
+        row = cert_codes[0];
+        row.hint = cert_reader_hint(e->status);
+        row.help = cert_reader_help(e->status);
+    }
+    cert_finding *f = add(fs, &row, code, CERT_ERROR, profiles, part, e->offset, subject, name,
                           name != NULL ? strlen(name) : 0, message);
     if (f != NULL) {
         f->name_is_text = true;

@@ -1,5 +1,7 @@
-/* The findings of a certification run, in the order the checks found them. Each is
- * {code, severity, profiles broken, part, byte offset, key or tensor, message}. A file can be
+/* The findings of a certification run: in the order the checks found them until cert_order
+ * (cert_order.c) puts them in report order. Each is {code, severity, profiles broken, part, byte
+ * offset, key or tensor, message, the code's hint and help, the finding it follows from}. A
+ * file can be
  * crafted to produce millions of identical findings, so at most CERT_MAX_PER_CODE of each code
  * are kept and the rest only counted (per code and profile set), which keeps reports bounded and
  * the exit status exact. */
@@ -37,7 +39,12 @@ typedef struct cert_finding {
     bool name_cut;          /* longer than CERT_NAME_MAX: cut */
     bool name_is_text;      /* the reader's context: escaped already, shown as it is */
     char *message;          /* our text; anything quoted from the file is already escaped */
+    const char *hint;       /* the code's (static): what it means, what to do */
+    const char *help;       /* the code's section of docs/certify.md (static) */
+    size_t caused_by;       /* index of the finding it is a consequence of, or CERT_NO_CAUSE */
 } cert_finding;
+
+#define CERT_NO_CAUSE GS_CERTIFY_NO_CAUSE
 
 /* Findings of one code (and profile set) beyond the cap. */
 typedef struct cert_omitted {

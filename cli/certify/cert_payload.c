@@ -207,6 +207,7 @@ static void report(cert_run *r, const cert_stats *s)
     if (s->read_status != GS_OK) {
         const bool changed = s->read_status == GS_E_TRUNCATED ||
                              s->read_status == GS_E_FILE_CHANGED;
+        r->read_failed = true;
         cert_read_failed(r, p, s->read_status, s->read_offset,
                          changed ? "the file changed while its tensor data was scanned"
                                  : "the deep scan of the tensor data");

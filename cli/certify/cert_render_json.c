@@ -1,7 +1,8 @@
 /* The JSON report (conformance/schema/certify.schema.json): the report header every command
- * writes (tool, command, profile, limits), what was certified, the verdict and counts, every
- * finding, the findings left out beyond the per-code cap, and with --deep the statistics of
- * every tensor. */
+ * writes (tool, command, profile, limits), what was certified, the verdict (as a flag and as a
+ * sentence, with the finding it names) and counts, every finding in report order with its hint,
+ * its documentation and the finding it follows from, the findings left out beyond the per-code
+ * cap, and with --deep the statistics of every tensor. */
 #include <string.h>
 
 #include "cert_render.h"
@@ -28,10 +29,14 @@ static void json_parts(cli_json *j, const cert_run *r)
         cli_json_begin_object(j);
         cli_json_key(j, "name");
         cli_json_string(j, part->label, strlen(part->label));
-        cli_json_key_cstring(j, "status", part->file != NULL  ? "read"
-                                          : part->missing     ? "missing"
+        cli_json_key_cstring(j, "status", part->file != NULL   ? "read"
+                                          : part->missing      ? "missing"
                                           : part->same_as != 0 ? "same_file"
-                                                              : "rejected");
+                                          : part->not_gguf     ? "not_gguf"
+                                                               : "rejected");
+        if (part->not_gguf) {
+            cli_json_key_cstring(j, "format", part->detected.name);
+        }
         if (part->file != NULL) {
             cli_json_key_u64(j, "version", gs_file_version(part->file));
             cli_json_key_u64(j, "size", part->layout.file_size);
@@ -72,6 +77,14 @@ static void json_finding(cli_json *j, const cert_run *r, const cert_finding *f)
         }
     }
     cli_json_key_cstring(j, "message", f->message);
+    cli_json_key_cstring(j, "hint", f->hint);
+    cli_json_key_cstring(j, "help", f->help);
+    cli_json_key(j, "caused_by");
+    if (f->caused_by == CERT_NO_CAUSE) {
+        cli_json_null(j);
+    } else {
+        cli_json_u64(j, f->caused_by);
+    }
     cli_json_end_object(j);
 }
 
@@ -138,8 +151,17 @@ void cert_render_json(cli_out *out, const cert_run *r)
     cli_json_string(&j, r->path, strlen(r->path));
     cli_json_key_cstring(&j, "kind", r->is_set ? "split" : "file");
     cli_json_key_bool(&j, "deep", r->opt.deep);
+    cli_json_key_bool(&j, "metadata_only", r->opt.metadata_only);
     cli_json_key_cstring(&j, "fail_on", r->opt.fail_on == CERT_WARNING ? "warning" : "error");
     cli_json_key_bool(&j, "certified", cert_exit_code(r) == 0);
+    cli_json_key_cstring(&j, "verdict", r->verdict);
+    cli_json_key(&j, "root_cause");
+    if (r->root_cause == CERT_NO_CAUSE) {
+        cli_json_null(&j);
+    } else {
+        cli_json_u64(&j, r->root_cause);
+    }
+    cli_json_key_bool(&j, "read_failed", r->read_failed);
     uint64_t counts[3];
     cert_count(&r->findings, r->opt.profile, counts);
     cli_json_key(&j, "counts");

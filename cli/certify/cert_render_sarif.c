@@ -1,9 +1,11 @@
 /* SARIF 2.1.0 for CI code scanning (conformance/schema/sarif-subset.schema.json describes the
  * part of the format written here): one run, the tool with one rule per finding code that
- * occurs, one result per finding with the code as ruleId, its level (error, warning, note), the
- * message, and the file as the location with the byte offset as region.byteOffset. Profile,
- * limits and verdict go in the run's property bag; no timestamps, so the output is
- * deterministic. */
+ * occurs (its summary, and its hint as the rule's help, naming the code's section of
+ * docs/certify.md), one result per finding with the code as ruleId, its level (error,
+ * warning, note), the message, and the file as the location with the byte offset as
+ * region.byteOffset (a consequence names its cause's index in properties.caused_by). Profile,
+ * limits and the verdict (flag and sentence) go in the run's property bag; no timestamps, so
+ * the output is deterministic. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,9 +67,20 @@ static void rules(cli_json *j, const cert_run *r)
         const char *code = fs->codes[i].code;
         cli_json_begin_object(j);
         cli_json_key_cstring(j, "id", code);
+        cert_code row;
+        if (!cert_code_row(code, &row)) {
+            row = cert_codes[0];
+        }
         cli_json_key(j, "shortDescription");
         cli_json_begin_object(j);
-        cli_json_key_cstring(j, "text", cert_render_summary(code));
+        cli_json_key_cstring(j, "text", row.summary);
+        cli_json_end_object(j);
+        /* helpUri must be absolute: the section is named in the text until a base is known */
+        char help[1024];
+        snprintf(help, sizeof help, "%s (%s)", row.hint, row.help);
+        cli_json_key(j, "help");
+        cli_json_begin_object(j);
+        cli_json_key_cstring(j, "text", help);
         cli_json_end_object(j);
         cli_json_key(j, "defaultConfiguration");
         cli_json_begin_object(j);
@@ -134,6 +147,9 @@ static void result(cli_json *j, const cert_run *r, const cert_finding *f)
     cli_json_begin_object(j);
     cli_json_key(j, "profiles");
     cert_json_profiles(j, f->profiles);
+    if (f->caused_by != CERT_NO_CAUSE) {
+        cli_json_key_u64(j, "caused_by", f->caused_by); /* the index of its cause in results */
+    }
     cli_json_end_object(j);
     cli_json_end_object(j);
 }
@@ -166,6 +182,7 @@ void cert_render_sarif(cli_out *out, const cert_run *r)
     cli_json_report_header(&j, "certify", &opts);
     cli_json_key_bool(&j, "deep", r->opt.deep);
     cli_json_key_bool(&j, "certified", cert_exit_code(r) == 0);
+    cli_json_key_cstring(&j, "verdict", r->verdict);
     cli_json_end_object(&j);
     cli_json_key(&j, "results");
     cli_json_begin_array(&j);

@@ -1,23 +1,36 @@
-/* The text report: what was certified, every finding on two lines (severity, code, where, the
- * profiles it breaks; then the message), the deep scan's totals, and the verdict. */
+/* The text report, for a person: the verdict in one sentence, what was certified, then every
+ * finding in report order (the root cause first): its severity, code and place, the message,
+ * and, the first time its code appears, which readers it affects in plain words and the hint
+ * with the code's documentation; the findings that follow from it listed under it, a line
+ * each. Then the findings left out, the deep scan's totals and the counts. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "api.h"
 #include "cert_render.h"
 #include "text_out.h"
 
 const char *cert_render_summary(const char *code)
 {
-    const char *prefix = CERT_READER_PREFIX;
-    if (strncmp(code, prefix, strlen(prefix)) == 0) {
-        for (int v = 0; v < 100; v++) {
-            if (strcmp(gs_status_name((gs_status)v), code + strlen(prefix)) == 0) {
-                return gs_status_message((gs_status)v);
-            }
-        }
+    cert_code row;
+    return cert_code_row(code, &row) ? row.summary : "";
+}
+
+const char *cert_render_affects(unsigned profiles)
+{
+    switch (profiles & CERT_BOTH) {
+    case CERT_BOTH:
+        return "every reader (it fails both the strict and the lenient check)";
+    case CERT_STRICT:
+        return "llama.cpp or readers that follow the GGUF spec strictly (it fails the strict "
+               "check only)";
+    case CERT_LENIENT:
+        return "readers that check only what memory-safe use needs (it fails the lenient "
+               "check only)";
+    default:
+        return "no reader: for information";
     }
-    const cert_code *c = cert_code_find(code);
-    return c != NULL ? c->summary : "";
 }
 
 const char *cert_sarif_level(cert_severity s)
@@ -67,11 +80,13 @@ static void header(cli_out *out, const cert_run *r)
 {
     char path[4 * 1024 + 8];
     cli_escape_cut(path, sizeof path, r->path, strlen(r->path), 1024);
+    cli_out_printf(out, "verdict: %s\n\n", r->verdict);
     cli_out_printf(out, "certify:  %s\n", path);
-    cli_out_printf(out, "profile:  %s%s, deep scan %s, ggufsafe %s\n",
+    cli_out_printf(out, "profile:  %s%s, deep scan %s%s, ggufsafe %s\n",
                    r->opt.profile == GS_PROFILE_LENIENT ? "lenient" : "strict",
                    r->opt.fail_on == CERT_WARNING ? " (warnings fail)" : "",
-                   r->opt.deep ? "yes" : "no", gs_version());
+                   r->opt.deep ? "yes" : "no", r->opt.metadata_only ? ", metadata only" : "",
+                   gs_version());
     for (size_t p = 0; p < r->n_parts; p++) {
         const cert_part *part = &r->parts[p];
         char label[4 * 256 + 8];
@@ -81,13 +96,18 @@ static void header(cli_out *out, const cert_run *r)
         } else {
             cli_out_printf(out, "file:     ");
         }
+        if (part->not_gguf) {
+            cli_out_printf(out, "not a GGUF file (%s), %" PRIu64 " bytes\n", part->detected.name,
+                           part->detected.file_size);
+            continue;
+        }
         if (part->file == NULL && part->same_as != 0) {
             cli_out_printf(out, "the file of part %u again\n", part->same_as);
             continue;
         }
         if (part->file == NULL) {
-            cli_out_printf(out, "%s\n",
-                           part->missing ? "cannot be opened" : "rejected by the reader");
+            cli_out_printf(out, "%s\n", part->missing ? "cannot be opened"
+                                                       : "rejected by the reader");
             continue;
         }
         cli_out_printf(out, "GGUF v%u, %zu key-values, %zu tensors, %" PRIu64 " bytes\n",
@@ -129,6 +149,37 @@ static void payload_summary(cli_out *out, const cert_run *r)
             scanned, r->n_stats, values, nan, inf, bad, zero);
 }
 
+/* The codes whose hint the report has shown: at most one per distinct code of the run. */
+typedef struct shown {
+    const char **codes;
+    size_t n, cap;
+} shown;
+
+/* True the first time code is asked about (and remembers it); false after, or when there is no
+ * room to remember (then every finding shows its hint). */
+static bool first_time(shown *sh, const char *code)
+{
+    for (size_t k = 0; k < sh->n; k++) {
+        if (strcmp(sh->codes[k], code) == 0) {
+            return false;
+        }
+    }
+    if (sh->n < sh->cap) {
+        sh->codes[sh->n++] = code;
+    }
+    return true;
+}
+
+/* How many findings follow from finding i (they come right after it). */
+static size_t consequences(const cert_findings *fs, size_t i)
+{
+    size_t n = 0;
+    while (i + 1 + n < fs->n && fs->items[i + 1 + n].caused_by == i) {
+        n++;
+    }
+    return n;
+}
+
 void cert_render_text(cli_out *out, const cert_run *r)
 {
     header(out, r);
@@ -138,15 +189,31 @@ void cert_render_text(cli_out *out, const cert_run *r)
     if (fs->n == 0) {
         cli_out_printf(out, "no findings\n");
     }
+    shown sh = {cli_alloc_array(fs->n_codes, sizeof *sh.codes), 0, 0};
+    sh.cap = sh.codes != NULL ? fs->n_codes : 0;
     for (size_t i = 0; i < fs->n; i++) {
         const cert_finding *f = &fs->items[i];
         cert_severity sev = cert_effective(f->severity, f->profiles, r->opt.profile);
         char where[4 * CERT_NAME_MAX + 128];
         cert_render_location(r, f, where, sizeof where);
-        cli_out_printf(out, "%-7s %s%s%s [breaks: %s]\n        %s\n", cert_severity_name(sev),
-                       f->code,
-                       where[0] ? " at " : "", where, cert_profiles_text(f->profiles), f->message);
+        if (f->caused_by != CERT_NO_CAUSE) {
+            cli_out_printf(out, "          - %s %s%s%s: %s\n", cert_severity_name(sev), f->code,
+                           where[0] ? " at " : "", where, f->message);
+            continue;
+        }
+        cli_out_printf(out, "%-7s %s%s%s\n        %s\n", cert_severity_name(sev), f->code,
+                       where[0] ? " at " : "", where, f->message);
+        if (first_time(&sh, f->code)) {
+            cli_out_printf(out, "        affects: %s\n", cert_render_affects(f->profiles));
+            cli_out_printf(out, "        hint: %s (%s)\n", f->hint, f->help);
+        }
+        size_t n = consequences(fs, i);
+        if (n > 0) {
+            cli_out_printf(out, "        because of it, %zu more %s:\n", n,
+                           n == 1 ? "finding" : "findings");
+        }
     }
+    free(sh.codes);
     for (size_t i = 0; i < fs->n_codes; i++) {
         if (fs->codes[i].omitted > 0) {
             cli_out_printf(out, "(%" PRIu64 " more %s findings not shown)\n", fs->codes[i].omitted,

@@ -28,6 +28,21 @@ static const char *base_name(const char *path)
     return slash != NULL ? slash + 1 : path;
 }
 
+/* What a part is, when its open failed on the framing (the magic, the version, the header's
+ * fields): a file that is not GGUF at all (bad magic; empty) is named by gs_detect. */
+static void detect_part(cert_part *p, const void *data, size_t size)
+{
+    gs_status st = p->lenient_err.status;
+    if ((int)st < GS_E_BAD_MAGIC || (int)st > GS_E_STRING_EXCEEDS_FILE) {
+        return;
+    }
+    gs_status ds = data != NULL ? gs_detect(data, size, &p->detected)
+                                : gs_detect_file(p->path, &p->detected, NULL);
+    p->detected_valid = ds == GS_OK;
+    p->not_gguf = p->detected_valid &&
+                  (st == GS_E_BAD_MAGIC || p->detected.format == GS_FORMAT_EMPTY);
+}
+
 /* Opens part i both ways, from its path or (data != NULL) from memory. The lenient handle is
  * the one the checks read; the strict one only contributes the reader's strict-only findings.
  * A part that cannot be opened at all gets no second try; a part that is an earlier part again
@@ -41,6 +56,7 @@ static void open_part(cert_run *r, size_t i, const void *data, size_t size)
            turn into SIGBUS; and a part holds no descriptor, whatever the size of the set */
         cli_reader_options(&o, strict ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
         o.diagnostic = true;
+        o.metadata_only = r->opt.metadata_only;
         cli_part_guard_options(&r->guard, (unsigned)strict, &o);
         gs_file **f = strict ? &p->strict : &p->file;
         gs_error *e = strict ? &p->strict_err : &p->lenient_err;
@@ -72,14 +88,15 @@ static void open_part(cert_run *r, size_t i, const void *data, size_t size)
         }
     }
     gs_file_layout(p->file, &p->layout);
+    detect_part(p, data, size);
 }
 
-/* A failure that means there is no GGUF to certify at all: the environment (status < 20) or
- * the magic. */
+/* A failure that leaves nothing to certify: the environment (status < 20), never the file's
+ * contents (a file that is not GGUF is certified: its report says what it is). */
 static bool not_certifiable(const cert_part *p)
 {
     gs_status st = p->lenient_err.status;
-    return st != GS_OK && (st == GS_E_BAD_MAGIC || (int)st < 20);
+    return st != GS_OK && (int)st < 20;
 }
 
 void cert_read_failed(cert_run *r, uint32_t part, gs_status st, uint64_t offset,
@@ -115,6 +132,7 @@ static gs_status start(cert_run *r, const char *path, const gs_certify_options *
         r->opt.jobs = 1;
     }
     cert_findings_init(&r->findings);
+    r->root_cause = CERT_NO_CAUSE;
     r->path = cli_strndup(path, strlen(path));
     r->parts = cert_alloc(r, n_parts, sizeof *r->parts);
     if (r->path == NULL || r->parts == NULL || gst != GS_OK) {
@@ -211,6 +229,7 @@ gs_status cert_check(cert_run *r)
     cert_check_compat(r);
     cert_check_meta(r);
     cert_check_tokenizer(r);
+    cert_check_template(r);
     cert_check_blocks(r);
     cert_check_split(r);
     /* Last: once tensor data is being read, nothing reads the mapping any more, so a file that
@@ -218,7 +237,18 @@ gs_status cert_check(cert_run *r)
     if (r->opt.deep) {
         cert_check_payload(r);
     }
+    if (r->findings.status == GS_OK) {
+        cert_order(r);
+        cert_verdict(r);
+    }
     return r->findings.status;
+}
+
+bool cert_is_reader_code(const cert_finding *f, gs_status st)
+{
+    size_t n = strlen(CERT_READER_PREFIX);
+    return strncmp(f->code, CERT_READER_PREFIX, n) == 0 &&
+           strcmp(f->code + n, gs_status_name(st)) == 0;
 }
 
 void cert_close(cert_run *r)

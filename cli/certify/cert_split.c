@@ -108,9 +108,11 @@ static void check_set(cert_run *r)
             char why[4 * GS_ERROR_TEXT_MAX + 8];
             cli_escape_cut(why, sizeof why, part->lenient_err.detail,
                            strlen(part->lenient_err.detail), GS_ERROR_TEXT_MAX);
+            char label[4 * 256 + 8];
+            cli_escape_cut(label, sizeof label, part->label, strlen(part->label), 256);
             cert_add(&r->findings, "split.part_missing", p, CERT_NO_OFFSET, CERT_SUBJECT_NONE,
-                     NULL, 0, "part %u of %llu cannot be opened: %s", p + 1,
-                     (unsigned long long)n, why);
+                     NULL, 0, "part %u of %llu, %s, cannot be opened: %s", p + 1,
+                     (unsigned long long)n, label, why);
         }
         if (part->file == NULL) {
             all_readable = false;

@@ -15,8 +15,9 @@ int cli_exit_for_status(gs_status status)
     if (status == GS_OK) {
         return CLI_EXIT_OK;
     }
-    /* Codes below 20 are the caller or the environment, never the file's contents. */
-    if (status == GS_E_BAD_MAGIC || (int)status < 20) {
+    /* Codes below 20 are the caller or the environment, never the file's contents; a file that
+     * is not GGUF at all is a bad file under test like any other (docs/cli.md, "Exit status"). */
+    if ((int)status < 20) {
         return CLI_EXIT_USAGE;
     }
     return CLI_EXIT_INVALID;

@@ -18,12 +18,12 @@
 /* Exit codes (docs/cli.md, "Exit status"). */
 enum {
     CLI_EXIT_OK = 0,      /* success, valid, certified */
-    CLI_EXIT_INVALID = 1, /* the file is invalid */
-    CLI_EXIT_USAGE = 2    /* usage error, I/O error, or not a GGUF at all */
+    CLI_EXIT_INVALID = 1, /* the file under test is bad (not GGUF at all included) */
+    CLI_EXIT_USAGE = 2    /* usage, I/O or environment error */
 };
 
-/* The exit code for a failed open: the environment (I/O, memory, arguments) and "not a GGUF at
- * all" are 2, everything the file's contents got wrong is 1. */
+/* The exit code for a failed open: the environment (I/O, memory, arguments) is 2, everything the
+ * file's contents got wrong, a file that is not GGUF at all included, is 1. */
 int cli_exit_for_status(gs_status status);
 
 /* Prints the reader's failure to stderr as one line:

@@ -1,5 +1,6 @@
 /* ggufsafe certify FILE [--profile strict|lenient] [--json | --sarif] [--deep] [--jobs N]
- *                       [--fail-on error|warning] [--part-only] [-o FILE] [-q]
+ *                       [--fail-on error|warning] [--part-only] [--metadata-only] [-o FILE]
+ *                       [-q]
  * ggufsafe certify --list-codes [--json] [-o FILE]
  *
  * Is this file sound, and exactly what is wrong with it: the reader's structural verdicts (in
@@ -23,7 +24,7 @@ typedef struct certify_args {
     cli_args base;
     const char *path;
     int profile, fail_on;
-    bool json, sarif, deep, part_only, quiet, list_codes;
+    bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
     const char *output;
 } certify_args;
@@ -48,6 +49,9 @@ static const cli_opt options[] = {
     {.name = "fail-on", .arg = "L", CLI_CHOICE(certify_args, fail_on, fail_on_choices),
      .help = "error (default) or warning: the lowest severity that fails"},
     CLI_OPT_PART_ONLY(certify_args, part_only, "certify that part alone"),
+    {.name = "metadata-only", CLI_FLAG(certify_args, metadata_only),
+     .help = "tensor data need not be in the file (a header-only copy, the start of a "
+             "download): its absence is a note, everything else is certified"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
@@ -65,7 +69,8 @@ static void init(void *p)
 static int list_codes(const certify_args *a)
 {
     static const char *const file_options[] = {"profile", "sarif",     "deep", "jobs",
-                                               "fail-on", "part-only", "quiet"};
+                                               "fail-on", "part-only", "quiet",
+                                               "metadata-only"};
     for (size_t i = 0; i < sizeof file_options / sizeof file_options[0]; i++) {
         if (cli_given(&a->base, file_options[i])) {
             return cli_usage_error("certify", "--%s does not go with --list-codes",
@@ -109,6 +114,7 @@ static int run(void *p)
     opt.deep = a->deep;
     opt.jobs = (unsigned)a->jobs;
     opt.part_only = a->part_only;
+    opt.metadata_only = a->metadata_only;
     opt.fail_on = a->fail_on == FAIL_ON_WARNING ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     opt.progress = progress_event;
     opt.progress_ctx = &bar;
@@ -132,6 +138,14 @@ static int run(void *p)
         cli_outfile_abort(&of);
         return cli_print_out_of_memory();
     }
+    if (sum.read_failed) {
+        /* the report says where; it is not a verdict on a file that held still */
+        code = cli_outfile_commit(&of, CLI_EXIT_USAGE);
+        fprintf(stderr, "error: the file could not be read to its end while it was certified "
+                        "(it changed, or a read failed): certify it again when nothing writes "
+                        "to it\n");
+        return code;
+    }
     return cli_outfile_commit(&of, sum.verdict.certified ? CLI_EXIT_OK : CLI_EXIT_INVALID);
 }
 
@@ -141,12 +155,16 @@ const cli_command cmd_certify = {
                "SARIF",
     .description =
         "Certifies a GGUF file (or, from its first part, a whole split set): structure, byte "
-        "coverage, spec and llama.cpp divergences, metadata semantics, split-set consistency "
-        "and, with --deep, every block of every tensor. Each finding has a stable code "
+        "coverage, spec and llama.cpp divergences, metadata semantics, chat-template risk, "
+        "split-set consistency and, with --deep, every block of every tensor. The report starts "
+        "with the verdict in one sentence, then the root cause; each finding has a stable code "
         "('ggufsafe certify --list-codes' and ggufsafe-certify(1) list them), a severity, the "
-        "byte offset, the key or tensor, and the profiles it breaks.",
-    .exit_status = "0 certified, 1 at least one error (or warning, with --fail-on warning), 2 "
-                   "usage or I/O error, or not a GGUF file at all",
+        "byte offset, the key or tensor, which readers it affects and a hint saying what to do. "
+        "A file that is not GGUF (a Git LFS pointer, an error page, safetensors, an archive...) "
+        "is named as what it is.",
+    .exit_status = "0 certified, 1 the file is bad (at least one error, or warning with "
+                   "--fail-on warning; a file that is not GGUF), 2 usage, I/O or environment "
+                   "error (the file could not be read, or changed while it was read)",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(certify_args),

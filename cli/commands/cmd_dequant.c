@@ -21,6 +21,7 @@
 #include "cli_source.h"
 #include "commands.h"
 #include "name_filter.h"
+#include "open_notes.h"
 #include "text_escape.h"
 #include "text_out.h"
 
@@ -290,7 +291,9 @@ static int run(void *args)
     gs_error err;
     if (cli_source_open(&src, a->path, a->part_only, &opts, NULL, &err) != GS_OK) {
         cli_outfile_abort(&of);
-        return cli_print_open_failure(&err, a->path, NULL);
+        int code = cli_print_open_failure(&err, a->path, NULL);
+        cli_open_notes(a->path, &err, &opts, NULL);
+        return code;
     }
     const cli_name_filter filter = {a->tensors.items, a->tensors.n, a->excludes.items,
                                     a->excludes.n};
@@ -348,9 +351,9 @@ const cli_command cmd_dequant = {
         "Decodes tensors to f32, bit-exact with ggml's reference dequantizers, on the decoder "
         "path chosen by GGUFSAFE_KERNEL (scalar, avx2, neon; default: the best this CPU has). "
         "By default it prints, per tensor: type, elements, min, max, mean, NaN and Inf counts.",
-    .exit_status = "0 done, 1 the file is invalid or a tensor could not be read, 2 usage or I/O "
-                   "error, no tensor left by the patterns, not a GGUF file, or the decoder path "
-                   "is unavailable",
+    .exit_status = "0 done, 1 the file is invalid or not a GGUF file, or a tensor could not be read, 2 "
+                   "usage, I/O or environment error, no tensor left by the patterns, or the decoder "
+                   "path is unavailable",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(dequant_args),

@@ -1,4 +1,5 @@
-/* ggufsafe hash FILE [-o OUT] [--jobs N] [--profile strict|lenient] [--part-only] [-q]
+/* ggufsafe hash FILE [-o OUT] [--jobs N] [--profile strict|lenient] [--part-only]
+ *                    [--metadata-only] [-q]
  *
  * A SHA-256 manifest of a GGUF file or split set (format in cli/manifest/manifest.h and
  * docs/manifests.md): the whole file's digest, one per key-value (its wire bytes) and one per
@@ -19,7 +20,7 @@ typedef struct hash_args {
     const char *path, *manifest;
     uint64_t jobs;
     int profile;
-    bool part_only, quiet, json;
+    bool part_only, metadata_only, quiet, json;
 } hash_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(hash_args, path)}};
@@ -31,6 +32,9 @@ static const cli_opt options[] = {
     CLI_OPT_JOBS(hash_args, jobs, "threads (default: all cores): one reads, the others hash"),
     CLI_OPT_PROFILE(hash_args, profile, "strict (default) or lenient: which files are accepted"),
     CLI_OPT_PART_ONLY(hash_args, part_only, "hash that part alone"),
+    {.name = "metadata-only", CLI_FLAG(hash_args, metadata_only),
+     .help = "tensor data need not be in the file (a header-only copy): the manifest is that "
+             "of the file as it is, the tensors without data left out"},
     CLI_OPT_QUIET(hash_args, quiet),
     /* refused with the reason, rather than as an unknown option */
     {.name = "json", CLI_FLAG(hash_args, json), .flags = CLI_HIDDEN},
@@ -89,8 +93,8 @@ static int run(void *p)
         return code;
     }
     gs_manifest *doc;
-    code = cli_hash_path(a->path, GS_MANIFEST_HASH, a->part_only, (gs_profile)a->profile,
-                         (unsigned)a->jobs, a->quiet, &doc);
+    code = cli_hash_path(a->path, GS_MANIFEST_HASH, a->part_only, a->metadata_only,
+                         (gs_profile)a->profile, (unsigned)a->jobs, a->quiet, &doc);
     if (code >= 0) {
         cli_outfile_abort(&of);
         return code;
@@ -117,8 +121,8 @@ const cli_command cmd_hash = {
         "type and shape). The manifest does not depend on the file's name or path; 'ggufsafe "
         "verify' checks a file against it. The file is read once, in order, without loading it "
         "into memory.",
-    .exit_status = "0 written, 1 the file is invalid, 2 usage or I/O error (the file changed "
-                   "while it was hashed), or not a GGUF file",
+    .exit_status = "0 written, 1 the file is invalid or not a GGUF file, 2 usage, I/O or "
+                   "environment error (the file changed while it was hashed)",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(hash_args),

@@ -1,4 +1,5 @@
-/* ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N] [--part-only] [-o FILE]
+/* ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N] [--part-only]
+ *                    [--metadata-only] [-o FILE]
  *
  * What a GGUF says about itself: header, metadata, tensor directory, parameter count,
  * quantization mix, layout, and whether the size its metadata predicts is the size on disk. The
@@ -11,6 +12,7 @@
 #include "cli_source.h"
 #include "commands.h"
 #include "info_model.h"
+#include "open_notes.h"
 
 #define DEFAULT_ROWS 6
 #define MAX_ROWS (1u << 30)
@@ -18,7 +20,7 @@
 typedef struct info_args {
     cli_args base;
     const char *path;
-    bool json, part_only;
+    bool json, part_only, metadata_only;
     int profile;
     uint64_t rows;
     const char *output;
@@ -33,6 +35,9 @@ static const cli_opt options[] = {
     {.name = "rows", .arg = "N", CLI_COUNT(info_args, rows, 0, MAX_ROWS),
      .help = "tensors shown at each end of the directory (default 6)"},
     CLI_OPT_PART_ONLY(info_args, part_only, "report that part alone instead of the whole split set"),
+    {.name = "metadata-only", CLI_FLAG(info_args, metadata_only),
+     .help = "tensor data need not be in the file (a header-only copy, the start of a "
+             "download): tensors without it are listed as such"},
     CLI_OPT_OUTPUT(info_args, output, 'o'),
 };
 
@@ -48,6 +53,7 @@ static int run(void *p)
     const info_args *a = p;
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);
+    opts.metadata_only = a->metadata_only;
     cli_outfile of;
     int code = cli_outfile_open(&of, a->output, &a->base);
     if (code >= 0) {
@@ -57,7 +63,9 @@ static int run(void *p)
     gs_error err;
     if (cli_source_open(&src, a->path, a->part_only, &opts, NULL, &err) != GS_OK) {
         cli_outfile_abort(&of);
-        return cli_print_open_failure(&err, a->path, NULL);
+        code = cli_print_open_failure(&err, a->path, NULL);
+        cli_open_notes(a->path, &err, &opts, "ggufsafe info --metadata-only");
+        return code;
     }
     gs_sink sink;
     cli_outfile_sink(&of, &sink);
@@ -87,8 +95,8 @@ const cli_command cmd_info = {
     .description =
         "Reports a GGUF file's header, metadata, tensor directory, parameter count, quantization "
         "mix, data layout, and the file size its metadata predicts against the actual size.",
-    .exit_status = "0 the file was read, 1 the file is invalid, 2 usage or I/O error or not a "
-                   "GGUF file",
+    .exit_status = "0 the file was read, 1 the file is invalid or not a GGUF file, 2 usage, I/O "
+                   "or environment error",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(info_args),

@@ -1,4 +1,5 @@
-/* ggufsafe verify FILE MANIFEST [--jobs N] [--part-only] [-o FILE] [-q]
+/* ggufsafe verify FILE MANIFEST [--jobs N] [--part-only] [--metadata-only]
+ *                              [-o FILE] [-q]
  *
  * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
  * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
@@ -23,7 +24,7 @@ typedef struct verify_args {
     cli_args base;
     const char *path, *manifest;
     uint64_t jobs;
-    bool part_only, quiet;
+    bool part_only, metadata_only, quiet;
     const char *output;
 } verify_args;
 
@@ -35,6 +36,9 @@ static const cli_operand operands[] = {
 static const cli_opt options[] = {
     CLI_OPT_JOBS(verify_args, jobs, "threads (default: all cores)"),
     CLI_OPT_PART_ONLY(verify_args, part_only, "verify that part alone"),
+    {.name = "metadata-only", CLI_FLAG(verify_args, metadata_only),
+     .help = "the tensors whose data is not in the file are left out of what is compared (a "
+             "manifest from 'hash --metadata-only' of a header-only copy)"},
     CLI_OPT_OUTPUT(verify_args, output, 'o'),
     CLI_OPT_QUIET(verify_args, quiet),
 };
@@ -136,8 +140,8 @@ static int run(void *p)
         return code;
     }
     gs_manifest *got;
-    code = cli_hash_path(a->path, GS_MANIFEST_VERIFY, a->part_only, GS_PROFILE_LENIENT,
-                         (unsigned)a->jobs, a->quiet, &got);
+    code = cli_hash_path(a->path, GS_MANIFEST_VERIFY, a->part_only, a->metadata_only,
+                         GS_PROFILE_LENIENT, (unsigned)a->jobs, a->quiet, &got);
     if (code < 0) {
         code = report(a, want, got, &of);
         gs_manifest_free(got);
@@ -162,8 +166,8 @@ const cli_command cmd_verify = {
         "Names are written as in the manifest (bytes outside 0x21..0x7E as \\xHH). The file is "
         "read leniently, so a damaged download still shows which keys and tensors differ. A "
         "closing line says OK or FAILED.",
-    .exit_status = "0 the file matches, 1 it differs (or is not readable as GGUF), 2 usage or "
-                   "I/O error, a malformed manifest, or not a GGUF file",
+    .exit_status = "0 the file matches, 1 it differs (or is not GGUF at all, or not readable "
+                   "as GGUF), 2 usage, I/O or environment error, or a malformed manifest",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(verify_args),

@@ -65,6 +65,7 @@ static void json_tensor(cli_json *j, const gs_tensor_info *t)
     cli_json_key_u64(j, "offset", t->offset);
     cli_json_key_u64(j, "data_offset", t->data_offset);
     cli_json_key_u64(j, "size", t->size);
+    cli_json_key_bool(j, "data_in_file", t->data_in_file);
     cli_json_end_object(j);
 }
 
@@ -83,6 +84,13 @@ static void json_layout(cli_json *j, const gs_layout *l)
     cli_json_key_u64(j, "missing_tail_padding", l->missing_tail_padding);
     cli_json_key_u64(j, "header_padding_nonzero", l->header_padding_nonzero);
     cli_json_key_u64(j, "first_nonzero_padding", l->first_nonzero_padding);
+    cli_json_key_u64(j, "tensors_outside", l->tensors_outside);
+    cli_json_key(j, "described_size");
+    if (l->described_size == UINT64_MAX) {
+        cli_json_null(j); /* a crafted offset: no complete file has it */
+    } else {
+        cli_json_u64(j, l->described_size);
+    }
     cli_json_end_object(j);
 }
 

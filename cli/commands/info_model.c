@@ -46,7 +46,9 @@ void info_summarize(const gs_file *file, info_summary *out)
     out->actual_size = l.file_size;
     out->trailing_bytes = l.trailing_bytes;
     out->missing_tail_padding = l.missing_tail_padding;
-    out->exact = l.predicted_size == l.file_size;
+    out->tensors_absent = l.tensors_outside;
+    out->described_size = l.described_size;
+    out->exact = l.predicted_size == l.file_size && l.tensors_outside == 0;
 }
 
 double info_share_percent(const info_summary *s, int32_t type)
@@ -79,5 +81,7 @@ void info_summary_add(info_summary *total, const info_summary *part)
     total->trailing_bytes = add_saturating(total->trailing_bytes, part->trailing_bytes);
     total->missing_tail_padding =
         add_saturating(total->missing_tail_padding, part->missing_tail_padding);
+    total->tensors_absent = add_saturating(total->tensors_absent, part->tensors_absent);
+    total->described_size = add_saturating(total->described_size, part->described_size);
     total->exact = total->exact && part->exact;
 }

@@ -22,7 +22,10 @@ typedef struct info_summary {
     uint64_t actual_size;
     uint64_t trailing_bytes;
     uint64_t missing_tail_padding;
-    bool exact;                           /* predicted_size == actual_size */
+    uint64_t tensors_absent;              /* tensors whose data is not in the file (opened in
+                                             metadata-only mode) */
+    uint64_t described_size;              /* the complete file's size (gs_layout) */
+    bool exact;                           /* predicted_size == actual_size, all data present */
 } info_summary;
 
 void info_summarize(const gs_file *file, info_summary *out);

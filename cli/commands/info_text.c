@@ -145,8 +145,8 @@ static void print_rows(cli_out *out, const gs_file *f, size_t from, size_t to, c
         cli_text_print_padded(out, &name, w->name);
         cli_out_puts(out, "  ");
         cli_text_print_padded(out, &shape, w->shape);
-        cli_out_printf(out, "  %-*s  offset %*" PRIu64 "\n", (int)w->type, type, (int)w->offset,
-                       t.offset);
+        cli_out_printf(out, "  %-*s  offset %*" PRIu64 "%s\n", (int)w->type, type, (int)w->offset,
+                       t.offset, t.data_in_file ? "" : "  (data not in the file)");
     }
 }
 
@@ -227,6 +227,11 @@ static void print_size_check(cli_out *out, const info_summary *s)
     cli_out_printf(out, "actual:      %" PRIu64 " bytes (stat)\n", s->actual_size);
     if (s->exact) {
         cli_out_printf(out, "EXACT\n");
+    } else if (s->tensors_absent > 0) {
+        cli_out_printf(out, "MISMATCH (metadata only: the data of %" PRIu64 " of %" PRIu64
+                            " tensors is not in the file; the complete file has %" PRIu64
+                            " bytes)\n",
+                       s->tensors_absent, s->n_tensors, s->described_size);
     } else if (s->trailing_bytes > 0) {
         cli_out_printf(out, "MISMATCH (%" PRIu64 " trailing bytes after the predicted end)\n",
                        s->trailing_bytes);

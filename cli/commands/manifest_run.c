@@ -1,10 +1,11 @@
 #include "manifest_run.h"
 
 #include "cli_common.h"
+#include "open_notes.h"
 #include "progress.h"
 
-int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_profile profile,
-                  unsigned jobs, bool quiet, gs_manifest **out)
+int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, bool metadata_only,
+                  gs_profile profile, unsigned jobs, bool quiet, gs_manifest **out)
 {
     progress bar;
     progress_init(&bar, "hash", quiet);
@@ -13,6 +14,7 @@ int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_pr
     o.mode = mode;
     o.profile = profile;
     o.part_only = part_only;
+    o.metadata_only = metadata_only;
     o.jobs = jobs;
     o.progress = progress_event;
     o.progress_ctx = &bar;
@@ -21,7 +23,13 @@ int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_pr
     *out = NULL;
     gs_status st = gs_manifest_open(path, &o, &in, &err);
     if (st != GS_OK) {
-        return cli_print_open_failure(&err, path, NULL);
+        int code = cli_print_open_failure(&err, path, NULL);
+        gs_options ro;
+        cli_options(profile, &ro);
+        ro.metadata_only = metadata_only;
+        cli_open_notes(path, &err, &ro,
+                       mode == GS_MANIFEST_HASH ? "ggufsafe hash --metadata-only" : NULL);
+        return code;
     }
     st = gs_manifest_hash(in, &o, out, &err);
     progress_done(&bar);

@@ -7,11 +7,12 @@
 
 #include "ggufsafe_manifest.h"
 
-/* Opens and hashes path in the given mode, with a progress bar unless quiet. -1 with *out set;
- * otherwise the error line is printed and the exit code returned: a file that cannot be opened
- * by its status, one that changed or could not be read while it was hashed 2 (the environment;
+/* Opens and hashes path in the given mode, with a progress bar unless quiet (metadata_only:
+ * tensor data need not be in the file, hash mode). -1 with *out set; otherwise the error line
+ * (and what the file is, when it is not GGUF) is printed and the exit code returned: a file
+ * that cannot be opened by its status, one that changed or could not be read while it was hashed 2 (the environment;
  * the error names the file). */
-int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, gs_profile profile,
-                  unsigned jobs, bool quiet, gs_manifest **out);
+int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, bool metadata_only,
+                  gs_profile profile, unsigned jobs, bool quiet, gs_manifest **out);
 
 #endif

@@ -17,163 +17,62 @@ static void set_signed(cli_value *out, int64_t v)
     out->as.i = v;
 }
 
-gs_status cli_read_scalar(const gs_file *f, size_t index, gs_value_type type, cli_value *out)
+/* Reads the scalar KV at index (element false) or element i of the array KV at index (element
+ * true): one switch for both, so a scalar and an array element of a type always convert alike.
+ * The getters' names are pasted in the case macros themselves (a helper macro would receive
+ * `bool` already expanded to _Bool). */
+#define READ_INTEGER(id, suffix, ctype, set)                     \
+    case GS_VALUE_##id: {                                        \
+        ctype v = 0;                                             \
+        st = element ? gs_kv_get_array_##suffix(f, index, i, &v) \
+                     : gs_kv_get_##suffix(f, index, &v);         \
+        set(out, v);                                             \
+        break;                                                   \
+    }
+#define READ_DIRECT(id, suffix, field, zero)                                 \
+    case GS_VALUE_##id:                                                      \
+        out->kind = CLI_VALUE_##id;                                          \
+        out->as.field = zero;                                                \
+        st = element ? gs_kv_get_array_##suffix(f, index, i, &out->as.field) \
+                     : gs_kv_get_##suffix(f, index, &out->as.field);         \
+        break;
+
+static gs_status read_value(const gs_file *f, size_t index, gs_value_type type, bool element,
+                            uint64_t i, cli_value *out)
 {
     gs_status st = GS_E_WRONG_TYPE;
     set_unsigned(out, 0);
     switch (type) {
-    case GS_VALUE_U8: {
-        uint8_t v = 0;
-        st = gs_kv_get_u8(f, index, &v);
-        set_unsigned(out, v);
-        break;
-    }
-    case GS_VALUE_U16: {
-        uint16_t v = 0;
-        st = gs_kv_get_u16(f, index, &v);
-        set_unsigned(out, v);
-        break;
-    }
-    case GS_VALUE_U32: {
-        uint32_t v = 0;
-        st = gs_kv_get_u32(f, index, &v);
-        set_unsigned(out, v);
-        break;
-    }
-    case GS_VALUE_U64: {
-        uint64_t v = 0;
-        st = gs_kv_get_u64(f, index, &v);
-        set_unsigned(out, v);
-        break;
-    }
-    case GS_VALUE_I8: {
-        int8_t v = 0;
-        st = gs_kv_get_i8(f, index, &v);
-        set_signed(out, v);
-        break;
-    }
-    case GS_VALUE_I16: {
-        int16_t v = 0;
-        st = gs_kv_get_i16(f, index, &v);
-        set_signed(out, v);
-        break;
-    }
-    case GS_VALUE_I32: {
-        int32_t v = 0;
-        st = gs_kv_get_i32(f, index, &v);
-        set_signed(out, v);
-        break;
-    }
-    case GS_VALUE_I64: {
-        int64_t v = 0;
-        st = gs_kv_get_i64(f, index, &v);
-        set_signed(out, v);
-        break;
-    }
-    case GS_VALUE_F32:
-        out->kind = CLI_VALUE_F32;
-        out->as.f32 = 0;
-        st = gs_kv_get_f32(f, index, &out->as.f32);
-        break;
-    case GS_VALUE_F64:
-        out->kind = CLI_VALUE_F64;
-        out->as.f64 = 0;
-        st = gs_kv_get_f64(f, index, &out->as.f64);
-        break;
-    case GS_VALUE_BOOL:
-        out->kind = CLI_VALUE_BOOL;
-        out->as.b = false;
-        st = gs_kv_get_bool(f, index, &out->as.b);
-        break;
-    case GS_VALUE_STRING:
-        out->kind = CLI_VALUE_STRING;
-        out->as.s = (gs_str){"", 0};
-        st = gs_kv_get_string(f, index, &out->as.s);
-        break;
+    READ_INTEGER(U8, u8, uint8_t, set_unsigned)
+    READ_INTEGER(U16, u16, uint16_t, set_unsigned)
+    READ_INTEGER(U32, u32, uint32_t, set_unsigned)
+    READ_INTEGER(U64, u64, uint64_t, set_unsigned)
+    READ_INTEGER(I8, i8, int8_t, set_signed)
+    READ_INTEGER(I16, i16, int16_t, set_signed)
+    READ_INTEGER(I32, i32, int32_t, set_signed)
+    READ_INTEGER(I64, i64, int64_t, set_signed)
+    READ_DIRECT(F32, f32, f32, 0)
+    READ_DIRECT(F64, f64, f64, 0)
+    READ_DIRECT(BOOL, bool, b, false)
+    READ_DIRECT(STRING, string, s, ((gs_str){"", 0}))
     case GS_VALUE_ARRAY:
         break;
     }
     return st;
 }
 
+#undef READ_DIRECT
+#undef READ_INTEGER
+
+gs_status cli_read_scalar(const gs_file *f, size_t index, gs_value_type type, cli_value *out)
+{
+    return read_value(f, index, type, false, 0, out);
+}
+
 gs_status cli_read_element(const gs_file *f, size_t index, gs_value_type elem, uint64_t i,
                            cli_value *out)
 {
-    gs_status st = GS_E_WRONG_TYPE;
-    set_unsigned(out, 0);
-    switch (elem) {
-    case GS_VALUE_U8: {
-        uint8_t v = 0;
-        st = gs_kv_get_array_u8(f, index, i, &v);
-        set_unsigned(out, v);
-        break;
-    }
-    case GS_VALUE_U16: {
-        uint16_t v = 0;
-        st = gs_kv_get_array_u16(f, index, i, &v);
-        set_unsigned(out, v);
-        break;
-    }
-    case GS_VALUE_U32: {
-        uint32_t v = 0;
-        st = gs_kv_get_array_u32(f, index, i, &v);
-        set_unsigned(out, v);
-        break;
-    }
-    case GS_VALUE_U64: {
-        uint64_t v = 0;
-        st = gs_kv_get_array_u64(f, index, i, &v);
-        set_unsigned(out, v);
-        break;
-    }
-    case GS_VALUE_I8: {
-        int8_t v = 0;
-        st = gs_kv_get_array_i8(f, index, i, &v);
-        set_signed(out, v);
-        break;
-    }
-    case GS_VALUE_I16: {
-        int16_t v = 0;
-        st = gs_kv_get_array_i16(f, index, i, &v);
-        set_signed(out, v);
-        break;
-    }
-    case GS_VALUE_I32: {
-        int32_t v = 0;
-        st = gs_kv_get_array_i32(f, index, i, &v);
-        set_signed(out, v);
-        break;
-    }
-    case GS_VALUE_I64: {
-        int64_t v = 0;
-        st = gs_kv_get_array_i64(f, index, i, &v);
-        set_signed(out, v);
-        break;
-    }
-    case GS_VALUE_F32:
-        out->kind = CLI_VALUE_F32;
-        out->as.f32 = 0;
-        st = gs_kv_get_array_f32(f, index, i, &out->as.f32);
-        break;
-    case GS_VALUE_F64:
-        out->kind = CLI_VALUE_F64;
-        out->as.f64 = 0;
-        st = gs_kv_get_array_f64(f, index, i, &out->as.f64);
-        break;
-    case GS_VALUE_BOOL:
-        out->kind = CLI_VALUE_BOOL;
-        out->as.b = false;
-        st = gs_kv_get_array_bool(f, index, i, &out->as.b);
-        break;
-    case GS_VALUE_STRING:
-        out->kind = CLI_VALUE_STRING;
-        out->as.s = (gs_str){"", 0};
-        st = gs_kv_get_array_string(f, index, i, &out->as.s);
-        break;
-    case GS_VALUE_ARRAY:
-        break;
-    }
-    return st;
+    return read_value(f, index, elem, true, i, out);
 }
 
 /* "%" PRIu64 with a sign in front when negative, without printf's machinery (an info of 160,000

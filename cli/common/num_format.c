@@ -46,3 +46,17 @@ bool cli_format_f64(char buf[CLI_NUM_BUF], double v)
     }
     return true;
 }
+
+void cli_format_count(char buf[CLI_NUM_BUF], uint64_t v)
+{
+    char digits[24];
+    int n = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
+    size_t k = 0;
+    for (int i = 0; i < n; i++) {
+        if (i > 0 && (n - i) % 3 == 0) {
+            buf[k++] = ',';
+        }
+        buf[k++] = digits[i];
+    }
+    buf[k] = '\0';
+}

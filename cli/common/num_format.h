@@ -5,6 +5,7 @@
 #define GGUFSAFE_CLI_NUM_FORMAT_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 /* Enough for "-1.23456789012345678e-308" and the names. */
 #define CLI_NUM_BUF 40
@@ -12,5 +13,8 @@
 /* Both return true when v is finite (buf then holds a JSON-compatible number). */
 bool cli_format_f32(char buf[CLI_NUM_BUF], float v);
 bool cli_format_f64(char buf[CLI_NUM_BUF], double v);
+
+/* A count for people, in groups of three digits: "148,896". */
+void cli_format_count(char buf[CLI_NUM_BUF], uint64_t v);
 
 #endif

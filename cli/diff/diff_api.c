@@ -74,6 +74,7 @@ gs_status gs_diff_open(const char *path, const char *label, const gs_diff_option
                         strlen(path), "diff: opening");
     }
     cli_reader_options(&in->opts, o.profile);
+    in->opts.metadata_only = o.metadata_only;
     st = cli_source_open(&in->src, path, o.part_only, &in->opts, label, err);
     if (st != GS_OK) {
         free(in->path);
@@ -128,6 +129,17 @@ static gs_status compare(diff_report *r, const gs_diff_options *o, gs_error *err
     if (diff_match(sa, sb, &r->filter, &r->pairs) != GS_OK) {
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "pairing tensors");
     }
+    r->metadata_only = o->metadata_only;
+    if (r->metadata_only) {
+        /* nothing is decoded: what would be compared is not */
+        for (size_t i = 0; i < r->pairs.n; i++) {
+            if (r->pairs.items[i].kind == DIFF_PAIR_COMPARED) {
+                r->pairs.items[i].kind = DIFF_PAIR_NOT_DECODABLE;
+                r->pairs.count[DIFF_PAIR_COMPARED]--;
+                r->pairs.count[DIFF_PAIR_NOT_DECODABLE]++;
+            }
+        }
+    }
     progress_adapter pa = {o->progress, o->progress_ctx};
     size_t failed = diff_compare_pairs(&r->pairs, o->jobs, DIFF_CHUNK_ELEMS,
                                        o->progress != NULL ? progress : NULL, &pa);
@@ -152,7 +164,7 @@ gs_status gs_diff_compare(const gs_diff_input *a, const gs_diff_input *b,
     if (st != GS_OK) {
         return st;
     }
-    st = cli_kernel_usable(err);
+    st = o.metadata_only ? GS_OK : cli_kernel_usable(err); /* nothing is decoded then */
     if (st != GS_OK) {
         return st;
     }
@@ -212,6 +224,7 @@ gs_status gs_diff_get_summary(const gs_diff *d, gs_diff_summary *out)
     v.only_b = r->pairs.count[DIFF_PAIR_ONLY_B];
     v.shape_mismatches = r->pairs.count[DIFF_PAIR_SHAPE_MISMATCH];
     v.not_compared = r->pairs.count[DIFF_PAIR_NOT_DECODABLE];
+    v.metadata_only = r->metadata_only;
     v.kv_only_a = r->kvs.only_a;
     v.kv_only_b = r->kvs.only_b;
     v.kv_changed = r->kvs.changed;

@@ -281,6 +281,7 @@ void diff_json(cli_out *out, const diff_report *r)
     cli_json_report_header(&j, "diff", r->opts);
     bool usable;
     cli_json_key_cstring(&j, "kernel", gs_kernel_name(gs_active_kernel(&usable)));
+    cli_json_key_bool(&j, "metadata_only", r->metadata_only);
     json_source(&j, "a", r->path_a, r->a);
     json_source(&j, "b", r->path_b, r->b);
     json_filters(&j, &r->filter);

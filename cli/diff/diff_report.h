@@ -43,6 +43,7 @@ typedef struct diff_report {
     diff_pairs pairs;   /* compared pairs hold their metrics */
     diff_total total;   /* over the compared pairs, in list order */
     size_t failing;     /* compared pairs with diff_exceeds != 0 */
+    bool metadata_only; /* no tensor data read: every pair in both with one shape not compared */
 } diff_report;
 
 /* Sums the total and counts the failing tensors, in list order. */

@@ -210,8 +210,9 @@ static void print_unmatched(cli_out *out, const diff_report *r)
             } else {
                 cli_out_puts(out, "  not compared    ");
                 print_name(out, &ta, 0);
-                cli_out_printf(out, "  A %s, B %s: no f32 form\n", gs_type_name(ta.type),
-                               gs_type_name(tb.type));
+                cli_out_printf(out, "  A %s, B %s: %s\n", gs_type_name(ta.type),
+                               gs_type_name(tb.type),
+                               r->metadata_only ? "metadata only" : "no f32 form");
             }
             break;
         }

@@ -88,6 +88,7 @@ char *mf_escape(const void *raw, size_t n);
 
 typedef struct mf_hash_options {
     unsigned jobs; /* threads: the reader plus up to jobs-1 range hashers */
+    bool skip_absent; /* leave out tensors whose data is not in the file (metadata-only hash) */
     void (*progress)(void *ctx, uint64_t done, uint64_t total);
     void *progress_ctx;
     /* Test hook: called by the reading thread after each chunk is read (may be NULL). */

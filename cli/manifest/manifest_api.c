@@ -170,6 +170,7 @@ gs_status gs_manifest_open(const char *path, const gs_manifest_options *opts,
     } else {
         gs_options ro;
         cli_reader_options(&ro, o.profile);
+        ro.metadata_only = o.metadata_only;
         st = cli_source_open(&in->src, path, o.part_only, &ro, NULL, err);
         in->n_parts = st == GS_OK ? cli_source_parts(&in->src) : 0;
         if (st == GS_OK) {
@@ -223,7 +224,9 @@ gs_status gs_manifest_hash(const gs_manifest_input *in, const gs_manifest_option
                         "manifest of %zu parts", in->n_parts);
     }
     progress_adapter pa = {&o, 0, in->n_parts};
-    mf_hash_options ho = {.jobs = o.jobs, .progress = o.progress != NULL ? part_progress : NULL,
+    mf_hash_options ho = {.jobs = o.jobs,
+                          .skip_absent = o.metadata_only,
+                          .progress = o.progress != NULL ? part_progress : NULL,
                           .progress_ctx = &pa};
     for (size_t p = 0; p < in->n_parts && st == GS_OK; p++) {
         mf_part *part = &m->doc.parts[p];

@@ -132,7 +132,7 @@ static mf_entry *add_named(mf_part *part, mf_kind kind, gs_str raw)
 }
 
 /* The entries of the manifest for f, and the ranges whose bytes are to be hashed. */
-static gs_status collect(hasher *h)
+static gs_status collect(hasher *h, bool skip_absent)
 {
     const gs_file *f = h->f;
     mf_part *part = h->part;
@@ -155,6 +155,9 @@ static gs_status collect(hasher *h)
     for (size_t i = 0; i < gs_tensor_count(f); i++) {
         gs_tensor_info t;
         gs_tensor_info_at(f, i, &t);
+        if (skip_absent && !t.data_in_file) {
+            continue; /* a metadata-only hash: the manifest of the file as it is */
+        }
         mf_entry *e = add_named(part, MF_TENSOR, t.name);
         if (e == NULL) {
             return GS_E_NO_MEMORY;
@@ -255,7 +258,7 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
         release(&h, &rn);
         return GS_E_INTERNAL;
     }
-    gs_status st = collect(&h);
+    gs_status st = collect(&h, o->skip_absent);
     h.n_chunks = (layout.file_size + CHUNK - 1) / CHUNK;
     unsigned jobs = o->jobs > 0 ? o->jobs : 1;
     h.n_lanes = jobs > 1 ? jobs - 1 : 1;

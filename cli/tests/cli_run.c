@@ -265,3 +265,8 @@ bool contains(const char *s, const char *needle)
 {
     return s != NULL && strstr(s, needle) != NULL;
 }
+
+bool starts_with(const char *s, const char *prefix)
+{
+    return s != NULL && strncmp(s, prefix, strlen(prefix)) == 0;
+}

@@ -43,5 +43,7 @@ bool write_file(const char *path, const void *data, size_t len);
 
 /* True when s contains needle. */
 bool contains(const char *s, const char *needle);
+/* True when s begins with prefix. */
+bool starts_with(const char *s, const char *prefix);
 
 #endif

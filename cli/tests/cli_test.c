@@ -22,6 +22,35 @@ char *source_path(const char *rel)
     return root != NULL ? path_join(root, rel) : NULL;
 }
 
+bool sample_with_manifest(char **dir, char **sample, char **manifest, char *why, size_t why_cap)
+{
+    *dir = scratch_dir();
+    *sample = source_path("conformance/samples/ggml-written.gguf");
+    *manifest = *dir != NULL ? path_join(*dir, "sample.manifest") : NULL;
+    if (*sample == NULL || *manifest == NULL) {
+        snprintf(why, why_cap, "no scratch directory, or GS_SOURCE_DIR is not set");
+        return false;
+    }
+    run_result r;
+    if (!run_cli(&r, "hash", *sample, "--manifest", *manifest, NULL)) {
+        snprintf(why, why_cap, "ggufsafe hash did not run");
+        return false;
+    }
+    const bool ok = r.status == 0;
+    if (!ok) {
+        snprintf(why, why_cap, "ggufsafe hash: exit %d: %s", r.status, r.err);
+    }
+    run_result_free(&r);
+    return ok;
+}
+
+void sample_with_manifest_free(char *dir, char *sample, char *manifest)
+{
+    free(sample);
+    free(manifest);
+    scratch_remove(dir);
+}
+
 bool run_cli(run_result *r, const char *arg, ...)
 {
     const char *argv[MAX_ARGS + 2];

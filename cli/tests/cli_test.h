@@ -4,6 +4,7 @@
 #define GGUFSAFE_CLI_TEST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "cli_run.h"
 
@@ -23,6 +24,13 @@ bool run_cli_v(run_result *r, bool tty, const char *const *args);
  * checker's exit status (0: valid and as expected) and prints its complaints to stderr. */
 int check_json(const char *dir, const char *schema, const char *json, const char *expect, ...)
     __attribute__((sentinel));
+
+/* The fixture of the tests that check a file against its manifest: a fresh scratch directory
+ * (*dir), the sample conformance/samples/ggml-written.gguf (*sample) and its manifest
+ * *dir/sample.manifest (*manifest), written by `ggufsafe hash --manifest`. False, with why,
+ * when a step fails; sample_with_manifest_free releases all three either way. */
+bool sample_with_manifest(char **dir, char **sample, char **manifest, char *why, size_t why_cap);
+void sample_with_manifest_free(char *dir, char *sample, char *manifest);
 
 /* Writes the split set dir/<prefix>-0000N-of-00002.gguf, N = 1, 2: split.no, split.count,
  * split.tensors.count and one f32 tensor of 8 elements per part ("a", then "b"), and sets

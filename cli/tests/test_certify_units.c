@@ -64,15 +64,82 @@ Test(certify_units, docs_code_table_equals_the_code_table)
     free(text);
 }
 
+/* Text with every run of white space made one space (the docs wrap their paragraphs). */
+static char *squeeze(const char *s, size_t n)
+{
+    char *out = malloc(n + 1);
+    cr_assert_not_null(out);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool space = s[i] == ' ' || s[i] == '\n';
+        if (space && k > 0 && out[k - 1] == ' ') {
+            continue;
+        }
+        out[k++] = space ? ' ' : s[i];
+    }
+    out[k] = '\0';
+    return out;
+}
+
+/* Every code's section (from its anchor to the next) says what to do in its hint's words, and
+ * the reader table gives each status's hint. */
+Test(certify_units, docs_sections_carry_every_hint)
+{
+    char *text = certify_page();
+    for (size_t i = 1; i < cert_code_count; i++) {
+        char anchor[96];
+        snprintf(anchor, sizeof anchor, "<a id=\"%s\"></a>\n", cert_codes[i].code);
+        const char *at = strstr(text, anchor);
+        cr_expect_not_null(at, "docs/certify.md has no section %s", anchor);
+        if (at == NULL) {
+            continue;
+        }
+        const char *next = strstr(at + strlen(anchor), "<a id=\"");
+        size_t len = next != NULL ? (size_t)(next - at) : strlen(at);
+        char *section = squeeze(at, len);
+        char want[1024];
+        snprintf(want, sizeof want, "*What to do:* %s.", cert_codes[i].hint);
+        cr_expect(strstr(section, want) != NULL, "%s: the section does not say\n  %s",
+                  cert_codes[i].code, want);
+        free(section);
+    }
+    for (int v = 0; v < 100; v++) {
+        gs_status st = (gs_status)v;
+        const char *name = gs_status_name(st);
+        if (v == 0 || strcmp(name, "GS_E_UNKNOWN_STATUS") == 0 ||
+            strcmp(cert_reader_help(st), "docs/certify.md#reader") == 0) {
+            continue; /* not a status, or one no finding carries */
+        }
+        char row[512];
+        snprintf(row, sizeof row, "| <a id=\"reader.%s\"></a>`reader.%s` | ", name, name);
+        const char *at = strstr(text, row);
+        cr_expect_not_null(at, "docs/certify.md has no row for reader.%s", name);
+        if (at != NULL) {
+            const char *end = strchr(at, '\n');
+            char want[600];
+            snprintf(want, sizeof want, " | %s |", cert_reader_hint(st));
+            size_t wl = strlen(want);
+            cr_expect((size_t)(end - at) > wl && memcmp(end - wl, want, wl) == 0,
+                      "reader.%s: the row does not end with its hint\n  %s", name, want);
+        }
+    }
+    free(text);
+}
+
 Test(certify_units, codes_are_unique_and_namespaced)
 {
-    static const char *const spaces[] = {"layout.", "compat.", "meta.", "payload.", "split."};
+    static const char *const spaces[] = {"layout.", "compat.", "meta.", "payload.", "split.",
+                                         "reader."};
     for (size_t i = 0; i < cert_code_count; i++) {
         const char *code = cert_codes[i].code;
         cr_expect_gt(strlen(cert_codes[i].summary), 10, "%s", code);
         cr_expect_lt(strlen(code), CERT_CODE_MAX, "%s", code);
+        cr_expect_gt(strlen(cert_codes[i].hint), 30, "%s: a hint in plain words", code);
+        char help[96];
+        snprintf(help, sizeof help, "docs/certify.md#%s", i == 0 ? "reader" : code);
+        cr_expect_str_eq(cert_codes[i].help, help);
         bool spaced = i == 0 && strcmp(code, CERT_READER_ROW) == 0;
-        for (size_t s = 0; s < 5 && !spaced; s++) {
+        for (size_t s = 0; s < 6 && !spaced; s++) {
             spaced = strncmp(code, spaces[s], strlen(spaces[s])) == 0;
         }
         cr_expect(spaced, "%s is in no namespace", code);
@@ -83,6 +150,14 @@ Test(certify_units, codes_are_unique_and_namespaced)
     }
     cr_expect_eq(cert_code_find("reader.GS_E_TRUNCATED"), &cert_codes[0]);
     cr_expect_null(cert_code_find("meta.no_such_code"));
+    cr_expect_null(cert_code_find("reader.GS_E_NO_SUCH_STATUS"));
+    /* a reader status's row: its message, its own hint and help */
+    cert_code row;
+    cr_assert(cert_code_row("reader.GS_E_DATA_OUTSIDE_FILE", &row));
+    cr_expect_str_eq(row.summary, gs_status_message(GS_E_DATA_OUTSIDE_FILE));
+    cr_expect_str_eq(row.hint, cert_reader_hint(GS_E_DATA_OUTSIDE_FILE));
+    cr_expect_str_eq(row.help, "docs/certify.md#reader.GS_E_DATA_OUTSIDE_FILE");
+    cr_expect_neq(row.hint, cert_reader_hint(GS_E_TRUNCATED));
 }
 
 /* ---- files that shrink during the scan --------------------------------------------------- */
@@ -317,9 +392,20 @@ Test(certify_units, certify_from_memory)
         free(reports(r, true));
         gs_certify_free(r);
     }
-    /* not a GGUF at all: nothing to certify (the command's exit 2) */
-    cr_expect_eq(gs_certify_memory("GGML", 4, "x", &opt, &r, NULL), GS_E_BAD_MAGIC);
-    cr_expect_null(r);
+    /* not a GGUF at all: a report naming what it is (the command's exit 1) */
+    cr_assert_eq(gs_certify_memory("GGML", 4, "x", &opt, &r, NULL), GS_OK);
+    cr_assert_eq(gs_certify_get_summary(r, &sum), GS_OK);
+    cr_expect(!sum.verdict.certified);
+    cr_expect_eq(sum.finding_count, 1);
+    cr_expect_eq(sum.root_cause, 0);
+    cr_expect_str_eq(sum.verdict_sentence,
+                     "not a GGUF file: this is a text file, not a model (an error message, or a "
+                     "listing)");
+    gs_certify_finding f = {.struct_size = sizeof f};
+    cr_assert_eq(gs_certify_finding_at(r, 0, &f), GS_OK);
+    cr_expect_str_eq(f.code, "reader.not_gguf");
+    cr_expect_str_eq(f.help, "docs/certify.md#reader.not_gguf");
+    gs_certify_free(r);
     free(bytes);
     free(path);
 }

@@ -6,6 +6,7 @@
 #define _DEFAULT_SOURCE /* symlink */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "cert_codes.h"
 #include "cli_test.h"
+#include "gsw_foreign.h"
 #include "gsw_write.h"
 
 static char *dir;
@@ -40,7 +42,7 @@ typedef struct built {
 typedef struct crafted {
     const char *code;
     const char *severity; /* under the strict profile */
-    bool deep;
+    const char *flag;     /* what certify needs besides the file: "--deep", "--metadata-only" */
     int exit_code;
     void (*build)(built *out);
 } crafted;
@@ -358,6 +360,62 @@ static void b_arch_missing(built *out)
     gsw_model_free(&m);
 }
 
+/* A Git LFS pointer where the model should be. */
+static void b_not_gguf(built *out)
+{
+    out_file o;
+    gsw_bytes_init(&o.b);
+    gsw_map_init(&o.map);
+    gsw_foreign_samples[0].build(&o.b);
+    snprintf(out->where, sizeof out->where, "byte 0");
+    save(&o, out, "pointer.gguf");
+}
+
+/* Cut inside the key of the second key-value. */
+static void b_metadata_truncated(built *out)
+{
+    gsw_model m;
+    base(&m);
+    gsw_set_cstr(gsw_add(&m, "general.name"), "cut");
+    out_file o;
+    write_model(&m, 0, &o);
+    uint64_t cut = at(&o, GSW_KEY, 1, 0) + 3;
+    gsw_truncate(&o.b, (size_t)cut);
+    snprintf(out->where, sizeof out->where, "byte %llu", (unsigned long long)cut);
+    save(&o, out, "metadata_cut.gguf");
+    gsw_model_free(&m);
+}
+
+/* The file ends where its data would begin; certified with --metadata-only. */
+static void b_data_absent(built *out)
+{
+    gsw_model m;
+    base(&m);
+    out_file o;
+    write_model(&m, 0, &o);
+    uint64_t cut = at(&o, GSW_DATA, 0, 0);
+    gsw_truncate(&o.b, (size_t)cut);
+    where_tensor(out, cut, "w");
+    save(&o, out, "header_only.gguf");
+    gsw_model_free(&m);
+}
+
+/* A template that walks from a string to Python's classes (the published escape). */
+static void b_chat_template(built *out)
+{
+    gsw_model m;
+    base(&m);
+    static const char tmpl[] = "{% for m in messages %}{{ m.content }}{% endfor %}"
+                               "{{ ''.__class__.__mro__[1].__subclasses__() }}";
+    gsw_set_cstr(gsw_add(&m, "tokenizer.chat_template"), tmpl);
+    out_file o;
+    write_model(&m, 0, &o);
+    uint64_t at_fragment = at(&o, GSW_STR, 1, 0) + (uint64_t)(strstr(tmpl, "__class__") - tmpl);
+    where_key(out, at_fragment, "tokenizer.chat_template");
+    save(&o, out, "template.gguf");
+    gsw_model_free(&m);
+}
+
 static void b_type_unknown(built *out)
 {
     gsw_model m;
@@ -598,6 +656,20 @@ static void b_float(built *out)
     gsw_model_free(&m);
 }
 
+/* An infinity alone, no NaN: the finding counts both */
+static void b_float_inf(built *out)
+{
+    gsw_model m;
+    base(&m);
+    float inf = -INFINITY;
+    memcpy(m.tensors[0].data.ptr + 4 * 3, &inf, 4);
+    out_file o;
+    write_model(&m, 0, &o);
+    where_tensor(out, at(&o, GSW_DATA, 0, 0) + 4 * 3, "w");
+    save(&o, out, "float_inf.gguf");
+    gsw_model_free(&m);
+}
+
 static void b_all_zero(built *out)
 {
     gsw_model m;
@@ -765,55 +837,82 @@ static void b_part_alone(built *out)
 /* ---- the table -------------------------------------------------------------------------- */
 
 static const crafted cases[] = {
-    {"reader.GS_E_DATA_OUTSIDE_FILE", "error", false, 1, b_reader},
-    {"layout.truncated", "error", false, 1, b_truncated},
-    {"layout.trailing_bytes", "error", false, 1, b_trailing},
-    {"layout.gap", "warning", false, 1, b_gap},
-    {"layout.padding_nonzero", "warning", false, 0, b_padding},
-    {"compat.alignment_not_pow2", "error", false, 1, b_align_pow2},
-    {"compat.alignment_below_8", "warning", false, 1, b_align_small},
-    {"compat.tensor_name_64", "error", false, 1, b_name64},
-    {"compat.nested_array", "error", false, 1, b_nested},
-    {"compat.bool_value", "warning", false, 1, b_bool},
-    {"compat.key_grammar", "warning", false, 1, b_key_grammar},
-    {"compat.offsets_not_packed", "error", false, 1, b_not_packed},
-    {"compat.tail_padding_missing", "warning", false, 0, b_tail_padding},
-    {"compat.int_key_type", "error", false, 1, b_int_key},
-    {"compat.activation_type", "warning", false, 0, b_activation},
-    {"compat.version_2", "info", false, 0, b_version2},
-    {"compat.type_not_in_spec", "info", false, 0, b_newer_type},
-    {"meta.architecture_missing", "error", false, 1, b_arch_missing},
-    {"meta.type_unknown", "warning", false, 0, b_type_unknown},
-    {"meta.key_type", "error", false, 1, b_key_type},
-    {"meta.quantization_version_missing", "error", false, 1, b_qver},
-    {"meta.tokenizer_type", "error", false, 1, b_tok_type},
-    {"meta.tokenizer_length", "error", false, 1, b_tok_length},
-    {"meta.token_type_range", "error", false, 1, b_type_range},
-    {"meta.special_token_range", "error", false, 1, b_special},
-    {"meta.byte_token", "error", false, 1, b_byte_token},
-    {"meta.token_duplicate", "error", false, 1, b_duplicate},
-    {"meta.merges_malformed", "error", false, 1, b_merges},
-    {"meta.block_count_missing", "error", false, 1, b_blocks_missing},
-    {"meta.block_count_mismatch", "error", false, 1, b_blocks_mismatch},
-    {"meta.block_count_range", "error", false, 1, b_blocks_range},
-    {"payload.scale_nonfinite", "error", true, 1, b_scale},
-    {"payload.mxfp4_scale", "error", true, 1, b_mxfp4},
-    {"payload.nvfp4_scale", "warning", true, 0, b_nvfp4},
-    {"payload.float_nonfinite", "error", true, 1, b_float},
-    {"payload.all_zero", "info", true, 0, b_all_zero},
-    {"split.part_missing", "error", false, 1, b_part_missing},
-    {"split.same_file", "error", false, 1, b_same_file},
-    {"split.key_missing", "error", false, 1, b_key_missing},
-    {"split.key_type", "error", false, 1, b_split_key_type},
-    {"split.number_mismatch", "error", false, 1, b_number},
-    {"split.count_mismatch", "error", false, 1, b_count},
-    {"split.tensor_count_mismatch", "error", false, 1, b_tensor_count},
-    {"split.duplicate_tensor", "error", false, 1, b_duplicate_tensor},
-    {"split.bad_name", "error", false, 1, b_bad_name},
-    {"split.part_alone", "info", false, 0, b_part_alone},
+    {"reader.not_gguf", "error", NULL, 1, b_not_gguf},
+    {"reader.GS_E_DATA_OUTSIDE_FILE", "error", NULL, 1, b_reader},
+    {"layout.metadata_truncated", "error", NULL, 1, b_metadata_truncated},
+    {"layout.data_absent", "info", "--metadata-only", 0, b_data_absent},
+    {"layout.truncated", "error", NULL, 1, b_truncated},
+    {"layout.trailing_bytes", "error", NULL, 1, b_trailing},
+    {"layout.gap", "warning", NULL, 1, b_gap},
+    {"layout.padding_nonzero", "warning", NULL, 0, b_padding},
+    {"compat.alignment_not_pow2", "error", NULL, 1, b_align_pow2},
+    {"compat.alignment_below_8", "warning", NULL, 1, b_align_small},
+    {"compat.tensor_name_64", "error", NULL, 1, b_name64},
+    {"compat.nested_array", "error", NULL, 1, b_nested},
+    {"compat.bool_value", "warning", NULL, 1, b_bool},
+    {"compat.key_grammar", "warning", NULL, 1, b_key_grammar},
+    {"compat.offsets_not_packed", "error", NULL, 1, b_not_packed},
+    {"compat.tail_padding_missing", "warning", NULL, 0, b_tail_padding},
+    {"compat.int_key_type", "error", NULL, 1, b_int_key},
+    {"compat.activation_type", "warning", NULL, 0, b_activation},
+    {"compat.version_2", "info", NULL, 0, b_version2},
+    {"compat.type_not_in_spec", "info", NULL, 0, b_newer_type},
+    {"meta.architecture_missing", "error", NULL, 1, b_arch_missing},
+    {"meta.type_unknown", "warning", NULL, 0, b_type_unknown},
+    {"meta.chat_template_risk", "warning", NULL, 0, b_chat_template},
+    {"meta.key_type", "error", NULL, 1, b_key_type},
+    {"meta.quantization_version_missing", "error", NULL, 1, b_qver},
+    {"meta.tokenizer_type", "error", NULL, 1, b_tok_type},
+    {"meta.tokenizer_length", "error", NULL, 1, b_tok_length},
+    {"meta.token_type_range", "error", NULL, 1, b_type_range},
+    {"meta.special_token_range", "error", NULL, 1, b_special},
+    {"meta.byte_token", "error", NULL, 1, b_byte_token},
+    {"meta.token_duplicate", "error", NULL, 1, b_duplicate},
+    {"meta.merges_malformed", "error", NULL, 1, b_merges},
+    {"meta.block_count_missing", "error", NULL, 1, b_blocks_missing},
+    {"meta.block_count_mismatch", "error", NULL, 1, b_blocks_mismatch},
+    {"meta.block_count_range", "error", NULL, 1, b_blocks_range},
+    {"payload.scale_nonfinite", "error", "--deep", 1, b_scale},
+    {"payload.mxfp4_scale", "error", "--deep", 1, b_mxfp4},
+    {"payload.nvfp4_scale", "warning", "--deep", 0, b_nvfp4},
+    {"payload.float_nonfinite", "error", "--deep", 1, b_float},
+    {"payload.float_nonfinite", "error", "--deep", 1, b_float_inf},
+    {"payload.all_zero", "info", "--deep", 0, b_all_zero},
+    {"split.part_missing", "error", NULL, 1, b_part_missing},
+    {"split.same_file", "error", NULL, 1, b_same_file},
+    {"split.key_missing", "error", NULL, 1, b_key_missing},
+    {"split.key_type", "error", NULL, 1, b_split_key_type},
+    {"split.number_mismatch", "error", NULL, 1, b_number},
+    {"split.count_mismatch", "error", NULL, 1, b_count},
+    {"split.tensor_count_mismatch", "error", NULL, 1, b_tensor_count},
+    {"split.duplicate_tensor", "error", NULL, 1, b_duplicate_tensor},
+    {"split.bad_name", "error", NULL, 1, b_bad_name},
+    {"split.part_alone", "info", NULL, 0, b_part_alone},
 };
 
 #define N_CASES (sizeof cases / sizeof cases[0])
+
+/* The codes that break the lenient profile too, written out here rather than read from the
+ * table, so that a table that drops lenient from one of them fails (the README's table is
+ * generated from it and cannot catch that). */
+static const char *const breaks_lenient[] = {
+    "layout.truncated",       "meta.tokenizer_type",         "meta.tokenizer_length",
+    "meta.token_type_range",  "meta.special_token_range",    "meta.byte_token",
+    "meta.block_count_range", "split.part_missing",          "split.key_missing",
+    "split.key_type",         "split.number_mismatch",       "split.count_mismatch",
+    "split.tensor_count_mismatch", "split.duplicate_tensor", "split.same_file",
+    "reader.not_gguf",        "layout.metadata_truncated",
+};
+
+static bool in_breaks_lenient(const char *code)
+{
+    for (size_t i = 0; i < sizeof breaks_lenient / sizeof breaks_lenient[0]; i++) {
+        if (strcmp(breaks_lenient[i], code) == 0) {
+            return true;
+        }
+    }
+    return false;
+}
 
 /* The same file certified for lenient: a code that breaks lenient keeps its severity and the
  * exit status; one that breaks only strict is a note. (The reader's codes break the profiles
@@ -825,16 +924,13 @@ static void check_lenient(const crafted *c, const built *b)
     if (row->profiles == CERT_PROFILES_PER_FINDING) {
         return;
     }
-    bool breaks = (row->profiles & CERT_LENIENT) != 0;
+    bool breaks = in_breaks_lenient(c->code);
     char want[1200];
-    snprintf(want, sizeof want, "\n%-7s %s%s%s [breaks: ", breaks ? c->severity : "info",
+    snprintf(want, sizeof want, "\n%-7s %s%s%s\n", breaks ? c->severity : "info",
              c->code, b->where[0] ? " at " : "", b->where);
     run_result r;
-    if (c->deep) {
-        cr_assert(run_cli(&r, "certify", "--profile", "lenient", "--deep", b->path, NULL));
-    } else {
-        cr_assert(run_cli(&r, "certify", "--profile", "lenient", b->path, NULL));
-    }
+    cr_assert(run_cli(&r, "certify", "--profile", "lenient", c->flag != NULL ? c->flag : b->path,
+                      c->flag != NULL ? b->path : NULL, NULL));
     cr_expect(contains(r.out, want), "%s under lenient: no line starting\n%s\nin\n%s", c->code,
               want + 1, r.out);
     if (breaks) {
@@ -849,26 +945,25 @@ static void check_case(const crafted *c)
     built b;
     memset(&b, 0, sizeof b);
     c->build(&b);
-    char want[1200];
-    snprintf(want, sizeof want, "\n%-7s %s%s%s [breaks: ", c->severity, c->code,
+    /* a finding of its own (its line, then the message), or one listed under its cause */
+    char want[1200], under[1200];
+    snprintf(want, sizeof want, "\n%-7s %s%s%s\n        ", c->severity, c->code,
+             b.where[0] ? " at " : "", b.where);
+    snprintf(under, sizeof under, "\n          - %s %s%s%s: ", c->severity, c->code,
              b.where[0] ? " at " : "", b.where);
     run_result r;
-    if (c->deep) {
-        cr_assert(run_cli(&r, "certify", "--deep", b.path, NULL));
-    } else {
-        cr_assert(run_cli(&r, "certify", b.path, NULL));
-    }
+    cr_assert(run_cli(&r, "certify", c->flag != NULL ? c->flag : b.path,
+                      c->flag != NULL ? b.path : NULL, NULL));
     cr_expect_eq(r.status, c->exit_code, "%s: exit %d, wanted %d\n%s%s", c->code, r.status,
                  c->exit_code, r.out, r.err);
-    cr_expect(contains(r.out, want), "%s: no line starting\n%s\nin\n%s", c->code, want + 1, r.out);
+    cr_expect(contains(r.out, want) || contains(r.out, under), "%s: no line starting\n%s\nin\n%s",
+              c->code, want + 1, r.out);
+    cr_expect(starts_with(r.out, "verdict: "), "%s: %s", c->code, r.out);
     cr_expect(no_control_bytes(r.out, r.out_len), "%s", c->code);
     run_result_free(&r);
     /* the same finding in the JSON report, which validates */
-    if (c->deep) {
-        cr_assert(run_cli(&r, "certify", "--json", "--deep", b.path, NULL));
-    } else {
-        cr_assert(run_cli(&r, "certify", "--json", b.path, NULL));
-    }
+    cr_assert(run_cli(&r, "certify", "--json", c->flag != NULL ? c->flag : b.path,
+                      c->flag != NULL ? b.path : NULL, NULL));
     char code_member[128];
     snprintf(code_member, sizeof code_member, "\"code\": \"%s\"", c->code);
     cr_expect(contains(r.out, code_member), "%s: not in the JSON report", c->code);
@@ -877,10 +972,25 @@ static void check_case(const crafted *c)
     check_lenient(c, &b);
 }
 
-Test(certify_codes, every_crafted_file_reports_its_code, .timeout = 120)
+/* A hang guard, not a timing: fifty files, three runs of the command each, which under a
+ * sanitizer on a loaded machine takes minutes. */
+Test(certify_codes, every_crafted_file_reports_its_code, .timeout = 600)
 {
     for (size_t i = 0; i < N_CASES; i++) {
         check_case(&cases[i]);
+    }
+}
+
+/* The table's profiles agree with the list above, code by code. */
+Test(certify_codes, lenient_codes_match_the_table)
+{
+    for (size_t i = 0; i < cert_code_count; i++) {
+        const cert_code *row = &cert_codes[i];
+        if (row->profiles == CERT_PROFILES_PER_FINDING) {
+            continue;
+        }
+        cr_expect_eq((row->profiles & CERT_LENIENT) != 0, in_breaks_lenient(row->code),
+                     "%s: the table and breaks_lenient disagree", row->code);
     }
 }
 

@@ -456,7 +456,7 @@ Test(diff, usage_and_file_errors)
         run_result_free(&r);
     }
     run_result r;
-    /* a file that does not exist, or is not a GGUF: 2; a broken GGUF: 1 */
+    /* a file that does not exist: 2; one that is not a GGUF, or a broken GGUF: 1 */
     const char *missing = dt_scratch_path(&scratch, "missing.gguf");
     DIFF(&r, ref, missing);
     cr_expect_eq(r.status, 2, "%s", r.err);
@@ -469,9 +469,12 @@ Test(diff, usage_and_file_errors)
     const char *text = dt_scratch_path(&scratch, "text.gguf");
     cr_assert(write_file(text, "hello, world\n", 13));
     DIFF(&r, text, ref);
-    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect_eq(r.status, 1, "%s", r.err);
     cr_expect(contains(r.err, "GS_E_BAD_MAGIC"), "%s", r.err);
     cr_expect(contains(r.err, "(A: "), "which side: %s", r.err);
+    cr_expect(contains(r.err, "\nnote: this is a text file, not a model (an error message, or "
+                              "a listing) (hello, world)\n"),
+              "%s", r.err);
     run_result_free(&r);
     size_t len;
     char *bytes = read_file(q, &len);
@@ -488,6 +491,41 @@ Test(diff, usage_and_file_errors)
     cr_expect(contains(r.out, "usage: ggufsafe diff A B [--json] [--tensor GLOB]... "
                               "[--exclude GLOB]...\n"),
               "%s", r.out);
+    run_result_free(&r);
+}
+
+/* --metadata-only: a header-only copy against the whole file compares the metadata, reads no
+ * tensor data (every tensor in both is "not compared"), and passes; without the option the
+ * copy is refused and the option named. */
+Test(diff, metadata_only_compares_a_header_only_copy)
+{
+    const char *ref = write_base("ref.gguf");
+    size_t len;
+    char *bytes = read_file(ref, &len);
+    cr_assert_not_null(bytes);
+    gs_file *f;
+    cr_assert_eq(gs_open_file(ref, NULL, &f, NULL), GS_OK);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    gs_close(f);
+    const char *head = dt_scratch_path(&scratch, "head.gguf");
+    cr_assert(write_file(head, bytes, (size_t)l.data_offset));
+    free(bytes);
+    run_result r;
+    DIFF(&r, "--metadata-only", ref, head);
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect(contains(r.out, "  not compared    token_embd.weight  A q8_0, B q8_0: metadata "
+                              "only\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    DIFF(&r, "--json", "--metadata-only", ref, head);
+    cr_expect_eq(check_json(scratch.dir, "diff.schema.json", r.out,
+                            "/metadata_only=true", NULL),
+                 0);
+    run_result_free(&r);
+    DIFF(&r, ref, head);
+    cr_expect_eq(r.status, 1);
+    cr_expect(contains(r.err, "'ggufsafe diff --metadata-only "), "%s", r.err);
     run_result_free(&r);
 }
 

@@ -111,7 +111,7 @@ Test(escape, strict_profile_rejects_with_escaped_error_line)
     cr_expect(no_control_bytes(r.err, r.err_len), "%s", r.err);
     cr_expect_str_eq(r.err, "error: GS_E_BAD_KEY at byte 24 (weird\\xff\\x1b[31mkey\\x07): key "
                             "outside the GGUF key grammar (lower_snake_case segments joined by "
-                            "'.'): key-value pair 0\n");
+                            "'.'): key-value pair 0, not valid UTF-8\n");
     run_result_free(&r);
 }
 

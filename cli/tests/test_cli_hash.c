@@ -56,14 +56,18 @@ static char *hash_of(const char *path, const char *jobs)
 }
 
 /* The manifest this test expects for path, computed independently from the file's bytes with
- * the reader's offsets (names here are plain ASCII). */
-static char *expected_manifest(const char *path)
+ * the reader's offsets (names here are plain ASCII); with metadata_only, of the file as it is:
+ * the tensors whose data is not in it left out. */
+static char *expected_manifest_of(const char *path, bool metadata_only)
 {
     size_t len;
     char *bytes = read_file(path, &len);
     cr_assert_not_null(bytes);
     gs_file *f;
-    cr_assert_eq(gs_open_file(path, NULL, &f, NULL), GS_OK);
+    gs_options o;
+    gs_options_init(&o);
+    o.metadata_only = metadata_only;
+    cr_assert_eq(gs_open_file(path, &o, &f, NULL), GS_OK);
     size_t cap = 1 << 20, n = 0;
     char *m = malloc(cap);
     char hex[65];
@@ -79,6 +83,9 @@ static char *expected_manifest(const char *path)
     for (size_t i = 0; i < gs_tensor_count(f); i++) {
         gs_tensor_info t;
         gs_tensor_info_at(f, i, &t);
+        if (!t.data_in_file) {
+            continue;
+        }
         sha256_hex(bytes + t.data_offset, t.size, hex);
         char shape[96] = "-";
         size_t k = 0;
@@ -94,6 +101,48 @@ static char *expected_manifest(const char *path)
     gs_close(f);
     free(bytes);
     return m;
+}
+
+static char *expected_manifest(const char *path)
+{
+    return expected_manifest_of(path, false);
+}
+
+/* --metadata-only: a header-only copy, and one cut inside its data, get the manifest of the file
+ * as it is (every key-value, the whole tensors), which verify --metadata-only accepts; without
+ * the option the command refuses them and says which option reads them. */
+Test(hash, metadata_only_hashes_the_file_as_it_is)
+{
+    size_t len;
+    char *bytes = read_file(sample, &len);
+    cr_assert_not_null(bytes);
+    static const size_t cuts[] = {63840, 100000};
+    for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "cut_%zu.gguf", cuts[i]);
+        char *path = path_join(dir, name);
+        cr_assert(write_file(path, bytes, cuts[i]));
+        run_result r;
+        cr_assert(run_cli(&r, "hash", "--metadata-only", path, NULL));
+        cr_expect_eq(r.status, 0, "%s", r.err);
+        char *want = expected_manifest_of(path, true);
+        cr_expect_str_eq(r.out, want);
+        char *manifest = path_join(dir, "cut.manifest");
+        cr_assert(write_file(manifest, r.out, r.out_len));
+        run_result_free(&r);
+        cr_assert(run_cli(&r, "verify", "--metadata-only", path, manifest, NULL));
+        cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+        run_result_free(&r);
+        cr_assert(run_cli(&r, "hash", path, NULL));
+        cr_expect_eq(r.status, 1);
+        cr_expect_eq(r.out_len, 0);
+        cr_expect(contains(r.err, "'ggufsafe hash --metadata-only "), "%s", r.err);
+        run_result_free(&r);
+        free(want);
+        free(manifest);
+        free(path);
+    }
+    free(bytes);
 }
 
 Test(hash, sample_manifest_is_every_digest_of_the_file)

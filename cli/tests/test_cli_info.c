@@ -82,7 +82,7 @@ Test(cli, help_lists_info)
     /* generated from the option table, wrapped before column 80 */
     static const char synopsis[] =
         "usage: ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N]\n"
-        "                     [--part-only] [--output FILE]\n\n";
+        "                     [--part-only] [--metadata-only] [--output FILE]\n\n";
     cr_assert(strncmp(r.out, synopsis, strlen(synopsis)) == 0, "%s", r.out);
     run_result_free(&r);
 }
@@ -193,16 +193,53 @@ Test(cli, info_json_of_sample_validates)
     run_result_free(&r);
 }
 
-Test(cli, not_a_gguf_exits_2)
+/* Not a GGUF at all: the file under test is bad (1), and the error line is followed by what it
+ * is and what to do. */
+Test(cli, not_a_gguf_exits_1_and_says_what_it_is)
 {
     char *path = path_join(dir, "hello.txt");
     cr_assert(write_file(path, "hello, world\n", 13));
     run_result r;
     cr_assert(run_cli(&r, "info", path, NULL));
-    cr_expect_eq(r.status, 2);
+    cr_expect_eq(r.status, 1);
     cr_expect_eq(r.out_len, 0);
     cr_expect_str_eq(r.err, "error: GS_E_BAD_MAGIC at byte 0 (header): not a GGUF file: the "
-                            "first 4 bytes are not \"GGUF\": magic\n");
+                            "first 4 bytes are not \"GGUF\": magic\n"
+                            "note: this is a text file, not a model (an error message, or a "
+                            "listing) (hello, world)\n"
+                            "hint: read it to see what the server said, then download the file "
+                            "again\n");
+    run_result_free(&r);
+    free(path);
+}
+
+/* A header-only copy: --metadata-only lists the tensors as having no data, and says how large
+ * the complete file is; the JSON has data_in_file false and the layout's counts. */
+Test(cli, metadata_only_reads_a_header_only_copy)
+{
+    char *path = truncated_sample(63840); /* where the sample's data begins */
+    run_result r;
+    cr_assert(run_cli(&r, "info", "--metadata-only", path, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect(contains(r.out, "  (data not in the file)\n"), "%s", r.out);
+    cr_expect(contains(r.out, "MISMATCH (metadata only: the data of 33 of 33 tensors is not in "
+                              "the file; the complete file has 148896 bytes)\n"),
+              "%s", r.out);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "info", "--json", "--metadata-only", path, NULL));
+    cr_expect_eq(r.status, 0);
+    cr_expect_eq(check_json(dir, "info.schema.json", r.out, "/tensor_count=33",
+                            "/tensors/0/data_in_file=false", "/tensors/32/data_in_file=false",
+                            "/layout/tensors_outside=33", "/layout/described_size=148896",
+                            "/size_check=\"MISMATCH\"", NULL),
+                 0);
+    run_result_free(&r);
+    /* the whole sample is unchanged by the option */
+    cr_assert(run_cli(&r, "info", "--json", "--metadata-only", sample, NULL));
+    cr_expect_eq(check_json(dir, "info.schema.json", r.out, "/tensors/0/data_in_file=true",
+                            "/layout/tensors_outside=0", "/layout/described_size=148896",
+                            "/size_check=\"EXACT\"", NULL),
+                 0);
     run_result_free(&r);
     free(path);
 }
@@ -230,6 +267,9 @@ Test(cli, empty_file_is_truncated_exit_1)
     cr_assert(run_cli(&r, "info", path, NULL));
     cr_expect_eq(r.status, 1);
     cr_expect(strncmp(r.err, "error: GS_E_TRUNCATED at byte 0 (header): ", 42) == 0, "%s", r.err);
+    cr_expect(contains(r.err, "\nnote: this is an empty file (0 bytes)\nhint: download the file "
+                              "again: nothing of it was written\n"),
+              "%s", r.err);
     run_result_free(&r);
     free(path);
 }
@@ -241,12 +281,27 @@ Test(cli, truncated_sample_exits_1_with_error_line)
     for (size_t i = 0; i < sizeof cuts / sizeof cuts[0]; i++) {
         char *path = truncated_sample(cuts[i]);
         char *want = expected_error_line(path);
+        /* then what to do: the metadata is cut, or only the data is missing */
+        char hint[4096];
+        if (cuts[i] < 63840) {
+            snprintf(hint, sizeof hint, "hint: the file ends before its metadata does: most "
+                                        "likely an incomplete download; download it again "
+                                        "('ggufsafe certify %s' says more)\n", path);
+        } else {
+            snprintf(hint, sizeof hint, "hint: the metadata is whole but tensor data is missing "
+                                        "(a header-only copy, or a download cut short): "
+                                        "'ggufsafe info --metadata-only %s' reads what is "
+                                        "there\n", path);
+        }
+        size_t wl = strlen(want);
         for (int json = 0; json < 2; json++) {
             run_result r;
             cr_assert(run_cli(&r, "info", path, json ? "--json" : NULL, NULL));
             cr_expect_eq(r.status, 1, "cut at %zu: exit %d", cuts[i], r.status);
             cr_expect_eq(r.out_len, 0);
-            cr_expect_str_eq(r.err, want);
+            cr_expect(strncmp(r.err, want, wl) == 0, "%s", r.err);
+            cr_expect_str_eq(r.err + (strlen(r.err) >= wl ? wl : 0), hint, "cut at %zu",
+                             cuts[i]);
             run_result_free(&r);
         }
         free(want);

@@ -467,7 +467,7 @@ Test(options, file_error_lines_name_the_file_first)
          "error: cannot read 'b.gguf' (B): GS_E_IO at byte 96 (blk.0.w): ", NULL, "\n", 2},
         /* the file's contents: the reader's line, then the side and the path */
         {{{GS_E_BAD_MAGIC, 0, GS_CONTEXT_HEADER, "", "magic"}, "a.gguf", "A", true},
-         "error: GS_E_BAD_MAGIC at byte 0 (header): ", NULL, ": magic (A: a.gguf)\n", 2},
+         "error: GS_E_BAD_MAGIC at byte 0 (header): ", NULL, ": magic (A: a.gguf)\n", 1},
         {{{GS_E_TOO_MANY_DIMS, 77, GS_CONTEXT_TENSOR, "t", "5 > 4"}, "a.gguf", NULL, true},
          "error: GS_E_TOO_MANY_DIMS at byte 77 (t): ", NULL, ": 5 > 4\n", 1},
         {{{GS_E_IO, 0, GS_CONTEXT_NONE, "", "open: No such file or directory"}, hostile, NULL,

@@ -19,21 +19,13 @@ static char *manifest; /* the sample's */
 static void setup(void)
 {
     cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-    manifest = path_join(dir, "sample.manifest");
-    run_result r;
-    cr_assert(run_cli(&r, "hash", sample, "--manifest", manifest, NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    run_result_free(&r);
+    char why[512];
+    cr_assert(sample_with_manifest(&dir, &sample, &manifest, why, sizeof why), "%s", why);
 }
 
 static void teardown(void)
 {
-    scratch_remove(dir);
-    free(sample);
-    free(manifest);
+    sample_with_manifest_free(dir, sample, manifest);
 }
 
 TestSuite(verify, .init = setup, .fini = teardown);

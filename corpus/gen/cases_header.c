@@ -21,7 +21,7 @@ static void magic_cases(gsc_sink *s)
     static const struct { const char *file, *magic, *desc; } bad[] = {
         {"header/magic_fugg.gguf", "FUGG", "big-endian magic FUGG (never a C reader path)"},
         {"header/magic_lowercase.gguf", "gguf", "lower-case magic"},
-        {"header/magic_ggjt.gguf", "ggjt", "pre-GGUF llama.cpp magic"},
+        {"header/magic_ggjt.gguf", "tjgg", "pre-GGUF llama.cpp magic ggjt (0x67676a74 on disk)"},
         {"header/magic_nul.gguf", "\0GGU", "magic shifted by one byte"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

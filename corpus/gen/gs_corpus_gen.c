@@ -215,6 +215,7 @@ int main(int argc, char **argv)
     gsc_cases_semantic(&s);
     gsc_cases_boundary(&s);
     gsc_cases_truncate(&s);
+    gsc_cases_notgguf(&s);
     int rc = 0;
     if (a.regress != NULL &&
         add_regress(&s, a.regress, a.check || a.update) != 0) {

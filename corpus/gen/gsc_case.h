@@ -17,8 +17,8 @@ void gsc_sink_init(gsc_sink *s, const char *out_dir);
 void gsc_sink_free(gsc_sink *s);
 
 /* The exit status `ggufsafe certify` must give a case. A file the strict reader rejects cannot
- * be certified: 1 (its reader.<STATUS> finding is an error), 2 when it is not a GGUF at all
- * (GS_E_BAD_MAGIC); GSC_CERTIFY_DERIVED gives exactly that. An accepted file's recipe must
+ * be certified: 1 (its reader.<STATUS> finding is an error, or, for a file that is not GGUF at
+ * all, reader.not_gguf); GSC_CERTIFY_DERIVED gives exactly that. An accepted file's recipe must
  * declare it (gsc_certify), working it out from the certification rules (docs/certify.md),
  * never from what the command prints. */
 #define GSC_CERTIFY_DERIVED (-1)

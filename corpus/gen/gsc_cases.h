@@ -19,6 +19,7 @@ void gsc_cases_cve(gsc_sink *s);       /* published vulnerability shapes */
 void gsc_cases_semantic(gsc_sink *s);  /* tokenizer and split keys: accepted by the reader */
 void gsc_cases_boundary(gsc_sink *s);  /* large and extreme files that must be accepted */
 void gsc_cases_truncate(gsc_sink *s);  /* a valid file cut inside every field */
+void gsc_cases_notgguf(gsc_sink *s);   /* files that stand in for a GGUF: LFS pointers, ... */
 
 /* Shared model pieces. */
 /* "general.architecture" = "llama". */

@@ -1,10 +1,12 @@
 /* gs_corpus_certify CLI MANIFEST DIR: runs `CLI certify FILE` on every corpus file and checks
- * its exit status against the manifest's certify_exit column (declared by the recipes), and that
- * a file the strict reader rejects is reported with that status at that offset
- * ("reader.<STATUS> at byte <offset>"), or, for a file that is not a GGUF at all, refused with
- * GS_E_BAD_MAGIC. Checks each file's sha256 first, so a stale corpus cannot pass. Prints one line
- * per failure (with the command's output) and "N passed, N failed". */
+ * its exit status against the manifest's certify_exit column (declared by the recipes), that the
+ * report starts with its verdict, and that a file the strict reader rejects is reported with that
+ * status at that offset ("reader.<STATUS> at byte <offset>"), or, for a file that is not a GGUF
+ * at all (GS_E_BAD_MAGIC, or empty), as reader.not_gguf at byte 0, its first finding. Checks
+ * each file's sha256 first, so a stale corpus cannot pass. Prints one line per failure (with the
+ * command's output) and "N passed, N failed". */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,19 +78,23 @@ static int read_sha(const char *path, char sha[65])
     return rc;
 }
 
-/* "reader.<STATUS> at byte <offset>" followed by the end of the location (',' or ' '). */
+/* "reader.<STATUS> at byte <offset>" followed by the end of the location: ',' (a key or tensor
+ * follows), the end of the line, or ':' (a consequence's line goes on with its message). */
 static int reports(const char *out, const gsc_verdict *v)
 {
     char want[128];
     int n = snprintf(want, sizeof want, "reader.%s at byte %llu", gs_status_name(v->status),
                      (unsigned long long)v->offset);
     for (const char *p = strstr(out, want); p != NULL; p = strstr(p + 1, want)) {
-        if (p[n] == ',' || p[n] == ' ') {
+        if (p[n] == ',' || p[n] == '\n' || p[n] == ':') {
             return 1;
         }
     }
     return 0;
 }
+
+#define EMPTY_SHA256 "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+#define NOT_GGUF_LINE "error   reader.not_gguf at byte 0\n"
 
 static int check(const char *cli, const gsc_entry *e, const char *dir)
 {
@@ -102,12 +108,16 @@ static int check(const char *cli, const gsc_entry *e, const char *dir)
     int status = run_certify(cli, path, &out);
     int want = e->certify[0] - '0';
     const char *why = NULL;
+    bool not_gguf = e->strict.status == GS_E_BAD_MAGIC || strcmp(sha, EMPTY_SHA256) == 0;
+    const char *first = out != NULL ? strstr(out, "\n\nerror   ") : NULL;
     if (status != want) {
         why = "exit status";
-    } else if (e->strict.status == GS_E_BAD_MAGIC && strstr(out, "GS_E_BAD_MAGIC") == NULL) {
-        why = "no GS_E_BAD_MAGIC error";
-    } else if (e->strict.status != GS_OK && e->strict.status != GS_E_BAD_MAGIC &&
-               !reports(out, &e->strict)) {
+    } else if (out == NULL || strncmp(out, "verdict: ", 9) != 0) {
+        why = "the report does not start with its verdict";
+    } else if (not_gguf && (first == NULL || strncmp(first + 2, NOT_GGUF_LINE,
+                                                     strlen(NOT_GGUF_LINE)) != 0)) {
+        why = "not reported as reader.not_gguf, first";
+    } else if (e->strict.status != GS_OK && !not_gguf && !reports(out, &e->strict)) {
         why = "the strict reader's status is not reported at its offset";
     }
     if (out != NULL && (strstr(out, "Sanitizer") != NULL || strstr(out, "runtime error") != NULL)) {

@@ -22,7 +22,7 @@ static inline void iq4_nl_block(const uint8_t *b, float *y)
     gsa_store_s8x16_mul(y + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), d);
 }
 
-GSI_AVX2_ROW(iq4_nl, GSI_IQ4_NL_BYTES, GSI_IQ4_NL_ELEMS)
+GSI_AVX2_ROW(IQ4_NL, iq4_nl)
 
 /* d, scales_h u16, scales_l[4], qs[128]. The eight 6-bit scales of the sub-blocks in 32-bit
  * lanes: nibble ib of scales_l's word, bits 2ib..2ib+1 of scales_h on top; dl = d * (ls - 32),
@@ -50,7 +50,7 @@ static inline void iq4_xs_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_AVX2_ROW(iq4_xs, GSI_IQ4_XS_BYTES, GSI_IQ4_XS_ELEMS)
+GSI_AVX2_ROW(IQ4_XS, iq4_xs)
 
 /* e E8M0, qs[16]; legacy nibble order. Blocks are 17 bytes, so they sit at every
  * address. The scale 2^(e-128) is a subnormal for e < 2: the multiply keeps it because this
@@ -64,7 +64,7 @@ static inline void mxfp4_block(const uint8_t *b, float *y)
     gsa_store_s8x16_mul(y + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), d);
 }
 
-GSI_AVX2_ROW(mxfp4, GSI_MXFP4_BYTES, GSI_MXFP4_ELEMS)
+GSI_AVX2_ROW(MXFP4, mxfp4)
 
 /* d UE4M3[4], qs[32]: four 16-element sub-blocks of 8 bytes; the low nibbles of a
  * sub-block's 8 bytes are its elements 0..7, the high nibbles 8..15. 16 bytes (two
@@ -84,4 +84,4 @@ static inline void nvfp4_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_AVX2_ROW(nvfp4, GSI_NVFP4_BYTES, GSI_NVFP4_ELEMS)
+GSI_AVX2_ROW(NVFP4, nvfp4)

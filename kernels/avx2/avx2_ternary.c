@@ -71,5 +71,4 @@ static inline void tq2_0_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_AVX2_ROW(tq1_0, GSI_TQ1_0_BYTES, GSI_TQ1_0_ELEMS)
-GSI_AVX2_ROW(tq2_0, GSI_TQ2_0_BYTES, GSI_TQ2_0_ELEMS)
+GSI_TERNARY_TYPES(GSI_AVX2_ROW)

@@ -8,45 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "decode.h"
+
 #define GSI_AVX2_DECODER(name) \
     void gsi_avx2_##name(const uint8_t *src, float *dst, size_t n_blocks)
 
-/* avx2_float.c */
-GSI_AVX2_DECODER(f32);
-GSI_AVX2_DECODER(f16);
-GSI_AVX2_DECODER(bf16);
-/* avx2_legacy.c */
-GSI_AVX2_DECODER(q4_0);
-GSI_AVX2_DECODER(q4_1);
-GSI_AVX2_DECODER(q5_0);
-GSI_AVX2_DECODER(q5_1);
-GSI_AVX2_DECODER(q8_0);
-GSI_AVX2_DECODER(q8_1);
-GSI_AVX2_DECODER(q1_0);
-GSI_AVX2_DECODER(q2_0);
-/* avx2_kquants.c */
-GSI_AVX2_DECODER(q2_K);
-GSI_AVX2_DECODER(q3_K);
-GSI_AVX2_DECODER(q4_K);
-GSI_AVX2_DECODER(q5_K);
-GSI_AVX2_DECODER(q6_K);
-GSI_AVX2_DECODER(q8_K);
-/* avx2_iquants.c */
-GSI_AVX2_DECODER(iq2_xxs);
-GSI_AVX2_DECODER(iq2_xs);
-GSI_AVX2_DECODER(iq2_s);
-GSI_AVX2_DECODER(iq3_xxs);
-GSI_AVX2_DECODER(iq3_s);
-GSI_AVX2_DECODER(iq1_s);
-GSI_AVX2_DECODER(iq1_m);
-/* avx2_codebook.c */
-GSI_AVX2_DECODER(iq4_nl);
-GSI_AVX2_DECODER(iq4_xs);
-GSI_AVX2_DECODER(mxfp4);
-GSI_AVX2_DECODER(nvfp4);
-/* avx2_ternary.c */
-GSI_AVX2_DECODER(tq1_0);
-GSI_AVX2_DECODER(tq2_0);
+/* gsi_avx2_<name> for every type of decoder_types.h, family by family. */
+#define GSI_AVX2_DECLARE(id, name) GSI_AVX2_DECODER(name);
+GSI_DECODED_TYPES(GSI_AVX2_DECLARE)
+#undef GSI_AVX2_DECLARE
 
 /* A plain loop over blocks, writing with ordinary stores. */
 typedef void (*gsi_avx2_rows_fn)(const uint8_t *src, float *dst, size_t n_blocks);
@@ -57,17 +27,16 @@ void gsi_avx2_decode(gsi_avx2_rows_fn rows, const uint8_t *src, float *dst, size
                      size_t block_bytes, size_t block_elems);
 
 /* Defines gsi_avx2_<name> over `static void name##_block(const uint8_t *, float *)`: a loop
- * name##_rows, run through gsi_avx2_decode. */
-#define GSI_AVX2_ROW(name, block_bytes, block_elems)                                     \
-    static void name##_rows(const uint8_t *src, float *dst, size_t n_blocks)             \
-    {                                                                                    \
-        for (size_t i = 0; i < n_blocks; i++) {                                          \
-            name##_block(src + i * (size_t)(block_bytes), dst + i * (size_t)(block_elems)); \
-        }                                                                                \
-    }                                                                                    \
-    GSI_AVX2_DECODER(name)                                                               \
-    {                                                                                    \
-        gsi_avx2_decode(name##_rows, src, dst, n_blocks, block_bytes, block_elems);      \
+ * name##_rows over blocks of GSI_<id>_BYTES into GSI_<id>_ELEMS floats (block_layout.h), run
+ * through gsi_avx2_decode. */
+#define GSI_AVX2_ROW(id, name)                                                                \
+    static void name##_rows(const uint8_t *src, float *dst, size_t n_blocks)                  \
+    {                                                                                         \
+        GSI_BLOCK_LOOP(id, name)                                                              \
+    }                                                                                         \
+    GSI_AVX2_DECODER(name)                                                                    \
+    {                                                                                         \
+        gsi_avx2_decode(name##_rows, src, dst, n_blocks, GSI_##id##_BYTES, GSI_##id##_ELEMS); \
     }
 
 #endif

@@ -194,12 +194,7 @@ static void iq1_m_block(const uint8_t *b, float *y)
     const uint8_t *qs = b + GSI_IQ1_M_QS;
     const uint8_t *qh = b + GSI_IQ1_M_QH;
     uint16_t sc[4];
-    uint16_t d_bits = 0;
-    for (int k = 0; k < 4; k++) {
-        sc[k] = gsi_load_u16le(b + GSI_IQ1_M_SCALES + 2 * k);
-        d_bits = (uint16_t)(d_bits | (sc[k] >> 12) << (4 * k));
-    }
-    const float d = gsi_f16_to_f32(d_bits);
+    const float d = gsi_iq1_m_scales(b, sc);
     for (int ib = 0; ib < 8; ib++) {
         for (int l = 0; l < 4; l += 2) {
             const int s = (sc[ib / 2] >> (6 * (ib % 2) + 3 * (l / 2))) & 7;
@@ -213,12 +208,6 @@ static void iq1_m_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_NEON_ROW(iq2_xxs, GSI_IQ2_XXS_BYTES, GSI_IQ2_XXS_ELEMS)
-GSI_NEON_ROW(iq2_xs, GSI_IQ2_XS_BYTES, GSI_IQ2_XS_ELEMS)
-GSI_NEON_ROW(iq2_s, GSI_IQ2_S_BYTES, GSI_IQ2_S_ELEMS)
-GSI_NEON_ROW(iq3_xxs, GSI_IQ3_XXS_BYTES, GSI_IQ3_XXS_ELEMS)
-GSI_NEON_ROW(iq3_s, GSI_IQ3_S_BYTES, GSI_IQ3_S_ELEMS)
-GSI_NEON_ROW(iq1_s, GSI_IQ1_S_BYTES, GSI_IQ1_S_ELEMS)
-GSI_NEON_ROW(iq1_m, GSI_IQ1_M_BYTES, GSI_IQ1_M_ELEMS)
+GSI_IQUANT_TYPES(GSI_NEON_ROW)
 
 #endif

@@ -20,6 +20,4 @@ static void bf16_block(const uint8_t *b, float *y)
     *y = gsi_bf16_to_f32(gsi_load_u16le(b));
 }
 
-GSI_SCALAR_ROW(f32, GSI_F32_BYTES, GSI_F32_ELEMS)
-GSI_SCALAR_ROW(f16, GSI_F16_BYTES, GSI_F16_ELEMS)
-GSI_SCALAR_ROW(bf16, GSI_BF16_BYTES, GSI_BF16_ELEMS)
+GSI_FLOAT_TYPES(GSI_SCALAR_ROW)

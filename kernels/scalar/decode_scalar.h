@@ -8,54 +8,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "decode.h"
+
 #define GSI_SCALAR_DECODER(name) \
     void gsi_scalar_##name(const uint8_t *src, float *dst, size_t n_blocks)
 
-/* decode_float.c */
-GSI_SCALAR_DECODER(f32);
-GSI_SCALAR_DECODER(f16);
-GSI_SCALAR_DECODER(bf16);
-/* decode_legacy.c */
-GSI_SCALAR_DECODER(q4_0);
-GSI_SCALAR_DECODER(q4_1);
-GSI_SCALAR_DECODER(q5_0);
-GSI_SCALAR_DECODER(q5_1);
-GSI_SCALAR_DECODER(q8_0);
-GSI_SCALAR_DECODER(q8_1);
-GSI_SCALAR_DECODER(q1_0);
-GSI_SCALAR_DECODER(q2_0);
-/* decode_kquants.c */
-GSI_SCALAR_DECODER(q2_K);
-GSI_SCALAR_DECODER(q3_K);
-GSI_SCALAR_DECODER(q4_K);
-GSI_SCALAR_DECODER(q5_K);
-GSI_SCALAR_DECODER(q6_K);
-GSI_SCALAR_DECODER(q8_K);
-/* decode_iquants.c */
-GSI_SCALAR_DECODER(iq2_xxs);
-GSI_SCALAR_DECODER(iq2_xs);
-GSI_SCALAR_DECODER(iq2_s);
-GSI_SCALAR_DECODER(iq3_xxs);
-GSI_SCALAR_DECODER(iq3_s);
-GSI_SCALAR_DECODER(iq1_s);
-GSI_SCALAR_DECODER(iq1_m);
-/* decode_codebook.c */
-GSI_SCALAR_DECODER(iq4_nl);
-GSI_SCALAR_DECODER(iq4_xs);
-GSI_SCALAR_DECODER(mxfp4);
-GSI_SCALAR_DECODER(nvfp4);
-/* decode_ternary.c */
-GSI_SCALAR_DECODER(tq1_0);
-GSI_SCALAR_DECODER(tq2_0);
+/* gsi_scalar_<name> for every type of decoder_types.h, family by family. */
+#define GSI_SCALAR_DECLARE(id, name) GSI_SCALAR_DECODER(name);
+GSI_DECODED_TYPES(GSI_SCALAR_DECLARE)
+#undef GSI_SCALAR_DECLARE
 
 /* Defines gsi_scalar_<name> as a loop over a static per-block function
- * `static void name##_block(const uint8_t *block, float *out)`. */
-#define GSI_SCALAR_ROW(name, block_bytes, block_elems)                              \
-    GSI_SCALAR_DECODER(name)                                                        \
-    {                                                                               \
-        for (size_t i = 0; i < n_blocks; i++) {                                     \
-            name##_block(src + i * (size_t)(block_bytes), dst + i * (size_t)(block_elems)); \
-        }                                                                           \
+ * `static void name##_block(const uint8_t *block, float *out)`, blocks of
+ * GSI_<id>_BYTES into GSI_<id>_ELEMS floats (block_layout.h). */
+#define GSI_SCALAR_ROW(id, name) \
+    GSI_SCALAR_DECODER(name)     \
+    {                            \
+        GSI_BLOCK_LOOP(id, name) \
     }
 
 #endif

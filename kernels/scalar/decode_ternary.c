@@ -50,5 +50,4 @@ static void tq2_0_block(const uint8_t *b, float *y)
     }
 }
 
-GSI_SCALAR_ROW(tq1_0, GSI_TQ1_0_BYTES, GSI_TQ1_0_ELEMS)
-GSI_SCALAR_ROW(tq2_0, GSI_TQ2_0_BYTES, GSI_TQ2_0_ELEMS)
+GSI_TERNARY_TYPES(GSI_SCALAR_ROW)

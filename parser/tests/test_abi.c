@@ -10,6 +10,7 @@
  * faults. */
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS */
 #include <criterion/criterion.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -75,12 +76,15 @@ static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
 
 Test(abi, sizes_0_1_0)
 {
-    cr_assert_eq(END_OF(gs_options, max_split_metadata_memory), sizeof(gs_options),
+    cr_assert_eq(sizeof(gs_options),
+                 ROUND_UP(END_OF(gs_options, metadata_only), _Alignof(gs_options)),
                  "gs_options grew: extend this test");
     cr_assert_eq(offsetof(gs_options, reopen_for_data), END_OF(options_0_1_0, copy_metadata));
+    /* metadata_only follows max_split_metadata_memory */
+    cr_assert_eq(offsetof(gs_options, metadata_only), END_OF(gs_options, max_split_metadata_memory));
 #if defined(__LP64__)
     cr_assert_eq(sizeof(options_0_1_0), 104);
-    cr_assert_eq(sizeof(gs_options), 112);
+    cr_assert_eq(sizeof(gs_options), 120);
     cr_assert_eq(TYPE_INFO_0_1_0, 24);
     cr_assert_eq(LAYOUT_0_1_0, 96);
     cr_assert_eq(KV_INFO_0_1_0, 56);
@@ -134,6 +138,39 @@ Test(abi, options_0_1_0_padding_is_not_read)
     cr_assert_not_null(t.data, "the padding byte was taken for reopen_for_data");
     gs_close(f);
     unguard(&g);
+}
+
+/* A 0.1.0 caller's struct ends before metadata_only: whatever its tail padding holds, and
+ * whatever lies past it, the option keeps its default (data outside the file fails the open). */
+Test(abi, options_0_1_0_padding_is_no_option)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, 32);
+    gsw_truncate(&b, b.len - 8); /* tensor "b" loses its last bytes */
+    guarded g = guard(sizeof(gs_options));
+    options_0_1_0 *old = (options_0_1_0 *)(void *)g.p;
+    cr_assert_eq(gs_options_init_sized((gs_options *)(void *)old, sizeof *old), GS_OK);
+    memset((uint8_t *)old + END_OF(options_0_1_0, copy_metadata), 0xff,
+           sizeof(gs_options) - END_OF(options_0_1_0, copy_metadata));
+    /* past the 0.1.0 struct, metadata_only's byte says true and reopen_for_data's false (valid
+     * bools: today's size reads them, and a bool of 0xff would be undefined behaviour) */
+    ((uint8_t *)old)[offsetof(gs_options, metadata_only)] = 1;
+    ((uint8_t *)old)[offsetof(gs_options, reopen_for_data)] = 0;
+    gs_file *f = NULL;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, (const gs_options *)(void *)old, &f, &e),
+                 GS_E_DATA_OUTSIDE_FILE, "%s", gs_status_name(e.status));
+    /* the same bytes with today's size: metadata_only is set, and the file opens */
+    gs_options *now = (gs_options *)(void *)g.p;
+    now->struct_size = sizeof *now;
+    cr_assert_eq(gs_open_memory(b.data, b.len, now, &f, &e), GS_OK, "%s", e.detail);
+    gs_tensor_info t;
+    cr_assert_eq(gs_tensor_info_at(f, 1, &t), GS_OK);
+    cr_assert(!t.data_in_file);
+    gs_close(f);
+    unguard(&g);
+    gsw_bytes_free(&b);
 }
 
 /* The 0.1.0 gs_options_init symbol writes 0.1.0's size. */

@@ -260,3 +260,43 @@ Test(diagnostic, failed_open_reports_the_first_problem)
     TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_BAD_BOOL, bool_at + 8 + 3 + 4);
     gsw_bytes_free(&b);
 }
+
+/* One name both too long and not UTF-8 breaks two strict rules: two findings, and a normal
+ * strict open still fails on the first. */
+Test(diagnostic, a_name_too_long_and_not_utf8_is_two_findings)
+{
+    char name[87];
+    memset(name, 'n', sizeof name);
+    name[40] = (char)0xff;
+    uint64_t ne[1] = {8};
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    gsw_raw_header(&b, 3, 1, 0);
+    size_t at = gsw_raw_tensor_n(&b, name, sizeof name, 1, ne, GS_TYPE_F32, 0);
+    gsw_pad_to(&b, 32);
+    gsw_put_fill(&b, 0, 32);
+    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
+    cr_assert_eq(gs_file_finding_count(f), 2);
+    expect_finding(f, 0, GS_E_TENSOR_NAME_TOO_LONG, at, NULL);
+    expect_finding(f, 1, GS_E_INVALID_UTF8, at, NULL);
+    gs_close(f);
+    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_TENSOR_NAME_TOO_LONG, at);
+    gsw_bytes_free(&b);
+}
+
+/* A key that is not UTF-8 says so in its detail (the rule it breaks is the key grammar). */
+Test(diagnostic, a_key_not_utf8_says_so)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    gsw_raw_header(&b, 3, 0, 1);
+    size_t at = gsw_raw_kv_u8(&b, "k.\xc3\x28", 1);
+    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
+    cr_assert_eq(gs_file_finding_count(f), 1);
+    expect_finding(f, 0, GS_E_BAD_KEY, at, "k.\\xc3(");
+    gs_error e;
+    cr_assert_eq(gs_file_finding(f, 0, &e), GS_OK);
+    cr_expect_str_eq(e.detail, "key-value pair 0, not valid UTF-8");
+    gs_close(f);
+    gsw_bytes_free(&b);
+}

@@ -124,6 +124,28 @@ Test(header, counts_checked_against_remaining_bytes)
     gsw_bytes_free(&b);
 }
 
+Test(header, tensor_count_checked_to_the_byte)
+{
+    /* one scalar tensor info is the 25-byte minimum: 24 bytes after the header are one short */
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    gsw_raw_header(&b, 3, 1, 0);
+    size_t at = gsw_raw_tensor(&b, "t", 0, NULL, GS_TYPE_I8, 0);
+    cr_assert_eq(b.len, 24 + 25);
+    TU_EXPECT(&b, STRICT, GS_E_TRUNCATED, at + 25); /* the padding to the data section */
+    b.len--;
+    TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 8);
+    TU_EXPECT(&b, GS_PROFILE_LENIENT, GS_E_COUNT_EXCEEDS_FILE, 8);
+    gsw_bytes_free(&b);
+    /* the same with a KV declared: the tensors' check comes before the KVs' (whose room, what
+     * the tensors leave, would wrap if the tensors' check were one byte lax) */
+    gsw_bytes_init(&b);
+    gsw_raw_header(&b, 3, 1, 1);
+    gsw_put_fill(&b, 0, 24);
+    TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 8);
+    gsw_bytes_free(&b);
+}
+
 Test(header, tensor_count_rechecked_after_kvs)
 {
     /* 1 tensor needs 25 bytes: present after the header, but consumed by the KV. */

@@ -88,6 +88,32 @@ Test(layout, lenient_overlap_detection)
     gsw_bytes_free(&b);
 }
 
+/* Two I8 tensors: "a" of 33 bytes at 0, "b" of 31 bytes at off_b; returns b's info offset. */
+static size_t i8_pair(gsw_bytes *b, uint64_t off_b)
+{
+    gsw_bytes_init(b);
+    gsw_raw_header(b, 3, 2, 0);
+    gsw_raw_tensor(b, "a", 1, (const uint64_t[]){33}, GS_TYPE_I8, 0);
+    size_t second = gsw_raw_tensor(b, "b", 1, (const uint64_t[]){31}, GS_TYPE_I8, off_b);
+    gsw_pad_to(b, 32);
+    gsw_put_fill(b, 0, 64);
+    return second;
+}
+
+Test(layout, overlap_of_one_byte)
+{
+    gsw_bytes b;
+    /* "b" starts on a's last byte: they share byte 32 */
+    size_t second = i8_pair(&b, 32);
+    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(second, 1, 1));
+    gsw_bytes_free(&b);
+    /* "b" starts right after a's last byte: touching is not sharing (misaligned: lenient only) */
+    second = i8_pair(&b, 33);
+    TU_EXPECT(&b, LENIENT, GS_OK, 0);
+    TU_EXPECT(&b, STRICT, GS_E_MISALIGNED_OFFSET, gsw_raw_offset_field(second, 1, 1));
+    gsw_bytes_free(&b);
+}
+
 Test(layout, data_must_lie_inside_the_file)
 {
     gsw_bytes b;

@@ -19,20 +19,17 @@
 
 #include "test_util.h"
 
-static char dir[64];
+static char dir[TU_DIR_SIZE];
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/gs_source_XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert(tu_scratch_dir(dir, "gs_source"));
     alarm(20); /* a blocking open fails the test instead of hanging it */
 }
 
 static void teardown(void)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
+    cr_assert(tu_scratch_remove(dir));
 }
 
 TestSuite(source, .init = setup, .fini = teardown, .timeout = 30);

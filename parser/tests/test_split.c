@@ -207,7 +207,7 @@ Test(split, errors_point_at_the_wrong_value)
     cr_assert_str_eq(e.detail, "part 2 has no split.count");
 }
 
-static char tmpdir[256];
+static char tmpdir[TU_DIR_SIZE];
 
 static void write_part(const char *name, const part_spec *p)
 {
@@ -221,8 +221,7 @@ static void write_part(const char *name, const part_spec *p)
 
 static void make_tmpdir(void)
 {
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/gs_split_XXXXXX");
-    cr_assert_not_null(mkdtemp(tmpdir));
+    cr_assert(tu_scratch_dir(tmpdir, "gs_split"));
 }
 
 Test(split, from_files)
@@ -264,9 +263,7 @@ Test(split, from_files)
     part_spec third = {GS_VALUE_U16, 2, 2, 2, "c", false};
     write_part("n-00003-of-00003.gguf", &third);
     cr_assert_eq(gs_open_split(path, NULL, &s, &e), GS_E_SPLIT_COUNT_MISMATCH);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
-    cr_assert_eq(system(cmd), 0);
+    cr_assert(tu_scratch_remove(tmpdir));
 }
 
 /* Part names: the one parser and formatter of <prefix>-NNNNN-of-MMMMM.gguf. */

@@ -14,20 +14,17 @@
 
 #include "test_util.h"
 
-static char dir[64];
+static char dir[TU_DIR_SIZE];
 
 static void setup(void)
 {
-    snprintf(dir, sizeof dir, "/tmp/gs_split_io_XXXXXX");
-    cr_assert_not_null(mkdtemp(dir));
+    cr_assert(tu_scratch_dir(dir, "gs_split_io"));
     alarm(120); /* a blocking open fails the test instead of hanging it */
 }
 
 static void teardown(void)
 {
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
-    cr_assert_eq(system(cmd), 0);
+    cr_assert(tu_scratch_remove(dir));
 }
 
 TestSuite(split_io, .init = setup, .fini = teardown, .timeout = 240);
@@ -101,54 +98,13 @@ static gs_options detached(void)
     return o;
 }
 
-/* An allocator that keeps the peak of the bytes live at once. */
-typedef struct peak {
-    size_t live, peak;
-} peak;
-
-typedef union head {
-    max_align_t align;
-    size_t size;
-} head;
-
-static void *peak_malloc(void *opaque, size_t n)
+/* Detached options with the counting allocator (test_util.h), which keeps the peak of the bytes
+ * live at once. */
+static gs_options counting(tu_counter *c)
 {
-    peak *p = opaque;
-    head *h = malloc(sizeof *h + n);
-    if (h == NULL) {
-        return NULL;
-    }
-    h->size = n;
-    p->live += n;
-    p->peak = p->live > p->peak ? p->live : p->peak;
-    return h + 1;
-}
-
-static void peak_free(void *opaque, void *ptr)
-{
-    if (ptr != NULL) {
-        head *h = (head *)ptr - 1;
-        ((peak *)opaque)->live -= h->size;
-        free(h);
-    }
-}
-
-static void *peak_realloc(void *opaque, void *ptr, size_t n)
-{
-    void *q = peak_malloc(opaque, n);
-    if (q != NULL && ptr != NULL) {
-        size_t old = ((head *)ptr - 1)->size;
-        memcpy(q, ptr, old < n ? old : n);
-        peak_free(opaque, ptr);
-    }
-    return q;
-}
-
-static gs_options counting(peak *p)
-{
-    gs_options o = detached();
-    *p = (peak){0, 0};
-    o.allocator = (gs_allocator){peak_malloc, peak_realloc, peak_free, p};
+    gs_options o;
+    tu_counting_options(&o, c, -1);
+    o.reopen_for_data = true;
     return o;
 }
 
@@ -160,14 +116,14 @@ Test(split_io, links_to_one_file_are_refused_before_they_are_parsed)
     for (unsigned i = 2; i <= 16; i++) {
         cr_assert_eq(symlink(part_path("v", 1, 16), part_path("v", i, 16)), 0);
     }
-    peak one;
+    tu_counter one;
     gs_options o = counting(&one);
     gs_file *f;
     cr_assert_eq(gs_open_file(part_path("v", 1, 16), &o, &f, NULL), GS_OK);
     gs_close(f);
-    cr_assert_gt(one.peak, 1000000, "part 1 takes memory: %zu", one.peak);
+    cr_assert_gt(one.peak_bytes, 1000000, "part 1 takes memory: %zu", one.peak_bytes);
 
-    peak set;
+    tu_counter set;
     o = counting(&set);
     gs_split *s = (gs_split *)1;
     gs_error e;
@@ -183,8 +139,9 @@ Test(split_io, links_to_one_file_are_refused_before_they_are_parsed)
     snprintf(want, sizeof want, "part 2 is part 1 again (device %llu, inode %llu)",
              (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
     cr_assert_str_eq(e.detail, want);
-    cr_assert_lt(set.peak, one.peak + one.peak / 4, "set %zu, one part %zu", set.peak, one.peak);
-    cr_assert_eq(set.live, 0, "leaked");
+    cr_assert_lt(set.peak_bytes, one.peak_bytes + one.peak_bytes / 4, "set %zu, one part %zu",
+                 set.peak_bytes, one.peak_bytes);
+    cr_assert_eq(set.live_bytes, 0, "leaked");
 }
 
 Test(split_io, hard_links_are_one_file_too)
@@ -254,11 +211,11 @@ Test(split_io, a_part_that_is_no_regular_file)
 Test(split_io, the_metadata_of_the_set_has_one_limit)
 {
     write_set("m", 4, 20000);
-    peak one;
+    tu_counter one;
     gs_options o = counting(&one);
     gs_file *f;
     cr_assert_eq(gs_open_file(part_path("m", 1, 4), &o, &f, NULL), GS_OK);
-    const uint64_t kept = one.live; /* what an open part holds */
+    const uint64_t kept = one.live_bytes; /* what an open part holds */
     gs_close(f);
     cr_assert_gt(kept, 500000);
     /* room for two parts and the growing of the next, not for three parts */

@@ -209,6 +209,11 @@ Test(tensors, size_arithmetic_never_wraps)
     expect_overflow((const uint64_t[]){32, 1ull << 61}, 2, GS_TYPE_Q8_0);
     /* strides overflow even though a later dim is 0 and the tensor is empty */
     expect_overflow((const uint64_t[]){1ull << 62, 0}, 2, GS_TYPE_F32);
+    /* the row's bound on its own: 2^61 F32 is a row of exactly 2^63 bytes, which does not wrap
+     * uint64 but is past int64; the tensor is empty (ne[1] = 0), so no later check sees it */
+    expect_overflow((const uint64_t[]){1ull << 61, 0}, 2, GS_TYPE_F32);
+    /* the stride's bound on its own: nb[2] = 4 x 2^61 = 2^63 bytes, empty because ne[2] = 0 */
+    expect_overflow((const uint64_t[]){1, 1ull << 61, 0}, 3, GS_TYPE_F32);
     /* the element-count limit on its own: 6 x 2^61 = 1.5 x 2^63 elements, more than int64
      * holds, while the bytes (2^56 blocks of 18 bytes, 6 times: about 0.84 x 2^63) and every
      * product on the way fit; only the element count's bound catches it, at the shape */

@@ -1,3 +1,4 @@
+#define _DEFAULT_SOURCE /* mkdtemp */
 #include "test_util.h"
 
 #include <stdio.h>
@@ -66,6 +67,7 @@ static void *count_malloc(void *opaque, size_t n)
     memcpy(p, &n, sizeof n);
     c->live++;
     c->live_bytes += n;
+    c->peak_bytes = c->live_bytes > c->peak_bytes ? c->live_bytes : c->peak_bytes;
     return (char *)p + 16;
 }
 
@@ -104,6 +106,7 @@ static void *count_realloc(void *opaque, void *p, size_t n)
     }
     memcpy(q, &n, sizeof n);
     c->live_bytes = c->live_bytes - old + n;
+    c->peak_bytes = c->live_bytes > c->peak_bytes ? c->live_bytes : c->peak_bytes;
     return q + 16;
 }
 
@@ -142,4 +145,17 @@ const char *tu_source_path(const char *rel)
     const char *root = getenv("GS_SOURCE_DIR");
     snprintf(buf, sizeof buf, "%s/%s", root ? root : ".", rel);
     return buf;
+}
+
+bool tu_scratch_dir(char dir[TU_DIR_SIZE], const char *name)
+{
+    int n = snprintf(dir, TU_DIR_SIZE, "/tmp/%s_XXXXXX", name);
+    return n > 0 && n < TU_DIR_SIZE && mkdtemp(dir) != NULL;
+}
+
+bool tu_scratch_remove(const char *dir)
+{
+    char cmd[TU_DIR_SIZE + 16];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    return system(cmd) == 0;
 }

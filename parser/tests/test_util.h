@@ -41,6 +41,7 @@ typedef struct tu_counter {
     long total;
     long fail_at;
     size_t live_bytes;
+    size_t peak_bytes; /* the most live_bytes has been */
 } tu_counter;
 
 /* Default options with the counting allocator installed, counting into c (reset here) and
@@ -50,6 +51,13 @@ void tu_counting_options(gs_options *opts, tu_counter *c, long fail_at);
 /* Reads a whole file into an exactly sized buffer (malloc; abort on failure); *n receives its
  * size. */
 uint8_t *tu_read_file(const char *path, size_t *n);
+/* Makes a fresh directory /tmp/<name>_XXXXXX, its path in dir; false if it cannot. */
+#define TU_DIR_SIZE 64
+bool tu_scratch_dir(char dir[TU_DIR_SIZE], const char *name);
+
+/* Removes dir and everything below it; false if that fails. */
+bool tu_scratch_remove(const char *dir);
+
 /* $GS_SOURCE_DIR/rel, or rel when the variable is unset. Returns a static buffer. */
 const char *tu_source_path(const char *rel);
 
