@@ -14,6 +14,7 @@ afl++
 gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
 libssl-dev:arm64 libssl3:arm64 libc6:arm64
 python3 python3-jsonschema
+python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-numpy python3-pytest mypy
 binutils file zip unzip
 abigail-tools
 groff-base man-db zsh"

@@ -6,6 +6,8 @@
 #   3a. the ABI against 0.1.0: abidiff of a RelWithDebInfo library (ci/abi_check.sh)
 #   3b. ThreadSanitizer: hash, certify --deep and diff with 1 and 4 threads on multi-part sets
 #       and the corpus, and the command on the sets (ci/tsan.sh)
+#   3c. the Python package: installed bundled and over an installed library, pytest on both and
+#       once against the ASan+UBSan library, mypy on its stubs (ci/python.sh)
 #   4. aarch64 cross build (the command included, against arm64 libcrypto), the plain-C tests
 #      under qemu-aarch64 (cortex-a53 and max): decoders, corpus, fuzz replays, regressions
 #   5. fuzzing: every harness under libFuzzer and the reader under AFL++, ASan+UBSan, 60 s each;
@@ -47,6 +49,8 @@ stage "clang ASan+UBSan: build + tests" build_and_test build/clang-asan \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGGUFSAFE_SANITIZE=address,undefined
 stage "ABI: abidiff against 0.1.0, added symbols listed" bash ci/abi_check.sh build/abi
 stage "ThreadSanitizer: threaded paths on sets and the corpus" bash ci/tsan.sh build/tsan
+stage "python: bundled and installed, pytest (and under ASan), mypy" bash ci/python.sh \
+    build/gcc-release build/clang-asan
 stage "aarch64 cross + qemu (cortex-a53, max; scalar, neon)" bash ci/qemu_aarch64.sh
 stage "fuzzing: libFuzzer + AFL++ (ASan+UBSan), OSS-Fuzz build" bash ci/fuzz_ci.sh
 stage "coverage: parser/ and kernels/ (llvm-cov)" bash ci/coverage.sh

@@ -901,7 +901,7 @@ static const char *const breaks_lenient[] = {
     "meta.block_count_range", "split.part_missing",          "split.key_missing",
     "split.key_type",         "split.number_mismatch",       "split.count_mismatch",
     "split.tensor_count_mismatch", "split.duplicate_tensor", "split.same_file",
-    "reader.not_gguf",        "layout.metadata_truncated",
+    "reader.not_gguf",        "layout.metadata_truncated",   "meta.chat_template_risk",
 };
 
 static bool in_breaks_lenient(const char *code)

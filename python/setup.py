@@ -1,0 +1,114 @@
+"""Builds the ggufsafe package: over an installed libggufsafe, or bundling one built here.
+
+GGUFSAFE_BUNDLE=1 always builds the C library from the checkout with CMake (Release, tests and
+the command off) into python/build/cmake and copies libggufsafe.so.0 and
+libggufsafe_certify.so.0 into the package; GGUFSAFE_BUNDLE=0 never does; unset, it bundles when
+no libggufsafe is found (GGUFSAFE_LIBRARY_DIR, pkg-config ggufsafe, the dynamic linker's cache).
+The version is the C project's: project(... VERSION) in ../CMakeLists.txt, else the installed
+ggufsafe.pc's.
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+from setuptools import Distribution, setup
+from setuptools.command.build_py import build_py
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.dirname(HERE)
+SONAMES = ("libggufsafe.so.0", "libggufsafe_certify.so.0")
+
+
+def project_version():
+    try:
+        with open(os.path.join(TOP, "CMakeLists.txt"), encoding="utf-8") as f:
+            m = re.search(r"project\(\s*ggufsafe\s+VERSION\s+([0-9.]+)", f.read())
+        if m:
+            return m.group(1)
+    except OSError:
+        pass
+    out = subprocess.run(["pkg-config", "--modversion", "ggufsafe"], capture_output=True,
+                         text=True, check=False)
+    if out.returncode == 0 and out.stdout.strip():
+        return out.stdout.strip()
+    sys.exit("ggufsafe: no version: neither ../CMakeLists.txt nor pkg-config's ggufsafe.pc")
+
+
+def installed_library():
+    """Where an installed libggufsafe is, or None."""
+    for d in os.environ.get("GGUFSAFE_LIBRARY_DIR", "").split(os.pathsep):
+        if d and all(os.path.isfile(os.path.join(d, s)) for s in SONAMES):
+            return d
+    if shutil.which("pkg-config"):
+        out = subprocess.run(["pkg-config", "--variable=libdir", "ggufsafe"],
+                             capture_output=True, text=True, check=False)
+        d = out.stdout.strip()
+        if out.returncode == 0 and d and os.path.isfile(os.path.join(d, SONAMES[0])):
+            return d
+    ldconfig = shutil.which("ldconfig") or "/sbin/ldconfig"
+    if os.path.exists(ldconfig):
+        out = subprocess.run([ldconfig, "-p"], capture_output=True, text=True, check=False)
+        if all(s in out.stdout for s in SONAMES):
+            return "ldconfig"
+    return None
+
+
+def want_bundle():
+    choice = os.environ.get("GGUFSAFE_BUNDLE", "")
+    if choice in ("0", "1"):
+        return choice == "1"
+    return installed_library() is None
+
+
+def build_c_library():
+    """The two shared libraries, built from the checkout; their paths."""
+    if not os.path.isfile(os.path.join(TOP, "include", "ggufsafe.h")):
+        sys.exit("ggufsafe: no libggufsafe is installed and there is no checkout to build it "
+                 "from: install it (cmake --install) or set GGUFSAFE_LIBRARY_DIR")
+    cmake = os.environ.get("CMAKE", "cmake")
+    build = os.path.join(HERE, "build", "cmake")
+    configure = [cmake, "-S", TOP, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
+                 "-DGGUFSAFE_BUILD_TESTS=OFF", "-DGGUFSAFE_BUILD_TOOLS=ON"]
+    if shutil.which("ninja"):
+        configure += ["-G", "Ninja"]
+    if not os.path.isfile(os.path.join(build, "CMakeCache.txt")):
+        subprocess.run(configure, check=True)
+    jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL", "2")
+    subprocess.run([cmake, "--build", build, "-j", jobs, "--target", "ggufsafe_shared",
+                    "ggufsafe_certify_shared"], check=True)
+    found = {}
+    for root, _, files in os.walk(build):
+        for s in SONAMES:
+            if s in files:
+                found.setdefault(s, os.path.realpath(os.path.join(root, s)))
+    missing = [s for s in SONAMES if s not in found]
+    if missing:
+        sys.exit(f"ggufsafe: the CMake build made no {', '.join(missing)}")
+    return found
+
+
+class BuildPy(build_py):
+    def run(self):
+        super().run()
+        dest = os.path.join(self.build_lib, "ggufsafe", "_libs")
+        # A copy left in python/build/lib by an earlier bundled build must not ship unasked.
+        shutil.rmtree(dest, ignore_errors=True)
+        if not want_bundle():
+            return
+        libs = build_c_library()
+        os.makedirs(dest)
+        for soname, path in libs.items():
+            shutil.copyfile(path, os.path.join(dest, soname))
+
+
+class MaybeBinaryDistribution(Distribution):
+    """A wheel that bundles the C libraries is platform-specific."""
+
+    def has_ext_modules(self):
+        return want_bundle()
+
+
+setup(version=project_version(), cmdclass={"build_py": BuildPy},
+      distclass=MaybeBinaryDistribution)
