@@ -6,7 +6,7 @@
 #   2. gcc release build with GGUFSAFE_ORACLE=ON (build/oracle-release): the differential tests
 #      (ctest -L oracle: ggml-written files, random blocks, the corpus and its documented
 #      disagreements, the differential harness over the corpus), then a smoke run of the
-#      benchmark against ggml;
+#      benchmark against ggml and of ci/bench.sh --quick (every row present; no timing checked);
 #   3. clang ASan+UBSan build (build/oracle-asan): the same tests, our side sanitized, ggml's
 #      runner (never sanitized) in child processes;
 #   4. clang libFuzzer build (build/oracle-fuzz): fuzz_oracle_diff for
@@ -61,6 +61,29 @@ bench() {
     "$builds/oracle-release/conformance/oracle/runner/gs_oracle_bench" --quick
 }
 
+# ci/bench.sh --quick on the release build: exit 0 and every row of its table present. It checks
+# that the benchmark works, never a figure: no timing is asserted.
+bench_script() {
+    local table rc=0
+    table=$(mktemp)
+    bash ci/bench.sh --quick --build "$builds/oracle-release" --out "$table" >/dev/null
+    for row in "ggufsafe --version" "ggufsafe info, tiny file" "ggufsafe info, vocabulary" \
+               "ggufsafe info, 160,000 keys" "gs_open_file, vocab_merges.gguf" \
+               "to_float q4_K to f32" "to_float, all types" "ggufsafe hash --jobs 2" \
+               "openssl dgst -sha256" "ggufsafe dequant (statistics)" "ggufsafe dequant --sha256" \
+               "ggufsafe dequant --sha256 --jobs 2" "ggufsafe diff A B" "ggufsafe certify" \
+               "info, keys" "certify, keys" "info, tensors" "certify, tensors" \
+               "certify --deep --jobs 1, MiB of F16" "info, MiB of F16"; do
+        if ! grep -qF "| $row" "$table"; then
+            echo "oracle_ci.sh: ci/bench.sh --quick printed no row '$row'"
+            rc=1
+        fi
+    done
+    [ $rc = 0 ] || cat "$table"
+    rm -f "$table"
+    return $rc
+}
+
 fuzz() {
     local dir="$builds/oracle-fuzz" work
     cmake -S "$root" -B "$dir" -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
@@ -99,6 +122,7 @@ step "fetch and verify ggml's package" fetch
 step "gcc release: differential tests" build_and_test "$builds/oracle-release" \
     -DCMAKE_C_COMPILER=gcc -DCMAKE_BUILD_TYPE=Release
 step "benchmark against ggml (smoke run)" bench
+step "ci/bench.sh --quick (smoke run: every row, no timing checked)" bench_script
 step "clang ASan+UBSan: differential tests" build_and_test "$builds/oracle-asan" \
     -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DGGUFSAFE_SANITIZE=address,undefined
