@@ -100,8 +100,8 @@ static int gen_tensors(long n, const char *out)
 /* A finite f16 with a magnitude between 2^-8 and 2: the range of trained weights. */
 static uint16_t weight_f16(uint64_t r)
 {
-    const uint16_t sign = (uint16_t)((r >> 20) & 1) << 15;
-    const uint16_t exponent = (uint16_t)(7 + (r >> 32) % 9) << 10;
+    const uint16_t sign = (uint16_t)(((r >> 20) & 1) << 15);
+    const uint16_t exponent = (uint16_t)((7 + (r >> 32) % 9) << 10);
     return (uint16_t)(sign | exponent | (r & 0x3ff));
 }
 
