@@ -40,46 +40,20 @@ static void check_report_text(const char *s, size_t n, const char *what)
                     "%s report: not UTF-8, or a raw control or hidden character", what);
 }
 
-/* A sink that collects the report in memory, as a binding would. */
-typedef struct buffer {
-    char *data;
-    size_t len, cap;
-} buffer;
-
-static int collect(void *ctx, const void *data, size_t n)
-{
-    buffer *b = ctx;
-    if (n > b->cap - b->len) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap - b->len < n) {
-            cap *= 2;
-        }
-        char *p = realloc(b->data, cap);
-        if (p == NULL) {
-            return 12; /* ENOMEM */
-        }
-        b->data = p;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, data, n);
-    b->len += n;
-    return 0;
-}
-
 typedef gs_status (*render_fn)(const gs_certify *r, const gs_sink *sink, gs_error *err);
 
 /* The report in a heap buffer (the caller frees it). */
 static char *render(render_fn fn, const gs_certify *r, size_t *n)
 {
-    buffer b = {NULL, 0, 0};
+    fuzz_buffer b = {NULL, 0, 0};
     gs_sink sink;
-    gs_sink_init(&sink, collect, &b);
+    gs_sink_init(&sink, fuzz_buffer_collect, &b);
     gs_error err;
     gs_status st = fn(r, &sink, &err);
     FUZZ_ASSERT_MSG(st == GS_OK, "rendering: %s: %s", gs_status_name(st), err.detail);
     FUZZ_ASSERT(b.len > 0);
     *n = b.len;
-    return b.data;
+    return (char *)b.data;
 }
 
 static void check_finding(const gs_certify_finding *f, size_t size)

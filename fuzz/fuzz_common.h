@@ -260,6 +260,33 @@ static inline bool fuzz_utf8_ok(const uint8_t *s, size_t n)
     return fuzz_utf8_scan(s, n, false);
 }
 
+/* A sink target that collects what a writer writes in memory, as a binding would (the caller
+ * frees data). */
+typedef struct fuzz_buffer {
+    uint8_t *data;
+    size_t len, cap;
+} fuzz_buffer;
+
+static inline int fuzz_buffer_collect(void *ctx, const void *data, size_t n)
+{
+    fuzz_buffer *b = ctx;
+    if (n > b->cap - b->len) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap - b->len < n) {
+            cap *= 2;
+        }
+        uint8_t *p = realloc(b->data, cap);
+        if (p == NULL) {
+            return 12; /* ENOMEM */
+        }
+        b->data = p;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    return 0;
+}
+
 /* What every report and error text must be: UTF-8 with nothing hidden in it but newlines. */
 static inline bool fuzz_text_safe(const uint8_t *s, size_t n)
 {

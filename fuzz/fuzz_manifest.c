@@ -16,31 +16,6 @@
 #include "fuzz_common.h"
 #include "ggufsafe_manifest.h"
 
-typedef struct buffer {
-    uint8_t *data;
-    size_t len, cap;
-} buffer;
-
-static int collect(void *ctx, const void *data, size_t n)
-{
-    buffer *b = ctx;
-    if (n > b->cap - b->len) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap - b->len < n) {
-            cap *= 2;
-        }
-        uint8_t *p = realloc(b->data, cap);
-        if (p == NULL) {
-            return 12; /* ENOMEM */
-        }
-        b->data = p;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, data, n);
-    b->len += n;
-    return 0;
-}
-
 static void check_failure(gs_status st, const gs_manifest *m, const gs_error *e, size_t size)
 {
     FUZZ_ASSERT_MSG(st == GS_E_INVALID_ARGUMENT || st == GS_E_NO_MEMORY, "status %s",
@@ -62,9 +37,9 @@ static void check_failure(gs_status st, const gs_manifest *m, const gs_error *e,
 
 static void check_manifest(const gs_manifest *m, const uint8_t *data, size_t size)
 {
-    buffer b = {NULL, 0, 0};
+    fuzz_buffer b = {NULL, 0, 0};
     gs_sink sink;
-    gs_sink_init(&sink, collect, &b);
+    gs_sink_init(&sink, fuzz_buffer_collect, &b);
     gs_error e;
     FUZZ_ASSERT(gs_manifest_write(m, &sink, &e) == GS_OK);
     /* a manifest read with CR LF line ends is written back with LF: the input less its CRs */
