@@ -357,11 +357,11 @@ Test(cli_io, a_thousand_parts_within_the_descriptor_limit, .timeout = 600)
 #endif
 #endif
 
+/* Compiled out rather than skipped: Criterion 2.4 leaks the record of a skipped test, and
+ * LeakSanitizer fails the whole program on it. */
+#ifndef GS_TEST_ASAN
 Test(cli_io, four_thousand_parts_within_the_descriptor_limit, .timeout = 900)
 {
-#ifdef GS_TEST_ASAN
-    cr_skip_test("the 1,000-part set covers these paths under AddressSanitizer");
-#else
     every_command_on_a_large_set(4000);
-#endif
 }
+#endif
