@@ -1,6 +1,7 @@
 /* GGUFSAFE_KERNEL: registered in ctest once per value (ENVIRONMENT property: avx2, neon, bogus,
- * scalar, auto, empty, unset), each run checking what that value must do on this CPU. Every
- * Criterion test runs in a fresh process, so each reads the variable at its first decode.
+ * au (a prefix of auto, refused like any unknown name), scalar, auto, empty, unset), each run
+ * checking what that value must do on this CPU. Every Criterion test runs in a fresh process,
+ * so each reads the variable at its first decode.
  *   - a path this CPU runs (or unset/empty/auto): decodes succeed on that path;
  *   - a path it lacks, or an unknown name: gs_active_kernel reports usable = false and every
  *     decode returns GS_E_KERNEL_UNAVAILABLE (no fallback), until gs_set_kernel overrides it. */
