@@ -14,22 +14,6 @@
 #include "ggufsafe_diff.h"
 #include "gsw_model.h"
 
-typedef struct buffer {
-    char *data;
-    size_t len;
-} buffer;
-
-static int collect(void *ctx, const void *data, size_t n)
-{
-    buffer *b = ctx;
-    b->data = realloc(b->data, b->len + n + 1);
-    cr_assert_not_null(b->data);
-    memcpy(b->data + b->len, data, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return 0;
-}
-
 /* The page of gs_diff_compare (two paths) or gs_diff_compare3 (three), NUL-terminated. */
 static char *page_of(const char *ref, const char *a, const char *b, const gs_diff_options *o)
 {
@@ -44,15 +28,27 @@ static char *page_of(const char *ref, const char *a, const char *b, const gs_dif
     gs_status st = n == 3 ? gs_diff_compare3(in[0], in[1], in[2], o, &d, &err)
                           : gs_diff_compare(in[0], in[1], o, &d, &err);
     cr_assert_eq(st, GS_OK, "%s", err.detail);
-    buffer page = {NULL, 0};
+    sink_buffer page = {NULL, 0};
     gs_sink sink;
-    gs_sink_init(&sink, collect, &page);
+    gs_sink_init(&sink, sink_collect, &page);
     cr_assert_eq(gs_diff_write_html(d, &sink, &err), GS_OK, "%s", err.detail);
     gs_diff_free(d);
     for (size_t i = 0; i < n; i++) {
         gs_diff_input_close(in[i]);
     }
     return page.data;
+}
+
+/* ref.gguf, q8_0.gguf and q4_0.gguf of gs_diff_html_inputs with that many layers, in s. */
+static void make_inputs(dt_scratch *s, const char *layers)
+{
+    const char *gen = getenv("GS_HTML_INPUTS");
+    cr_assert_not_null(gen, "GS_HTML_INPUTS is not set: run through ctest");
+    const char *argv[] = {gen, s->dir, layers, NULL};
+    run_result g;
+    cr_assert(run_program(argv, &g));
+    cr_assert_eq(g.status, 0, "%s", g.err);
+    run_result_free(&g);
 }
 
 /* Nothing that runs, links or fetches. */
@@ -192,13 +188,7 @@ Test(diff_html, three_way_is_deterministic_and_draws_both_candidates)
 {
     dt_scratch s;
     cr_assert(dt_scratch_open(&s));
-    const char *gen = getenv("GS_HTML_INPUTS");
-    cr_assert_not_null(gen, "GS_HTML_INPUTS is not set: run through ctest");
-    const char *argv[] = {gen, s.dir, "4", NULL};
-    run_result g;
-    cr_assert(run_program(argv, &g));
-    cr_assert_eq(g.status, 0, "%s", g.err);
-    run_result_free(&g);
+    make_inputs(&s, "4");
     const char *ref = dt_scratch_path(&s, "ref.gguf"), *q8 = dt_scratch_path(&s, "q8_0.gguf"),
                *q4 = dt_scratch_path(&s, "q4_0.gguf");
     gs_diff_options o;
@@ -241,13 +231,7 @@ Test(diff_html, size_of_an_80_layer_page)
 {
     dt_scratch s;
     cr_assert(dt_scratch_open(&s));
-    const char *gen = getenv("GS_HTML_INPUTS");
-    cr_assert_not_null(gen);
-    const char *argv[] = {gen, s.dir, "80", NULL};
-    run_result g;
-    cr_assert(run_program(argv, &g));
-    cr_assert_eq(g.status, 0, "%s", g.err);
-    run_result_free(&g);
+    make_inputs(&s, "80");
     gs_diff_options o;
     gs_diff_options_init(&o);
     char *two = page_of(dt_scratch_path(&s, "ref.gguf"), dt_scratch_path(&s, "q4_0.gguf"), NULL,
