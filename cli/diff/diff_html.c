@@ -562,8 +562,8 @@ static void header(cli_out *out, const diff_report *r)
     if (r->rules.fail_on_metadata) {
         cli_out_puts(out, " --fail-on-metadata");
     }
-    cli_out_printf(out, ": %zu failures (%zu tensors over a threshold)</p>\n", r->gate.n,
-                   r->failing);
+    cli_out_printf(out, ": %zu failure%s (%zu tensor%s over a threshold)</p>\n", r->gate.n,
+                   r->gate.n == 1 ? "" : "s", r->failing, r->failing == 1 ? "" : "s");
     static const char *const labels[] = {"REF", "A", "B"};
     const char *paths[3] = {r->path_a, r->three_way ? r->path_base : r->path_b, r->path_b};
     size_t n = r->three_way ? 3 : 2;

@@ -174,6 +174,8 @@ Test(diff_html, names_from_the_file_are_escaped)
     cr_expect_null(strstr(page, "\x01"));
     cr_expect_null(strstr(page, "\xff"));
     cr_expect_not_null(strstr(page, "<span class=\"verdict fail\">FAIL</span>"));
+    cr_expect_not_null(strstr(page, "<p class=\"gate\">gate: --max-nmse 0: 1 failure (1 tensor "
+                                    "over a threshold)</p>\n"));
     cr_expect_not_null(strstr(page, "<tr><td>max_nmse</td><td>blk.1.&lt;script&gt;&amp;"
                                     "&quot;&#39;\\x01\\xff</td>"));
     cr_expect_not_null(strstr(page, "data-chart=\"layers\""));
