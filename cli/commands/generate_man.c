@@ -123,9 +123,10 @@ static void man_synopsis(FILE *out, const cli_command *cmd)
     cli_man_text(out, cmd->name);
     fputc('\n', out);
     for (size_t i = 0; i < cmd->n_operands; i++) {
+        const char *syn = cmd->operands[i].synopsis;
         fputs(".I ", out);
-        cli_man_text(out, cmd->operands[i].name);
-        fputs(cmd->operands[i].repeatable ? "\n\\&...\n" : "\n", out);
+        cli_man_text(out, syn != NULL ? syn : cmd->operands[i].name);
+        fputs(syn == NULL && cmd->operands[i].repeatable ? "\n\\&...\n" : "\n", out);
     }
     for (size_t i = 0; i < cmd->n_options; i++) {
         const cli_opt *o = &cmd->options[i];

@@ -239,3 +239,18 @@ char *write_split_set(const char *dir, const char *prefix, unsigned count, char 
     }
     return first;
 }
+
+int sink_collect(void *ctx, const void *data, size_t n)
+{
+    sink_buffer *b = ctx;
+    char *grown = realloc(b->data, b->len + n + 1);
+    if (grown == NULL) {
+        fprintf(stderr, "sink_collect: out of memory\n");
+        abort();
+    }
+    b->data = grown;
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
+}

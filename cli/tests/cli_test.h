@@ -53,4 +53,12 @@ bool no_control_bytes(const char *s, size_t n);
  * repeat it. */
 bool no_hidden_chars(const char *s, size_t n);
 
+/* What a report writer gives through a callback sink (gs_sink_init(&sink, sink_collect, &buf)),
+ * NUL-terminated; free data when done. A failed allocation aborts the test. */
+typedef struct sink_buffer {
+    char *data;
+    size_t len;
+} sink_buffer;
+int sink_collect(void *ctx, const void *data, size_t n);
+
 #endif

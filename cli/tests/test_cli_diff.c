@@ -1022,9 +1022,10 @@ Test(diff, usage_and_file_errors)
     run_result_free(&r);
     DIFF(&r, "--help");
     cr_expect_eq(r.status, 0);
-    cr_expect(contains(r.out, "usage: ggufsafe diff A B... [--json] [--tensor GLOB]... "
+    cr_expect(contains(r.out, "usage: ggufsafe diff [REF] A B [--json] [--tensor GLOB]... "
                               "[--exclude GLOB]...\n"),
               "%s", r.out);
+    cr_expect(contains(r.out, "  -o, --html FILE"), "%s", r.out);
     run_result_free(&r);
 }
 
