@@ -85,6 +85,7 @@ typedef struct tensor_pass {
     uint64_t finite;
     int write_errno; /* the output file's write failed */
     bool digest_failed;
+    bool stats; /* min, max, mean and counts are shown (statistics, --json) */
 } tensor_pass;
 
 static bool write_out(tensor_pass *p, const uint8_t *b, size_t n)
@@ -107,17 +108,43 @@ static bool write_out(tensor_pass *p, const uint8_t *b, size_t n)
     return true;
 }
 
-static gs_status consume(void *ctx, const float *v, size_t n)
+/* The f32 bits as they are written: little-endian. */
+static uint32_t to_le32(uint32_t bits)
 {
-    tensor_pass *p = ctx;
-    uint8_t le[4096];
-    size_t k = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap32(bits);
+#else
+    return bits;
+#endif
+}
+
+/* The digest's input: every value little-endian, every NaN the canonical 0x7FC00000. A
+ * branch-free loop of its own (the compiler vectorizes it): interleaved with the statistics it
+ * cost more than SHA-256 itself. */
+static void digest_values(tensor_pass *p, const float *v, size_t n)
+{
+    uint32_t le[1024];
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < 1024 ? n - i : 1024;
+        for (size_t j = 0; j < m; j++) {
+            uint32_t bits;
+            memcpy(&bits, &v[i + j], 4);
+            bits = (bits & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : bits; /* isnan */
+            le[j] = to_le32(bits);
+        }
+        if (!cli_sha256_update(p->md, le, m * 4)) {
+            p->digest_failed = true;
+        }
+        i += m;
+    }
+}
+
+/* min, max, the sum (in order: the mean is the same whatever the chunking) and the counts. */
+static void value_statistics(tensor_pass *p, const float *v, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
-        uint32_t bits;
-        memcpy(&bits, &v[i], 4);
         if (isnan(v[i])) {
             p->nan++;
-            bits = 0x7FC00000u; /* the NaN rule: one canonical NaN */
         } else if (isinf(v[i])) {
             p->inf++;
         } else {
@@ -130,16 +157,17 @@ static gs_status consume(void *ctx, const float *v, size_t n)
             p->sum += (double)v[i];
             p->finite++;
         }
-        le[k++] = (uint8_t)bits;
-        le[k++] = (uint8_t)(bits >> 8);
-        le[k++] = (uint8_t)(bits >> 16);
-        le[k++] = (uint8_t)(bits >> 24);
-        if (k == sizeof le || i + 1 == n) {
-            if (p->md != NULL && !cli_sha256_update(p->md, le, k)) {
-                p->digest_failed = true;
-            }
-            k = 0;
-        }
+    }
+}
+
+static gs_status consume(void *ctx, const float *v, size_t n)
+{
+    tensor_pass *p = ctx;
+    if (p->md != NULL) {
+        digest_values(p, v, n);
+    }
+    if (p->stats) {
+        value_statistics(p, v, n);
     }
     if (p->out != NULL || p->fd >= 0) {
         /* the raw output keeps every NaN payload: it is the decoder's exact output */
@@ -252,6 +280,7 @@ static void decode_job(void *ctx, size_t item, unsigned worker)
     /* the digest costs more than decoding: only where it is printed */
     bool digest = rs->a->sha256 || rs->a->json;
     p.md = digest ? cli_sha256_new() : NULL;
+    p.stats = rs->a->json || (!rs->a->sha256 && rs->a->out_path == NULL);
     if (digest && p.md == NULL) {
         job->no_digest = true;
         job->status = GS_E_NO_MEMORY;
