@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* The libraries tried, in order: OpenSSL 3's soname, then 1.1's, then the development link;
  * the environment variable GGUFSAFE_LIBCRYPTO, when set and not empty, is the only one. */
@@ -25,15 +26,23 @@ static struct {
 } crypto;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static void *need(void *lib, const char *name, const char *lib_name)
+/* dlsym into a function pointer without a data-to-function pointer cast (or a type pun): the
+ * address is copied into the slot. Records the first missing symbol in crypto.problem. */
+static bool need(void *lib, const char *name, const char *lib_name, void *slot, size_t size)
 {
     void *sym = dlsym(lib, name);
-    if (sym == NULL && crypto.problem[0] == '\0') {
-        snprintf(crypto.problem, sizeof crypto.problem,
-                 "%s has no %s: SHA-256 needs OpenSSL's libcrypto 1.1 or 3", lib_name, name);
+    if (sym == NULL) {
+        if (crypto.problem[0] == '\0') {
+            snprintf(crypto.problem, sizeof crypto.problem,
+                     "%s has no %s: SHA-256 needs OpenSSL's libcrypto 1.1 or 3", lib_name, name);
+        }
+        return false;
     }
-    return sym;
+    memcpy(slot, &sym, size);
+    return true;
 }
+
+#define NEED(lib, name, lib_name, field) need(lib, name, lib_name, &(field), sizeof(field))
 
 static void load(void)
 {
@@ -64,19 +73,21 @@ static void load(void)
         return;
     }
     /* A library that is loaded is kept until exit: digests may run in any thread until then. */
-    *(void **)&crypto.ctx_new = need(lib, "EVP_MD_CTX_new", lib_name);
-    *(void **)&crypto.ctx_free = need(lib, "EVP_MD_CTX_free", lib_name);
-    *(void **)&crypto.init = need(lib, "EVP_DigestInit_ex", lib_name);
-    *(void **)&crypto.update = need(lib, "EVP_DigestUpdate", lib_name);
-    *(void **)&crypto.final = need(lib, "EVP_DigestFinal_ex", lib_name);
-    __typeof__(EVP_MD_fetch) *fetch;
-    *(void **)&fetch = dlsym(lib, "EVP_MD_fetch"); /* OpenSSL 3 */
-    if (fetch != NULL) {
+    NEED(lib, "EVP_MD_CTX_new", lib_name, crypto.ctx_new);
+    NEED(lib, "EVP_MD_CTX_free", lib_name, crypto.ctx_free);
+    NEED(lib, "EVP_DigestInit_ex", lib_name, crypto.init);
+    NEED(lib, "EVP_DigestUpdate", lib_name, crypto.update);
+    NEED(lib, "EVP_DigestFinal_ex", lib_name, crypto.final);
+    __typeof__(EVP_MD_fetch) *fetch = NULL;
+    void *fetch_sym = dlsym(lib, "EVP_MD_fetch"); /* OpenSSL 3 */
+    if (fetch_sym != NULL) {
+        memcpy(&fetch, &fetch_sym, sizeof fetch);
         crypto.md = fetch(NULL, "SHA256", NULL);
     } else {
-        __typeof__(EVP_sha256) *sha256;
-        *(void **)&sha256 = need(lib, "EVP_sha256", lib_name);
-        crypto.md = sha256 != NULL ? sha256() : NULL;
+        __typeof__(EVP_sha256) *sha256 = NULL;
+        if (NEED(lib, "EVP_sha256", lib_name, sha256)) {
+            crypto.md = sha256();
+        }
     }
     if (crypto.problem[0] != '\0') {
         return;
