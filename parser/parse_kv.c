@@ -318,6 +318,8 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
                         "key of key-value pair %llu declares %llu bytes",
                         (unsigned long long)index, (unsigned long long)key_len);
     }
+    /* the index slot's cache line is fetched while the key is checked and the record made */
+    const uint32_t key_hash = gsi_index_hash_prefetch(&f->kv_index, key, key_len);
     st = gsi_check_key(key, key_len, p->strict); /* strict adds only GS_E_BAD_KEY */
     if (st == GS_E_BAD_KEY) {
         st = gsi_problem(p, GS_E_BAD_KEY, at, GS_CONTEXT_KEY, key, key_len,
@@ -346,8 +348,8 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
     bool dup;
     uint32_t earlier;
     gsi_name_source names = gsi_kv_names(f);
-    mst = gsi_index_insert(&f->kv_index, &f->mem, &names, key, key_len, (uint32_t)f->n_kv, &dup,
-                           &earlier);
+    mst = gsi_index_insert_hashed(&f->kv_index, &f->mem, &names, key, key_len, key_hash,
+                                  (uint32_t)f->n_kv, &dup, &earlier);
     if (mst != GS_OK) {
         return gsi_fail(p->err, mst, at, GS_CONTEXT_KEY, key, key_len, "key index");
     }

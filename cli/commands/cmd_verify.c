@@ -141,8 +141,12 @@ static int report(const verify_args *a, const gs_manifest *want, const gs_manife
 static int run(void *p)
 {
     const verify_args *a = p;
+    int code = cli_need_sha256("verify");
+    if (code >= 0) {
+        return code;
+    }
     gs_manifest *want;
-    int code = read_manifest(a->manifest, &want);
+    code = read_manifest(a->manifest, &want);
     if (code >= 0) {
         return code;
     }

@@ -183,6 +183,12 @@ static void man_environment(FILE *out)
                       "--deep (default: the best this CPU has). A path this CPU lacks, or an "
                       "unknown name, is an error (exit 2), never a silent fallback.");
     fputc('\n', out);
+    fputs(".TP\n.B GGUFSAFE_LIBCRYPTO\n", out);
+    cli_man_text(out, "the library hash, verify and dequant --sha256/--json load for SHA-256, "
+                      "a path or a soname (default: libcrypto.so.3, then libcrypto.so.1.1, then "
+                      "libcrypto.so). Only those commands load libcrypto, at the first digest; "
+                      "without it they stop first, with exit 2.");
+    fputc('\n', out);
 }
 
 static void man_files(FILE *out)
