@@ -53,4 +53,41 @@ bool no_control_bytes(const char *s, size_t n);
  * repeat it. */
 bool no_hidden_chars(const char *s, size_t n);
 
+/* Declares the Criterion suite `suite` whose every test gets a fresh scratch directory in the
+ * file's `dir` and the path of conformance/samples/ggml-written.gguf in its `sample` (the suite
+ * fails at once when GS_CLI or GS_SOURCE_DIR is not set); both are released after the test. The
+ * file includes <criterion/criterion.h> and <stdlib.h>. */
+#define CLI_SAMPLE_SUITE(suite)                                                                  \
+    static char *dir;                                                                            \
+    static char *sample;                                                                         \
+    static void suite##_setup(void)                                                              \
+    {                                                                                            \
+        cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");                \
+        sample = source_path("conformance/samples/ggml-written.gguf");                           \
+        cr_assert_not_null(sample, "GS_SOURCE_DIR is not set: run through ctest");               \
+        dir = scratch_dir();                                                                     \
+        cr_assert_not_null(dir);                                                                 \
+    }                                                                                            \
+    static void suite##_teardown(void)                                                           \
+    {                                                                                            \
+        scratch_remove(dir);                                                                     \
+        free(sample);                                                                            \
+    }                                                                                            \
+    TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown)
+
+/* The same with the scratch directory `dir` alone, for suites that build their own files. */
+#define CLI_SCRATCH_SUITE(suite)                                                                 \
+    static char *dir;                                                                            \
+    static void suite##_setup(void)                                                              \
+    {                                                                                            \
+        cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");                \
+        dir = scratch_dir();                                                                     \
+        cr_assert_not_null(dir);                                                                 \
+    }                                                                                            \
+    static void suite##_teardown(void)                                                           \
+    {                                                                                            \
+        scratch_remove(dir);                                                                     \
+    }                                                                                            \
+    TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown)
+
 #endif

@@ -18,21 +18,7 @@
 #include "gsw_foreign.h"
 #include "gsw_write.h"
 
-static char *dir;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-}
-
-TestSuite(certify_codes, .init = setup, .fini = teardown);
+CLI_SCRATCH_SUITE(certify_codes);
 
 /* What a builder leaves: the file to certify and where the finding must point. */
 typedef struct built {

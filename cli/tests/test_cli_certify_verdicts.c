@@ -14,24 +14,7 @@
 #include "gsw_foreign.h"
 #include "gsw_write.h"
 
-static char *dir;
-static char *sample;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-    free(sample);
-}
-
-TestSuite(verdicts, .init = setup, .fini = teardown);
+CLI_SAMPLE_SUITE(verdicts);
 
 /* The sample's first n bytes as dir/name. */
 static char *sample_cut(const char *name, size_t n)

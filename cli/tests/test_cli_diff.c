@@ -22,20 +22,7 @@
 #include "gsw_model.h"
 #include "quant_ref.h"
 
-static dt_scratch scratch;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    cr_assert(dt_scratch_open(&scratch));
-}
-
-static void teardown(void)
-{
-    dt_scratch_close(&scratch);
-}
-
-TestSuite(diff, .init = setup, .fini = teardown);
+DT_SCRATCH_SUITE(diff);
 
 static const uint64_t embd_ne[2] = {64, 4};  /* Q8_0: 8 blocks of 32 */
 static const uint64_t attn_ne[2] = {128, 2}; /* Q4_0: 8 blocks of 32 */

@@ -31,20 +31,7 @@
 #define Q4_0_BOUND 1e-2
 #define K_I_BOUND 7e-3
 
-static dt_scratch scratch;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    cr_assert(dt_scratch_open(&scratch));
-}
-
-static void teardown(void)
-{
-    dt_scratch_close(&scratch);
-}
-
-TestSuite(diff_quant, .init = setup, .fini = teardown);
+DT_SCRATCH_SUITE(diff_quant);
 
 static float half_value(uint16_t h)
 {
