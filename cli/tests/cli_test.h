@@ -53,40 +53,32 @@ bool no_control_bytes(const char *s, size_t n);
  * repeat it. */
 bool no_hidden_chars(const char *s, size_t n);
 
-/* Declares the Criterion suite `suite` whose every test gets a fresh scratch directory in the
- * file's `dir` and the path of conformance/samples/ggml-written.gguf in its `sample` (the suite
- * fails at once when GS_CLI or GS_SOURCE_DIR is not set); both are released after the test. The
- * file includes <criterion/criterion.h> and <stdlib.h>. */
+/* The fixture of most suites: the tool and the source tree are known (GS_CLI, GS_SOURCE_DIR),
+ * *dir is a fresh scratch directory and, unless sample is NULL, *sample the path of
+ * conformance/samples/ggml-written.gguf. False, with why, when a step fails;
+ * cli_fixture_close releases what it made either way. */
+bool cli_fixture_open(char **dir, char **sample, char *why, size_t why_cap);
+void cli_fixture_close(char *dir, char **sample);
+
+/* Declares the Criterion suite `suite` whose every test gets that fixture in the file's `dir`
+ * and `sample` (CLI_SAMPLE_SUITE) or `dir` alone (CLI_SCRATCH_SUITE), released after the test.
+ * The file includes <criterion/criterion.h>. */
 #define CLI_SAMPLE_SUITE(suite)                                                                  \
     static char *dir;                                                                            \
     static char *sample;                                                                         \
-    static void suite##_setup(void)                                                              \
-    {                                                                                            \
-        cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");                \
-        sample = source_path("conformance/samples/ggml-written.gguf");                           \
-        cr_assert_not_null(sample, "GS_SOURCE_DIR is not set: run through ctest");               \
-        dir = scratch_dir();                                                                     \
-        cr_assert_not_null(dir);                                                                 \
-    }                                                                                            \
-    static void suite##_teardown(void)                                                           \
-    {                                                                                            \
-        scratch_remove(dir);                                                                     \
-        free(sample);                                                                            \
-    }                                                                                            \
-    TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown)
-
-/* The same with the scratch directory `dir` alone, for suites that build their own files. */
+    CLI_FIXTURE_SUITE_(suite, &sample)
 #define CLI_SCRATCH_SUITE(suite)                                                                 \
     static char *dir;                                                                            \
+    CLI_FIXTURE_SUITE_(suite, NULL)
+#define CLI_FIXTURE_SUITE_(suite, sample_out)                                                    \
     static void suite##_setup(void)                                                              \
     {                                                                                            \
-        cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");                \
-        dir = scratch_dir();                                                                     \
-        cr_assert_not_null(dir);                                                                 \
+        char why[256];                                                                           \
+        cr_assert(cli_fixture_open(&dir, sample_out, why, sizeof why), "%s", why);               \
     }                                                                                            \
     static void suite##_teardown(void)                                                           \
     {                                                                                            \
-        scratch_remove(dir);                                                                     \
+        cli_fixture_close(dir, sample_out);                                                      \
     }                                                                                            \
     TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown)
 

@@ -1015,23 +1015,31 @@ Test(diff, usage_and_file_errors)
     run_result_free(&r);
 }
 
+/* The metadata of the file at from, up to where its data section starts, as the scratch file
+ * name: a header-only copy. */
+static const char *header_only_copy(const char *from, const char *name)
+{
+    size_t len;
+    char *bytes = read_file(from, &len);
+    cr_assert_not_null(bytes);
+    gs_file *f;
+    cr_assert_eq(gs_open_file(from, NULL, &f, NULL), GS_OK);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    gs_close(f);
+    const char *to = dt_scratch_path(&scratch, name);
+    cr_assert(write_file(to, bytes, (size_t)l.data_offset));
+    free(bytes);
+    return to;
+}
+
 /* --metadata-only: a header-only copy against the whole file compares the metadata, reads no
  * tensor data (every tensor in both is "not compared"), and passes; without the option the
  * copy is refused and the option named. */
 Test(diff, metadata_only_compares_a_header_only_copy)
 {
     const char *ref = write_base("ref.gguf");
-    size_t len;
-    char *bytes = read_file(ref, &len);
-    cr_assert_not_null(bytes);
-    gs_file *f;
-    cr_assert_eq(gs_open_file(ref, NULL, &f, NULL), GS_OK);
-    gs_layout l;
-    gs_file_layout(f, &l);
-    gs_close(f);
-    const char *head = dt_scratch_path(&scratch, "head.gguf");
-    cr_assert(write_file(head, bytes, (size_t)l.data_offset));
-    free(bytes);
+    const char *head = header_only_copy(ref, "head.gguf");
     run_result r;
     DIFF(&r, "--metadata-only", ref, head);
     cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
@@ -1055,17 +1063,7 @@ Test(diff, metadata_only_compares_a_header_only_copy)
 Test(diff, metadata_only_gate_reads_no_tensor_data)
 {
     const char *ref = write_base("ref.gguf");
-    size_t len;
-    char *bytes = read_file(ref, &len);
-    cr_assert_not_null(bytes);
-    gs_file *f;
-    cr_assert_eq(gs_open_file(ref, NULL, &f, NULL), GS_OK);
-    gs_layout l;
-    gs_file_layout(f, &l);
-    gs_close(f);
-    const char *head = dt_scratch_path(&scratch, "head.gguf");
-    cr_assert(write_file(head, bytes, (size_t)l.data_offset));
-    free(bytes);
+    const char *head = header_only_copy(ref, "head.gguf");
     run_result r;
     DIFF(&r, "--metadata-only", "--max-nmse", "0", "--json", ref, head);
     cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
@@ -1317,12 +1315,7 @@ static int run_measured(const char *const argv[], long *max_kib)
         if (fd >= 0) {
             dup2(fd, 1);
         }
-        union {
-            const char *const *in;
-            char *const *out;
-        } args = {argv};
-        execv(argv[0], args.out);
-        _exit(127);
+        exec_program(argv);
     }
     int ws;
     struct rusage ru;
