@@ -204,6 +204,21 @@ static void write_location_uri(cli_json *j, const char *uri, bool relative)
     }
 }
 
+/* Opens "locations": [{"physicalLocation": {"artifactLocation": {...: a result's one location,
+ * down to its artifact, whose uri it writes. The caller closes the artifact location, the
+ * physical location, the location and the array. */
+static void begin_artifact_location(cli_json *j, const char *uri, bool relative)
+{
+    cli_json_key(j, "locations");
+    cli_json_begin_array(j);
+    cli_json_begin_object(j);
+    cli_json_key(j, "physicalLocation");
+    cli_json_begin_object(j);
+    cli_json_key(j, "artifactLocation");
+    cli_json_begin_object(j);
+    write_location_uri(j, uri, relative);
+}
+
 /* ---- artifacts: one per distinct URI ------------------------------------------------------ */
 
 static uint64_t hash_text(const char *t)
@@ -450,14 +465,7 @@ static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint
     bool in_part = f->part != CERT_NO_PART && f->part < r->n_parts;
     size_t index = in_part ? part_artifact[f->part] : set_artifact;
     const sarif_artifact *a = &s->artifacts[index];
-    cli_json_key(j, "locations");
-    cli_json_begin_array(j);
-    cli_json_begin_object(j);
-    cli_json_key(j, "physicalLocation");
-    cli_json_begin_object(j);
-    cli_json_key(j, "artifactLocation");
-    cli_json_begin_object(j);
-    write_location_uri(j, a->uri, a->relative);
+    begin_artifact_location(j, a->uri, a->relative);
     cli_json_key_u64(j, "index", index);
     cli_json_end_object(j);
     cli_json_key(j, "region");
@@ -596,14 +604,7 @@ static void write_notice(cli_json *j, bool error, const char *uri, bool relative
     cli_json_key_cstring(j, "level", error ? "error" : "note");
     text_object(j, "message", text);
     if (uri != NULL) {
-        cli_json_key(j, "locations");
-        cli_json_begin_array(j);
-        cli_json_begin_object(j);
-        cli_json_key(j, "physicalLocation");
-        cli_json_begin_object(j);
-        cli_json_key(j, "artifactLocation");
-        cli_json_begin_object(j);
-        write_location_uri(j, uri, relative);
+        begin_artifact_location(j, uri, relative);
         cli_json_end_object(j);
         cli_json_end_object(j);
         cli_json_end_object(j);
