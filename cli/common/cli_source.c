@@ -12,6 +12,11 @@ void cli_reader_options(gs_options *opts, gs_profile profile)
     opts->reopen_for_data = true;
 }
 
+bool cli_file_changed(gs_status st)
+{
+    return st == GS_E_TRUNCATED || st == GS_E_FILE_CHANGED;
+}
+
 bool cli_first_of_set(const char *path, gs_split_name *name)
 {
     gs_split_name n;
