@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ggufsafe.h"
 #include "ggufsafe_sink.h"
@@ -58,6 +59,8 @@ typedef enum gs_certify_subject {
 #define GS_CERTIFY_MAX_PER_CODE 100     /* findings kept per code (and profile set); the rest
                                            are counted (gs_certify_tally) */
 
+typedef struct gs_certify_policy gs_certify_policy; /* a parsed policy file (below) */
+
 typedef struct gs_certify_options {
     size_t struct_size;          /* set by gs_certify_options_init */
     gs_profile profile;          /* the profile certified for; default strict */
@@ -73,6 +76,10 @@ typedef struct gs_certify_options {
     bool metadata_only;          /* tensor data need not be in the file (gs_options.metadata_only):
                                     tensors without data are one note, layout.data_absent;
                                     everything else is certified; default false */
+    /* Added with policy files: */
+    const gs_certify_policy *policy; /* what to ignore, or to count as a warning or an error
+                                        (gs_certify_policy_parse); NULL: none. It must outlive
+                                        the run; runs may share one (it is read only) */
 } gs_certify_options;
 
 /* Defaults: strict, fail on errors, no deep scan, one thread, sets opened whole, no progress,
@@ -101,6 +108,53 @@ GS_API gs_status gs_certify_memory(const void *data, size_t size, const char *la
 
 /* Releases the report and every string it handed out; NULL is a no-op. */
 GS_API void gs_certify_free(gs_certify *report);
+
+/* ---- policy files --------------------------------------------------------------------------- */
+
+/* A policy says what a repository accepts: one rule a line,
+ *
+ *     ignore|warn|error CODE [GLOB]     # a comment
+ *
+ * CODE is a finding code (gs_certify_code_find knows it: "layout.gap", "reader.GS_E_TRUNCATED");
+ * GLOB, when given, limits the rule to findings whose key or tensor name, as reports show it
+ * (escaped), is GLOB or matches it (* ? [...] [!...] and backslash escapes; a finding without a
+ * name never matches a rule with a GLOB). Words are separated by spaces or tabs; a word that
+ * starts with '#' starts a comment to the end of the line; blank lines are ignored; lines end in
+ * LF or CR LF. Of the rules matching a finding the last one decides: ignore drops it (counted,
+ * gs_certify_summary.policy_ignored), warn and error make it count as a warning or an error
+ * under the profiles it breaks (a note breaks none: then under both). The policy is applied as
+ * findings are added, before the per-code cap, the order and the verdict, so counts, exit
+ * status, report order and verdict sentence all follow it.
+ *
+ * A policy file is untrusted input: bounded (GS_CERTIFY_POLICY_MAX_*), matching costs at most
+ * name length x GLOB length steps per rule of the finding's code (no backtracking blow-up), and
+ * every malformed line is GS_E_INVALID_ARGUMENT with err->offset the byte where it is wrong and
+ * err->detail "LINE:COLUMN: what is wrong" (1-based; anything quoted from the file escaped). */
+#define GS_CERTIFY_POLICY_MAX_LINE 1024u       /* bytes of a line, its line end not counted */
+#define GS_CERTIFY_POLICY_MAX_GLOB 256u        /* bytes of a GLOB */
+#define GS_CERTIFY_POLICY_MAX_RULES 1024u      /* rules in a policy */
+#define GS_CERTIFY_POLICY_MAX_BYTES (1u << 20) /* bytes of a policy file */
+
+typedef enum gs_certify_action {
+    GS_CERTIFY_ACTION_IGNORE = 0,
+    GS_CERTIFY_ACTION_WARN = 1,
+    GS_CERTIFY_ACTION_ERROR = 2
+} gs_certify_action;
+
+/* Parses size bytes (at most GS_CERTIFY_POLICY_MAX_BYTES) into *out: GS_OK, or
+ * GS_E_INVALID_ARGUMENT (malformed, as above), GS_E_NO_MEMORY, with *out NULL. */
+GS_API gs_status gs_certify_policy_parse(const void *data, size_t size, gs_certify_policy **out,
+                                         gs_error *err);
+/* The same, read from a stream to its end: GS_E_IO for a read error (errno text in detail),
+ * GS_E_INVALID_ARGUMENT as well for a stream longer than GS_CERTIFY_POLICY_MAX_BYTES. */
+GS_API gs_status gs_certify_policy_read(FILE *file, gs_certify_policy **out, gs_error *err);
+/* Rules in the policy (0 for NULL). */
+GS_API size_t gs_certify_policy_rule_count(const gs_certify_policy *policy);
+/* What the policy does to a finding of code naming name (NUL-terminated, as reports show it;
+ * NULL without a name): true with *action when a rule matches, false when none does. */
+GS_API bool gs_certify_policy_match(const gs_certify_policy *policy, const char *code,
+                                    const char *name, gs_certify_action *action);
+GS_API void gs_certify_policy_free(gs_certify_policy *policy);
 
 /* ---- the verdict ------------------------------------------------------------------------- */
 
@@ -145,6 +199,9 @@ typedef struct gs_certify_summary {
     bool read_failed;              /* the file could not be read to its end while it was
                                       certified (it shrank, or a read failed): an environment
                                       failure, not a verdict on the file (the command exits 2) */
+    /* Added with policy files: */
+    uint64_t policy_ignored;       /* findings the policy's ignore rules dropped (in no count) */
+    uint64_t policy_changed;       /* findings the policy's warn and error rules re-graded */
 } gs_certify_summary;
 
 GS_API gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *out);

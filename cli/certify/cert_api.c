@@ -163,6 +163,8 @@ gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *o
     s.verdict_sentence = r->verdict;
     s.root_cause = r->root_cause;
     s.read_failed = r->read_failed;
+    s.policy_ignored = r->findings.policy_ignored;
+    s.policy_changed = r->findings.policy_changed;
     return cli_copy_out(out, &s, sizeof s, CLI_MIN_SIZE(gs_certify_summary, stats_count));
 }
 

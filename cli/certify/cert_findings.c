@@ -1,4 +1,5 @@
 #include "cert_findings.h"
+#include "cert_policy.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,10 +51,20 @@ static cert_omitted *counter(cert_findings *fs, const char *code, cert_severity 
 static cert_finding *add(cert_findings *fs, const cert_code *row, const char *code,
                          cert_severity sev, unsigned profiles, uint32_t part, uint64_t offset,
                          cert_subject subject, const void *name, size_t name_len,
-                         const char *message)
+                         bool name_is_text, const char *message)
 {
     if (fs->status != GS_OK) {
         return NULL;
+    }
+    switch (cert_policy_apply(fs->policy, code, name, name_len, name_is_text, &sev, &profiles)) {
+    case CERT_POLICY_IGNORED:
+        fs->policy_ignored++;
+        return NULL;
+    case CERT_POLICY_CHANGED:
+        fs->policy_changed++;
+        break;
+    case CERT_POLICY_NONE:
+        break;
     }
     cert_omitted *c = counter(fs, code, sev, profiles);
     if (c == NULL) {
@@ -87,6 +98,7 @@ static cert_finding *add(cert_findings *fs, const cert_code *row, const char *co
     f->part = part;
     f->offset = offset;
     f->subject = name != NULL ? subject : CERT_SUBJECT_NONE;
+    f->name_is_text = name != NULL && name_is_text;
     if (name != NULL) {
         f->name_cut = copy_len < name_len;
         f->name_len = copy_len;
@@ -118,7 +130,7 @@ void cert_add(cert_findings *fs, const char *code, uint32_t part, uint64_t offse
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     (void)add(fs, row, code, row->severity, row->profiles, part, offset, subject, name, name_len,
-              message);
+              false, message);
 }
 
 void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsigned profiles)
@@ -145,11 +157,8 @@ void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsign
         row.hint = cert_reader_hint(e->status);
         row.help = cert_reader_help(e->status);
     }
-    cert_finding *f = add(fs, &row, code, CERT_ERROR, profiles, part, e->offset, subject, name,
-                          name != NULL ? strlen(name) : 0, message);
-    if (f != NULL) {
-        f->name_is_text = true;
-    }
+    (void)add(fs, &row, code, CERT_ERROR, profiles, part, e->offset, subject, name,
+              name != NULL ? strlen(name) : 0, true, message);
 }
 
 void cert_findings_fail(cert_findings *fs, gs_status status)

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cert_codes.h"
+#include "ggufsafe_certify.h"
 #include "ggufsafe.h"
 
 #define CERT_MAX_PER_CODE GS_CERTIFY_MAX_PER_CODE
@@ -66,6 +67,10 @@ typedef struct cert_findings {
      * silently missing would be a lie. */
     gs_status status;
     char bad_code[CERT_CODE_MAX]; /* GS_E_INTERNAL: the code */
+    /* The run's policy (NULL: none), applied to each finding as it is added (cert_policy.h):
+     * findings it dropped and findings it re-graded. */
+    const gs_certify_policy *policy;
+    uint64_t policy_ignored, policy_changed;
 } cert_findings;
 
 void cert_findings_init(cert_findings *fs);

@@ -176,6 +176,14 @@ void cert_json_report(cli_json *j, const cert_run *r)
     cli_json_key_u64(j, "warning", counts[CERT_WARNING]);
     cli_json_key_u64(j, "info", counts[CERT_INFO]);
     cli_json_end_object(j);
+    if (r->opt.policy != NULL) {
+        cli_json_key(j, "policy");
+        cli_json_begin_object(j);
+        cli_json_key_u64(j, "rules", gs_certify_policy_rule_count(r->opt.policy));
+        cli_json_key_u64(j, "ignored", r->findings.policy_ignored);
+        cli_json_key_u64(j, "changed", r->findings.policy_changed);
+        cli_json_end_object(j);
+    }
     cli_json_key(j, "what");
     cli_json_begin_object(j);
     cli_json_key_cstring(j, "kind", cert_kind_name(r->kind));

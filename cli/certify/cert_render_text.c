@@ -149,6 +149,21 @@ static void payload_summary(cli_out *out, const cert_run *r)
             scanned, r->n_stats, values, nan, inf, bad, zero);
 }
 
+/* With a policy: what it did (without one, nothing: reports stay as they were). */
+static void policy_summary(cli_out *out, const cert_run *r)
+{
+    if (r->opt.policy == NULL) {
+        return;
+    }
+    size_t rules = gs_certify_policy_rule_count(r->opt.policy);
+    cli_out_printf(out,
+                   "policy:   %zu %s: %" PRIu64 " %s ignored, %" PRIu64 " re-graded (they count "
+                   "as the policy says)\n",
+                   rules, rules == 1 ? "rule" : "rules", r->findings.policy_ignored,
+                   r->findings.policy_ignored == 1 ? "finding" : "findings",
+                   r->findings.policy_changed);
+}
+
 /* The codes whose hint the report has shown: at most one per distinct code of the run. */
 typedef struct shown {
     const char **codes;
@@ -184,6 +199,7 @@ void cert_render_text(cli_out *out, const cert_run *r)
 {
     header(out, r);
     payload_summary(out, r);
+    policy_summary(out, r);
     const cert_findings *fs = &r->findings;
     cli_out_printf(out, "\n");
     if (fs->n == 0) {

@@ -132,6 +132,7 @@ static gs_status start(cert_run *r, const char *path, const gs_certify_options *
         r->opt.jobs = 1;
     }
     cert_findings_init(&r->findings);
+    r->findings.policy = r->opt.policy;
     r->root_cause = CERT_NO_CAUSE;
     r->path = cli_strndup(path, strlen(path));
     r->parts = cert_alloc(r, n_parts, sizeof *r->parts);

@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* fdopen */
 #include "cli_common.h"
 
 #include <errno.h>
@@ -5,8 +6,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_source.h"
+#include "open_regular.h"
 #include "text_escape.h"
 #include "text_out.h"
 
@@ -95,6 +99,26 @@ int cli_path_error(const char *verb, const char *path, const char *label, const 
     print_escaped(stderr, why);
     fputc('\n', stderr);
     return CLI_EXIT_USAGE;
+}
+
+FILE *cli_open_input(const char *what, const char *path, int *code)
+{
+    char verb[64];
+    snprintf(verb, sizeof verb, "open the %s", what);
+    int fd;
+    struct stat st;
+    char why[GS_ERROR_TEXT_MAX];
+    if (gsi_open_regular(path, &fd, &st, why, sizeof why) != GS_OK) {
+        *code = cli_path_error(verb, path, NULL, why);
+        return NULL;
+    }
+    FILE *in = fdopen(fd, "r");
+    if (in == NULL) {
+        int e = errno;
+        close(fd);
+        *code = cli_path_error(verb, path, NULL, strerror(e));
+    }
+    return in;
 }
 
 /* What the surroundings of a path got wrong, not its contents: the file names the error. */

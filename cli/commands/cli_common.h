@@ -6,6 +6,7 @@
 #define GGUFSAFE_CLI_COMMON_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,12 @@ int cli_print_out_of_memory(void);
 /* A file that cannot be used, the path first: "error: cannot <verb> '<path>'[ (<label>)]: <why>",
  * path and why escaped. Returns CLI_EXIT_USAGE. */
 int cli_path_error(const char *verb, const char *path, const char *label, const char *why);
+
+/* An input of the command's own (a manifest, a policy file) opened for reading as the reader
+ * opens files: a regular file only, so that a FIFO or a device in its place cannot hang the
+ * command. The stream, or NULL after "error: cannot open the <what> '<path>': <why>" with
+ * *code the exit status (CLI_EXIT_USAGE). */
+FILE *cli_open_input(const char *what, const char *path, int *code);
 
 /* A file that could not be opened (or a split set, from path): the environment's failures
  * (GS_E_IO) name the file first, "error: cannot read '<path>'[ (<label>)]: open: <strerror>";

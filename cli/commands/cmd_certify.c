@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "ggufsafe_certify.h"
 #include "progress.h"
+#include "text_out.h"
 #include "work_pool.h"
 
 typedef struct certify_args {
@@ -27,7 +28,7 @@ typedef struct certify_args {
     cli_list paths;
     int profile, fail_on;
     uint64_t max_depth, max_entries;
-    const char *uri_base;
+    const char *uri_base, *policy;
     bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
     const char *output;
@@ -68,6 +69,11 @@ static const cli_opt options[] = {
     {.name = "uri-base", .arg = "DIR", CLI_PATH(certify_args, uri_base),
      .help = "with --sarif, artifact URIs relative to DIR (default: the current directory, "
              "as code scanning wants the repository root)"},
+    {.name = "policy", .arg = "FILE", CLI_PATH(certify_args, policy),
+     .help = "rules 'ignore|warn|error CODE [GLOB]', one a line (GLOB on the key or tensor "
+             "name; '#' comments): findings to drop, or to count as warnings or errors, before "
+             "the verdict (docs/certify.md, \"Policy files\"); a malformed line is a usage "
+             "error naming FILE:LINE:COLUMN"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
@@ -89,7 +95,7 @@ static int list_codes(const certify_args *a)
     static const char *const file_options[] = {"profile",     "sarif",        "deep",
                                                "jobs",        "fail-on",      "part-only",
                                                "quiet",       "metadata-only", "max-depth",
-                                               "max-entries", "uri-base"};
+                                               "max-entries", "uri-base",     "policy"};
     for (size_t i = 0; i < sizeof file_options / sizeof file_options[0]; i++) {
         if (cli_given(&a->base, file_options[i])) {
             return cli_usage_error("certify", "--%s does not go with --list-codes",
@@ -146,15 +152,61 @@ static int run_many(const certify_args *a, const gs_certify_options *opt)
     return cli_outfile_commit(&of, sum.exit_code);
 }
 
+/* --policy FILE, parsed: a malformed or unreadable one is a usage error naming FILE:LINE:COL.
+ * -1 with *out set, or the exit code. */
+static int read_policy(const char *path, gs_certify_policy **out)
+{
+    int code;
+    FILE *in = cli_open_input("policy", path, &code);
+    if (in == NULL) {
+        return code;
+    }
+    gs_error err;
+    gs_status status = gs_certify_policy_read(in, out, &err);
+    fclose(in);
+    if (status == GS_E_NO_MEMORY) {
+        return cli_print_out_of_memory();
+    }
+    if (status == GS_E_IO) {
+        return cli_path_error("read the policy", path, NULL, err.detail);
+    }
+    if (status != GS_OK) {
+        fflush(stdout);
+        cli_text t;
+        cli_text_escape_cstr(&t, path);
+        /* the detail is "LINE:COL: what", anything quoted from the file escaped already */
+        fprintf(stderr, "error: malformed policy %s:%s\n", t.s, err.detail);
+        return CLI_EXIT_USAGE;
+    }
+    return -1;
+}
+
 static bool is_directory(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static int run_paths(const certify_args *a, const gs_certify_policy *policy);
+
 static int run(void *p)
 {
     const certify_args *a = p;
+    if (a->policy == NULL || a->list_codes) {
+        return run_paths(a, NULL);
+    }
+    gs_certify_policy *policy;
+    int code = read_policy(a->policy, &policy);
+    if (code >= 0) {
+        return code;
+    }
+    code = run_paths(a, policy);
+    gs_certify_policy_free(policy);
+    return code;
+}
+
+static int run_paths(const certify_args *a, const gs_certify_policy *policy)
+{
     if (a->list_codes) {
         return list_codes(a);
     }
@@ -171,6 +223,7 @@ static int run(void *p)
     opt.jobs = (unsigned)a->jobs;
     opt.part_only = a->part_only;
     opt.metadata_only = a->metadata_only;
+    opt.policy = policy;
     opt.fail_on = a->fail_on == FAIL_ON_WARNING ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     const char *path = a->paths.items[0];
     if (a->paths.n > 1 || is_directory(path)) {

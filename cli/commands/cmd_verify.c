@@ -57,18 +57,10 @@ static void init(void *p)
  * holds. -1 with *out set, or the exit code. */
 static int read_manifest(const char *path, gs_manifest **out)
 {
-    /* opened as the reader opens files: a FIFO or a device in its place cannot hang verify */
-    int fd;
-    struct stat st;
-    char why[GS_ERROR_TEXT_MAX];
-    if (gsi_open_regular(path, &fd, &st, why, sizeof why) != GS_OK) {
-        return cli_path_error("open the manifest", path, NULL, why);
-    }
-    FILE *in = fdopen(fd, "r");
+    int code;
+    FILE *in = cli_open_input("manifest", path, &code);
     if (in == NULL) {
-        int e = errno;
-        close(fd);
-        return cli_path_error("open the manifest", path, NULL, strerror(e));
+        return code;
     }
     gs_error err;
     gs_status status = gs_manifest_read(in, out, &err);
