@@ -19,6 +19,9 @@
  *                      (fuzz_manifest reads the whole input).
  *   OUT/detect/        every input's first GS_DETECT_BYTES bytes (all gs_detect looks at),
  *                      with the zero trailer.
+ *   OUT/policy/        with GS_SEEDS_MANIFEST: policy files written here (every form the format
+ *                      has, CR LF, comments, globs, and malformed ones) and, per finding code,
+ *                      one rule of each action, without a trailer.
  * Deterministic: inputs are visited in name order. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -32,6 +35,7 @@
 
 #include "fuzz_common.h"
 #ifdef GS_SEEDS_MANIFEST
+#include "ggufsafe_certify.h"
 #include "ggufsafe_manifest.h"
 #endif
 
@@ -350,6 +354,46 @@ static void synthetic_block_seeds(void)
     }
 }
 
+/* fuzz_policy: policies by hand, and one per finding code (without a trailer). */
+static void policy_seeds(void)
+{
+#ifdef GS_SEEDS_MANIFEST
+    static const struct {
+        const char *name, *text;
+    } hand[] = {
+        {"forms", "# a repository's policy\n\nignore compat.type_not_in_spec blk.*.q1_0.weight\n"
+                  "  warn\tlayout.gap   # trailing comment\nerror reader.GS_E_MISALIGNED_OFFSET\n"
+                  "warn meta.architecture_missing [!x]?[0-9]*\n"},
+        {"crlf", "ignore layout.gap\r\nwarn layout.truncated a\\*b\r\n"},
+        {"last_line_open", "error layout.padding_nonzero"},
+        {"stars", "warn layout.gap *a*a*a*a*a*a*a*a*a*a*b\nwarn layout.gap aaaaaaaaaaaaaaaaaaaa\n"},
+        {"bad_action", "warn layout.gap\nallow layout.gap\n"},
+        {"bad_code", "ignore layout.nope\n"},
+        {"bad_class", "ignore layout.gap blk.[0\n"},
+        {"bad_escape", "ignore layout.gap x\\\n"},
+        {"extra_word", "ignore layout.gap x y\n"},
+        {"lone_cr", "ignore layout.gap\rignore layout.gap\n"},
+        {"mixed_ends", "ignore layout.gap\r\nwarn layout.gap\n"},
+    };
+    for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++) {
+        write_seed("policy", hand[i].name, (const uint8_t *)hand[i].text, strlen(hand[i].text),
+                   NULL);
+    }
+    static const char *const actions[] = {"ignore", "warn", "error"};
+    for (size_t i = 0; i < gs_certify_code_count(); i++) {
+        gs_certify_code c = {.struct_size = sizeof c};
+        if (gs_certify_code_at(i, &c) != GS_OK || strchr(c.code, '<') != NULL) {
+            continue; /* reader.<STATUS> is the row of the reader's codes, not a code */
+        }
+        char text[512], name[96];
+        snprintf(text, sizeof text, "%s %s\n%s %s blk.*\n", actions[i % 3], c.code,
+                 actions[(i + 1) % 3], c.code);
+        snprintf(name, sizeof name, "code_%s", c.code);
+        write_seed("policy", name, (const uint8_t *)text, strlen(text), NULL);
+    }
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -361,7 +405,7 @@ int main(int argc, char **argv)
     make_dir(out_dir);
     static const char *const targets[] = {"open",    "dequant",  "roundtrip", "decode_blocks",
                                           "certify", "manifest", "open_file", "utf8",
-                                          "detect", "walk"};
+                                          "detect", "walk", "policy"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);
@@ -377,6 +421,7 @@ int main(int argc, char **argv)
     }
     synthetic_block_seeds();
     walk_seeds();
+    policy_seeds();
     printf("gs_fuzz_seeds: %zu seeds in %s\n", n_written, out_dir);
     return 0;
 }
