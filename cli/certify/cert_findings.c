@@ -161,6 +161,23 @@ void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsign
               name != NULL ? strlen(name) : 0, true, message);
 }
 
+void cert_findings_baselined(cert_findings *fs, size_t i)
+{
+    cert_finding *f = &fs->items[i];
+    if (f->baselined) {
+        return;
+    }
+    for (size_t k = 0; k < fs->n_codes; k++) {
+        cert_omitted *c = &fs->codes[k];
+        if (c->profiles == f->profiles && strcmp(c->code, f->code) == 0) {
+            c->baselined++;
+            f->baselined = true;
+            fs->baseline_suppressed++;
+            return;
+        }
+    }
+}
+
 void cert_findings_fail(cert_findings *fs, gs_status status)
 {
     if (fs->status == GS_OK) {
@@ -179,6 +196,7 @@ void cert_count(const cert_findings *fs, gs_profile profile, uint64_t counts[3])
     counts[0] = counts[1] = counts[2] = 0;
     for (size_t i = 0; i < fs->n_codes; i++) {
         const cert_omitted *c = &fs->codes[i];
-        counts[cert_effective(c->severity, c->profiles, profile)] += c->kept + c->omitted;
+        counts[cert_effective(c->severity, c->profiles, profile)] +=
+            c->kept + c->omitted - c->baselined;
     }
 }

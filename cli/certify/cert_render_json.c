@@ -85,6 +85,9 @@ static void json_finding(cli_json *j, const cert_run *r, const cert_finding *f)
     } else {
         cli_json_u64(j, f->caused_by);
     }
+    if (r->opt.baseline != NULL) {
+        cli_json_key_cstring(j, "baseline", f->baselined ? "unchanged" : "new");
+    }
     cli_json_end_object(j);
 }
 
@@ -182,6 +185,13 @@ void cert_json_report(cli_json *j, const cert_run *r)
         cli_json_key_u64(j, "rules", gs_certify_policy_rule_count(r->opt.policy));
         cli_json_key_u64(j, "ignored", r->findings.policy_ignored);
         cli_json_key_u64(j, "changed", r->findings.policy_changed);
+        cli_json_end_object(j);
+    }
+    if (r->opt.baseline != NULL) {
+        cli_json_key(j, "baseline");
+        cli_json_begin_object(j);
+        cli_json_key_u64(j, "suppressed", r->findings.baseline_suppressed);
+        cli_json_key_u64(j, "new", (uint64_t)r->findings.n - r->findings.baseline_suppressed);
         cli_json_end_object(j);
     }
     cli_json_key(j, "what");

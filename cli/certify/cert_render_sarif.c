@@ -283,6 +283,9 @@ static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint
     cli_json_string(j, fp, fp_len);
     cli_json_end_object(j);
     free(fp);
+    if (r->opt.baseline != NULL) { /* SARIF 2.1.0 §3.27.24 */
+        cli_json_key_cstring(j, "baselineState", f->baselined ? "unchanged" : "new");
+    }
     cli_json_key(j, "properties");
     cli_json_begin_object(j);
     cli_json_key(j, "profiles");

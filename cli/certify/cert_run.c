@@ -240,6 +240,7 @@ gs_status cert_check(cert_run *r)
     }
     if (r->findings.status == GS_OK) {
         cert_order(r);
+        cert_baseline_mark(r);
         cert_verdict(r);
     }
     return r->findings.status;

@@ -1,5 +1,6 @@
 /* ggufsafe certify FILE|DIR... [--profile strict|lenient] [--json | --sarif] [--deep] [--jobs N]
- *                       [--fail-on error|warning] [--part-only] [--metadata-only]
+ *                       [--fail-on error|warning] [--part-only] [--metadata-only] [--policy FILE]
+ *                       [--baseline REPORT]
  *                       [--max-depth N] [--max-entries N] [--uri-base DIR] [-o FILE] [-q]
  * ggufsafe certify --list-codes [--json] [-o FILE]
  *
@@ -28,7 +29,7 @@ typedef struct certify_args {
     cli_list paths;
     int profile, fail_on;
     uint64_t max_depth, max_entries;
-    const char *uri_base, *policy;
+    const char *uri_base, *policy, *baseline;
     bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
     const char *output;
@@ -74,6 +75,11 @@ static const cli_opt options[] = {
              "name; '#' comments): findings to drop, or to count as warnings or errors, before "
              "the verdict (docs/certify.md, \"Policy files\"); a malformed line is a usage "
              "error naming FILE:LINE:COLUMN"},
+    {.name = "baseline", .arg = "REPORT", CLI_PATH(certify_args, baseline),
+     .help = "an earlier 'certify --json' or '--sarif' report of these files: its findings stay "
+             "in the report, marked, but count in no severity, so only new ones fail "
+             "(docs/certify.md, \"Baselines\"); a malformed one is a usage error naming "
+             "REPORT:LINE:COLUMN"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
@@ -95,7 +101,8 @@ static int list_codes(const certify_args *a)
     static const char *const file_options[] = {"profile",     "sarif",        "deep",
                                                "jobs",        "fail-on",      "part-only",
                                                "quiet",       "metadata-only", "max-depth",
-                                               "max-entries", "uri-base",     "policy"};
+                                               "max-entries", "uri-base",     "policy",
+                                               "baseline"};
     for (size_t i = 0; i < sizeof file_options / sizeof file_options[0]; i++) {
         if (cli_given(&a->base, file_options[i])) {
             return cli_usage_error("certify", "--%s does not go with --list-codes",
@@ -187,25 +194,58 @@ static bool is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-static int run_paths(const certify_args *a, const gs_certify_policy *policy);
+/* --baseline REPORT, parsed, as --policy is. -1 with *out set, or the exit code. */
+static int read_baseline(const char *path, gs_certify_baseline **out)
+{
+    int code;
+    FILE *in = cli_open_input("baseline", path, &code);
+    if (in == NULL) {
+        return code;
+    }
+    gs_error err;
+    gs_status status = gs_certify_baseline_read(in, out, &err);
+    fclose(in);
+    if (status == GS_E_NO_MEMORY) {
+        return cli_print_out_of_memory();
+    }
+    if (status == GS_E_IO) {
+        return cli_path_error("read the baseline", path, NULL, err.detail);
+    }
+    if (status != GS_OK) {
+        fflush(stdout);
+        cli_text t;
+        cli_text_escape_cstr(&t, path);
+        fprintf(stderr, "error: malformed baseline %s:%s\n", t.s, err.detail);
+        return CLI_EXIT_USAGE;
+    }
+    return -1;
+}
+
+static int run_paths(const certify_args *a, const gs_certify_policy *policy,
+                     const gs_certify_baseline *baseline);
 
 static int run(void *p)
 {
     const certify_args *a = p;
-    if (a->policy == NULL || a->list_codes) {
-        return run_paths(a, NULL);
+    if (a->list_codes) {
+        return run_paths(a, NULL, NULL);
     }
-    gs_certify_policy *policy;
-    int code = read_policy(a->policy, &policy);
-    if (code >= 0) {
-        return code;
+    gs_certify_policy *policy = NULL;
+    gs_certify_baseline *baseline = NULL;
+    int code = a->policy != NULL ? read_policy(a->policy, &policy) : -1;
+    if (code < 0 && a->baseline != NULL) {
+        code = read_baseline(a->baseline, &baseline);
     }
-    code = run_paths(a, policy);
+    if (code < 0) {
+        code = run_paths(a, policy, baseline);
+    }
     gs_certify_policy_free(policy);
+    gs_certify_baseline_free(baseline);
     return code;
 }
 
-static int run_paths(const certify_args *a, const gs_certify_policy *policy)
+static int run_paths(const certify_args *a, const gs_certify_policy *policy,
+                     const gs_certify_baseline *baseline)
 {
     if (a->list_codes) {
         return list_codes(a);
@@ -224,6 +264,7 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy)
     opt.part_only = a->part_only;
     opt.metadata_only = a->metadata_only;
     opt.policy = policy;
+    opt.baseline = baseline;
     opt.fail_on = a->fail_on == FAIL_ON_WARNING ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     const char *path = a->paths.items[0];
     if (a->paths.n > 1 || is_directory(path)) {
