@@ -73,13 +73,13 @@ static const cli_opt options[] = {
     {.name = "policy", .arg = "FILE", CLI_PATH(certify_args, policy),
      .help = "rules 'ignore|warn|error CODE [GLOB]', one a line (GLOB on the key or tensor "
              "name; '#' comments): findings to drop, or to count as warnings or errors, before "
-             "the verdict (docs/certify.md, \"Policy files\"); a malformed line is a usage "
-             "error naming FILE:LINE:COLUMN"},
+             "the verdict; the last matching rule decides; a malformed line is a usage error "
+             "naming FILE:LINE:COLUMN"},
     {.name = "baseline", .arg = "REPORT", CLI_PATH(certify_args, baseline),
      .help = "an earlier 'certify --json' or '--sarif' report of these files: its findings stay "
-             "in the report, marked, but count in no severity, so only new ones fail "
-             "(docs/certify.md, \"Baselines\"); a malformed one is a usage error naming "
-             "REPORT:LINE:COLUMN"},
+             "in the report, marked, but count in no severity, so only new ones fail (matched "
+             "by file and SARIF fingerprint: run from the same directory); a malformed one is "
+             "a usage error naming REPORT:LINE:COLUMN"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
