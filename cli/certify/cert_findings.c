@@ -26,13 +26,15 @@ void cert_findings_free(cert_findings *fs)
     cert_findings_init(fs);
 }
 
-/* The counter of (code, profiles); created on first use. Distinct codes are few (the table
- * plus the reader's statuses), so a linear search is enough. */
+/* The counter of (code, severity, profiles); created on first use. Distinct codes are few (the
+ * table plus the reader's statuses; a policy can split one code in three severities), so a
+ * linear search is enough. */
 static cert_omitted *counter(cert_findings *fs, const char *code, cert_severity sev,
                              unsigned profiles)
 {
     for (size_t i = 0; i < fs->n_codes; i++) {
-        if (fs->codes[i].profiles == profiles && strcmp(fs->codes[i].code, code) == 0) {
+        if (fs->codes[i].profiles == profiles && fs->codes[i].severity == sev &&
+            strcmp(fs->codes[i].code, code) == 0) {
             return &fs->codes[i];
         }
     }
@@ -169,7 +171,8 @@ void cert_findings_baselined(cert_findings *fs, size_t i)
     }
     for (size_t k = 0; k < fs->n_codes; k++) {
         cert_omitted *c = &fs->codes[k];
-        if (c->profiles == f->profiles && strcmp(c->code, f->code) == 0) {
+        if (c->profiles == f->profiles && c->severity == f->severity &&
+            strcmp(c->code, f->code) == 0) {
             c->baselined++;
             f->baselined = true;
             fs->baseline_suppressed++;

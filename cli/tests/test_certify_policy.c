@@ -341,6 +341,31 @@ Test(policy_engine, the_command_follows_the_policy, .init = setup, .fini = teard
     run_result_free(&r);
 }
 
+/* One code split between severities by a glob: each finding counts as its own rule says (the
+ * cut sample has 17 reader.GS_E_DATA_OUTSIDE_FILE errors, 12 of them on blk.* tensors). */
+Test(policy_engine, a_code_split_by_a_glob_counts_each_part_as_it_says, .init = setup,
+     .fini = teardown)
+{
+    size_t n;
+    char *data = read_file(sample, &n);
+    cr_assert_not_null(data);
+    char *cut = path_join(dir, "cut.gguf");
+    cr_assert(write_file(cut, data, 100000));
+    free(data);
+    char *pol = policy_file("warn reader.GS_E_DATA_OUTSIDE_FILE blk.*\n"
+                            "ignore compat.type_not_in_spec\n");
+    run_result r;
+    cr_assert(run_cli(&r, "certify", "--policy", pol, "--json", cut, NULL));
+    cr_expect_eq(r.status, 1, "the raw.* tensors' errors stay errors: %s", r.err);
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, "/certified=false",
+                            "/counts={\"error\":6,\"warning\":12,\"info\":0}",
+                            "/policy={\"rules\":2,\"ignored\":3,\"changed\":12}", NULL),
+                 0);
+    run_result_free(&r);
+    free(pol);
+    free(cut);
+}
+
 Test(policy_engine, a_malformed_or_missing_policy_is_a_usage_error, .init = setup,
      .fini = teardown)
 {
