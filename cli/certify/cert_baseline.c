@@ -400,40 +400,13 @@ gs_status gs_certify_baseline_read(FILE *file, gs_certify_baseline **out, gs_err
     if (file == NULL || out == NULL) {
         return cli_null_argument(err);
     }
-    size_t cap = 65536, len = 0;
-    const size_t limit = (size_t)GS_CERTIFY_BASELINE_MAX_BYTES + 1;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (len == cap) {
-            if (cap == limit) {
-                break; /* one byte past the bound: the parser says it is too long */
-            }
-            size_t grown = cap > limit / 2 ? limit : cap * 2;
-            char *g = realloc(buf, grown);
-            if (g == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = g;
-            cap = grown;
-        }
-        size_t got = fread(buf + len, 1, cap - len, file);
-        len += got;
-        if (got == 0) {
-            break;
-        }
+    char *buf;
+    size_t len;
+    gs_status st = cli_read_stream(file, GS_CERTIFY_BASELINE_MAX_BYTES, &buf, &len, err);
+    if (st != GS_OK) {
+        return st;
     }
-    if (buf == NULL) {
-        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "baseline");
-    }
-    if (ferror(file)) {
-        int e = errno;
-        free(buf);
-        return gsi_fail(err, GS_E_IO, len, GS_CONTEXT_NONE, NULL, 0, "read: %s",
-                        strerror(e != 0 ? e : EIO));
-    }
-    gs_status st = gs_certify_baseline_parse(buf, len, out, err);
+    st = gs_certify_baseline_parse(buf, len, out, err);
     free(buf);
     return st;
 }

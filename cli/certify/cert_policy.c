@@ -357,42 +357,13 @@ gs_status gs_certify_policy_read(FILE *file, gs_certify_policy **out, gs_error *
     if (file == NULL || out == NULL) {
         return cli_null_argument(err);
     }
-    /* the whole file, one byte past the bound to know it is too long */
-    size_t cap = 4096, len = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (len == cap) {
-            size_t grown = cap * 2 > (size_t)GS_CERTIFY_POLICY_MAX_BYTES + 1
-                               ? (size_t)GS_CERTIFY_POLICY_MAX_BYTES + 1
-                               : cap * 2;
-            if (grown == cap) {
-                break;
-            }
-            char *b = realloc(buf, grown);
-            if (b == NULL) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = b;
-            cap = grown;
-        }
-        size_t got = fread(buf + len, 1, cap - len, file);
-        len += got;
-        if (got == 0) {
-            break;
-        }
+    char *buf;
+    size_t len;
+    gs_status st = cli_read_stream(file, GS_CERTIFY_POLICY_MAX_BYTES, &buf, &len, err);
+    if (st != GS_OK) {
+        return st;
     }
-    if (buf == NULL) {
-        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "policy");
-    }
-    if (ferror(file)) {
-        int e = errno;
-        free(buf);
-        return gsi_fail(err, GS_E_IO, len, GS_CONTEXT_NONE, NULL, 0, "read: %s",
-                        strerror(e != 0 ? e : EIO));
-    }
-    gs_status st = gs_certify_policy_parse(buf, len, out, err);
+    st = gs_certify_policy_parse(buf, len, out, err);
     free(buf);
     return st;
 }

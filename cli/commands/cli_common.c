@@ -121,6 +121,40 @@ FILE *cli_open_input(const char *what, const char *path, int *code)
     return in;
 }
 
+int cli_read_input(const char *what, const char *path, bool located, cli_input_reader read,
+                   void *out)
+{
+    int code;
+    FILE *in = cli_open_input(what, path, &code);
+    if (in == NULL) {
+        return code;
+    }
+    gs_error err;
+    gs_status status = read(in, out, &err);
+    fclose(in);
+    if (status == GS_E_NO_MEMORY) {
+        return cli_print_out_of_memory();
+    }
+    if (status == GS_E_IO) {
+        char verb[64];
+        snprintf(verb, sizeof verb, "read the %s", what);
+        return cli_path_error(verb, path, NULL, err.detail);
+    }
+    if (status != GS_OK) {
+        fflush(stdout);
+        cli_text t, d;
+        cli_text_escape_cstr(&t, path);
+        if (located) {
+            fprintf(stderr, "error: malformed %s %s:%s\n", what, t.s, err.detail);
+        } else {
+            cli_text_escape_cstr(&d, err.detail);
+            fprintf(stderr, "error: malformed %s '%s': %s\n", what, t.s, d.s);
+        }
+        return CLI_EXIT_USAGE;
+    }
+    return -1;
+}
+
 /* What the surroundings of a path got wrong, not its contents: the file names the error. */
 static bool open_environment(gs_status status)
 {

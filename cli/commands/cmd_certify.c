@@ -159,33 +159,16 @@ static int run_many(const certify_args *a, const gs_certify_options *opt)
     return cli_outfile_commit(&of, sum.exit_code);
 }
 
+static gs_status policy_reader(FILE *in, void *out, gs_error *err)
+{
+    return gs_certify_policy_read(in, out, err);
+}
+
 /* --policy FILE, parsed: a malformed or unreadable one is a usage error naming FILE:LINE:COL.
  * -1 with *out set, or the exit code. */
 static int read_policy(const char *path, gs_certify_policy **out)
 {
-    int code;
-    FILE *in = cli_open_input("policy", path, &code);
-    if (in == NULL) {
-        return code;
-    }
-    gs_error err;
-    gs_status status = gs_certify_policy_read(in, out, &err);
-    fclose(in);
-    if (status == GS_E_NO_MEMORY) {
-        return cli_print_out_of_memory();
-    }
-    if (status == GS_E_IO) {
-        return cli_path_error("read the policy", path, NULL, err.detail);
-    }
-    if (status != GS_OK) {
-        fflush(stdout);
-        cli_text t;
-        cli_text_escape_cstr(&t, path);
-        /* the detail is "LINE:COL: what", anything quoted from the file escaped already */
-        fprintf(stderr, "error: malformed policy %s:%s\n", t.s, err.detail);
-        return CLI_EXIT_USAGE;
-    }
-    return -1;
+    return cli_read_input("policy", path, true, policy_reader, out);
 }
 
 static bool is_directory(const char *path)
@@ -194,31 +177,15 @@ static bool is_directory(const char *path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static gs_status baseline_reader(FILE *in, void *out, gs_error *err)
+{
+    return gs_certify_baseline_read(in, out, err);
+}
+
 /* --baseline REPORT, parsed, as --policy is. -1 with *out set, or the exit code. */
 static int read_baseline(const char *path, gs_certify_baseline **out)
 {
-    int code;
-    FILE *in = cli_open_input("baseline", path, &code);
-    if (in == NULL) {
-        return code;
-    }
-    gs_error err;
-    gs_status status = gs_certify_baseline_read(in, out, &err);
-    fclose(in);
-    if (status == GS_E_NO_MEMORY) {
-        return cli_print_out_of_memory();
-    }
-    if (status == GS_E_IO) {
-        return cli_path_error("read the baseline", path, NULL, err.detail);
-    }
-    if (status != GS_OK) {
-        fflush(stdout);
-        cli_text t;
-        cli_text_escape_cstr(&t, path);
-        fprintf(stderr, "error: malformed baseline %s:%s\n", t.s, err.detail);
-        return CLI_EXIT_USAGE;
-    }
-    return -1;
+    return cli_read_input("baseline", path, true, baseline_reader, out);
 }
 
 static int run_paths(const certify_args *a, const gs_certify_policy *policy,
