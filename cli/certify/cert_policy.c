@@ -159,19 +159,31 @@ typedef struct parser {
 __attribute__((format(printf, 3, 4))) static gs_status fail(const parser *p, size_t at,
                                                              const char *fmt, ...)
 {
-    char msg[GS_ERROR_TEXT_MAX];
+    char msg[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    /* the detail holds GS_ERROR_TEXT_MAX bytes: a longer message is cut where a character
+     * starts and ends in "…", never inside a UTF-8 sequence */
+    char where[48];
+    int w = snprintf(where, sizeof where, "%zu:%zu: ", p->line, at + 1);
+    size_t room = GS_ERROR_TEXT_MAX - 1 - (size_t)w;
+    size_t n = strlen(msg);
+    if (n > room) {
+        n = cli_text_cut(msg, n, room - 3);
+        memcpy(msg + n, "\xe2\x80\xa6", 3);
+        n += 3;
+    }
+    msg[n] = '\0';
     return gsi_fail(p->err, GS_E_INVALID_ARGUMENT, p->line_start + at, GS_CONTEXT_NONE, NULL, 0,
-                    "%zu:%zu: %s", p->line, at + 1, msg);
+                    "%s%s", where, msg);
 }
 
 /* A word of the line, escaped for a message (at most 64 bytes of it). */
 static const char *quote(char *buf, size_t cap, const char *word, size_t len)
 {
-    cli_escape_cut(buf, cap, word, len, 64);
+    cli_escape_cut(buf, cap, word, len, 32);
     return buf;
 }
 

@@ -160,6 +160,29 @@ Test(policy, every_malformed_line_names_its_line_and_column)
     cr_expect_str_eq(e.detail, "1:5: a NUL byte");
 }
 
+Test(policy, a_long_quoted_word_is_cut_between_characters)
+{
+    /* fuzz_policy's finding: a quoted word of multi-byte characters and backslashes made the
+     * detail end inside a UTF-8 sequence when it was cut to GS_ERROR_TEXT_MAX */
+    static const uint8_t input[] = {
+        0x69, 0x67, 0x6e, 0x6f, 0xcf, 0xcf, 0xcf, 0x5c, 0x5c, 0x5c, 0x5c, 0x4c, 0x5c, 0x6e,
+        0x6f, 0xcf, 0xcf, 0xcf, 0x5c, 0x5c, 0x5c, 0x5c, 0x4c, 0x5c, 0x5c, 0x5c, 0x5c, 0x63,
+        0x6f, 0x6d, 0x70, 0x61, 0x74, 0x2e, 0x74, 0x79, 0x70, 0xc4, 0x65, 0x5c, 0x5c, 0x5c,
+        0x63, 0x6f, 0x6d, 0x70, 0x61, 0x74, 0x2e, 0x74, 0x79, 0x70, 0xc4, 0x65, 0x5f, 0x6e,
+        0x6f, 0x74, 0x5f, 0x69, 0x6e, 0x5f, 0x73, 0x70, 0x65, 0x63, 0xd4, 0xd4, 0xd4, 0xd4,
+        0xd4, 0x61};
+    gs_certify_policy *p;
+    gs_error e;
+    cr_assert_eq(gs_certify_policy_parse(input, sizeof input, &p, &e), GS_E_INVALID_ARGUMENT);
+    cr_expect_eq(e.offset, 0);
+    cr_expect(no_control_bytes(e.detail, strlen(e.detail)) &&
+                  no_hidden_chars(e.detail, strlen(e.detail)),
+              "%s", e.detail);
+    cr_expect_str_eq(e.detail,
+                     "1:1: unknown action 'igno\\xcf\\xcf\\xcf\\\\\\\\\\\\\\\\L\\\\no\\xcf\\"
+                     "xcf\\xcf\\\\\\\\\\\\\\\\L\\\\\\\\\\\\\\\\compa\xe2\x80\xa6': a rule starts with ignore, warn or\xe2\x80\xa6");
+}
+
 Test(policy, lines_globs_rules_and_size_are_bounded)
 {
     gs_certify_policy *p;
