@@ -17,7 +17,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 hours=$1
 shift
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(open dequant decode_blocks roundtrip detect certify manifest walk)
+[ ${#targets[@]} -gt 0 ] || targets=(open dequant decode_blocks roundtrip detect certify manifest walk policy baseline)
 secs=$(awk -v h="$hours" 'BEGIN { s = int(h * 3600); print (s < 1 ? 1 : s) }')
 build=${BUILD:-$root/build/fuzz}
 work=${WORK:-$root/build/campaign}

@@ -19,6 +19,12 @@
  *                      (fuzz_manifest reads the whole input).
  *   OUT/detect/        every input's first GS_DETECT_BYTES bytes (all gs_detect looks at),
  *                      with the zero trailer.
+ *   OUT/baseline/      with GS_SEEDS_MANIFEST: the certify --json and --sarif reports of every
+ *                      input given as a file (ggml's sample), whole and cut inside its data,
+ *                      and baselines written here (each form, and malformed JSON), no trailer.
+ *   OUT/policy/        with GS_SEEDS_MANIFEST: policy files written here (every form the format
+ *                      has, CR LF, comments, globs, and malformed ones) and, per finding code,
+ *                      one rule of each action, without a trailer.
  * Deterministic: inputs are visited in name order. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -32,6 +38,7 @@
 
 #include "fuzz_common.h"
 #ifdef GS_SEEDS_MANIFEST
+#include "ggufsafe_certify.h"
 #include "ggufsafe_manifest.h"
 #endif
 
@@ -350,6 +357,124 @@ static void synthetic_block_seeds(void)
     }
 }
 
+#ifdef GS_SEEDS_MANIFEST
+/* The JSON and SARIF reports of size bytes of data, labelled label, as baseline seeds. */
+static void report_seeds(const uint8_t *data, size_t size, const char *label, const char *name)
+{
+    gs_certify *r;
+    if (gs_certify_memory(data, size, label, NULL, &r, NULL) != GS_OK) {
+        return;
+    }
+    for (int k = 0; k < 2; k++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *mem = open_memstream(&text, &len);
+        gs_sink sink;
+        gs_sink_init(&sink, collect, mem);
+        gs_status st = k == 0 ? gs_certify_write_json(r, &sink, NULL)
+                              : gs_certify_write_sarif(r, &sink, NULL);
+        if (mem == NULL || st != GS_OK || fclose(mem) != 0) {
+            die("cannot write the report of", label);
+        }
+        char seed[256];
+        snprintf(seed, sizeof seed, "%s.%s", name, k == 0 ? "json" : "sarif");
+        write_seed("baseline", seed, (const uint8_t *)text, len, NULL);
+        free(text);
+    }
+    gs_certify_free(r);
+}
+#endif
+
+/* fuzz_baseline: reports of the file at path (whole and cut), and baselines by hand. */
+static void baseline_seeds(const char *path)
+{
+#ifdef GS_SEEDS_MANIFEST
+    FILE *f = fopen(path, "rb");
+    uint8_t *buf = malloc(1u << 20);
+    size_t n = f != NULL && buf != NULL ? fread(buf, 1, 1u << 20, f) : 0;
+    if (f != NULL) {
+        fclose(f);
+    }
+    if (n > 0) {
+        report_seeds(buf, n, "models/good.gguf", "good");
+        report_seeds(buf, n * 2 / 3, "models/cut.gguf", "cut");
+    }
+    free(buf);
+    static const struct {
+        const char *name, *text;
+    } hand[] = {
+        {"empty_report", "{\"path\": \"a.gguf\", \"parts\": [], \"findings\": []}"},
+        {"report", "{\"path\": \"d/a-00001-of-00002.gguf\", \"parts\": [{\"name\": "
+                   "\"a-00001-of-00002.gguf\"}, {\"name\": \"a-00002-of-00002.gguf\"}], "
+                   "\"findings\": [{\"code\": \"layout.gap\", \"part\": 2}, {\"code\": "
+                   "\"layout.gap\", \"part\": 2}, {\"code\": \"meta.key_type\", \"part\": "
+                   "null, \"key\": \"gen\\u00e9ral\\ud83d\\ude00\\\\x ff\"}]}"},
+        {"files", "{\"files\": [{\"path\": \"a.gguf\", \"findings\": [{\"code\": "
+                  "\"layout.truncated\", \"part\": 1, \"tensor\": \"t\"}]}, {\"path\": "
+                  "\"b.gguf\", \"findings\": []}], \"summary\": {}}"},
+        {"sarif", "{\"runs\": [{\"artifacts\": [{\"location\": {\"uri\": \"m/a.gguf\"}}], "
+                  "\"results\": [{\"partialFingerprints\": {\"ggufsafe/v1\": "
+                  "\"layout.gap//0\"}, \"locations\": [{\"physicalLocation\": "
+                  "{\"artifactLocation\": {\"index\": 0}}}]}, {\"baselineState\": "
+                  "\"absent\", \"partialFingerprints\": {\"ggufsafe/v1\": \"x//0\"}}]}]}"},
+        {"bad_comma", "{\"findings\": [1,]}"},
+        {"bad_escape", "{\"path\": \"\\q\"}"},
+        {"bad_surrogate", "[\"\\ud800\"]"},
+        {"bad_number", "[01, -, 1., 1e]"},
+        {"deep", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]"
+                 "]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]"},
+        {"trailing", "{} {}"},
+        {"not_ours", "{\"runs\": [{\"results\": [{\"ruleId\": \"x\"}]}]}"},
+    };
+    for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++) {
+        write_seed("baseline", hand[i].name, (const uint8_t *)hand[i].text, strlen(hand[i].text),
+                   NULL);
+    }
+#else
+    (void)path;
+#endif
+}
+
+/* fuzz_policy: policies by hand, and one per finding code (without a trailer). */
+static void policy_seeds(void)
+{
+#ifdef GS_SEEDS_MANIFEST
+    static const struct {
+        const char *name, *text;
+    } hand[] = {
+        {"forms", "# a repository's policy\n\nignore compat.type_not_in_spec blk.*.q1_0.weight\n"
+                  "  warn\tlayout.gap   # trailing comment\nerror reader.GS_E_MISALIGNED_OFFSET\n"
+                  "warn meta.architecture_missing [!x]?[0-9]*\n"},
+        {"crlf", "ignore layout.gap\r\nwarn layout.truncated a\\*b\r\n"},
+        {"last_line_open", "error layout.padding_nonzero"},
+        {"stars", "warn layout.gap *a*a*a*a*a*a*a*a*a*a*b\nwarn layout.gap aaaaaaaaaaaaaaaaaaaa\n"},
+        {"bad_action", "warn layout.gap\nallow layout.gap\n"},
+        {"bad_code", "ignore layout.nope\n"},
+        {"bad_class", "ignore layout.gap blk.[0\n"},
+        {"bad_escape", "ignore layout.gap x\\\n"},
+        {"extra_word", "ignore layout.gap x y\n"},
+        {"lone_cr", "ignore layout.gap\rignore layout.gap\n"},
+        {"mixed_ends", "ignore layout.gap\r\nwarn layout.gap\n"},
+    };
+    for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++) {
+        write_seed("policy", hand[i].name, (const uint8_t *)hand[i].text, strlen(hand[i].text),
+                   NULL);
+    }
+    static const char *const actions[] = {"ignore", "warn", "error"};
+    for (size_t i = 0; i < gs_certify_code_count(); i++) {
+        gs_certify_code c = {.struct_size = sizeof c};
+        if (gs_certify_code_at(i, &c) != GS_OK || strchr(c.code, '<') != NULL) {
+            continue; /* reader.<STATUS> is the row of the reader's codes, not a code */
+        }
+        char text[512], name[96];
+        snprintf(text, sizeof text, "%s %s\n%s %s blk.*\n", actions[i % 3], c.code,
+                 actions[(i + 1) % 3], c.code);
+        snprintf(name, sizeof name, "code_%s", c.code);
+        write_seed("policy", name, (const uint8_t *)text, strlen(text), NULL);
+    }
+#endif
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -361,7 +486,7 @@ int main(int argc, char **argv)
     make_dir(out_dir);
     static const char *const targets[] = {"open",    "dequant",  "roundtrip", "decode_blocks",
                                           "certify", "manifest", "open_file", "utf8",
-                                          "detect", "walk"};
+                                          "detect", "walk", "policy", "baseline"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);
@@ -372,11 +497,15 @@ int main(int argc, char **argv)
         if (stat(argv[i], &st) != 0) {
             die("cannot stat", argv[i]);
         }
+        if (!S_ISDIR(st.st_mode)) {
+            baseline_seeds(argv[i]);
+        }
         const char *base = strrchr(argv[i], '/');
         visit(argv[i], S_ISDIR(st.st_mode) ? "" : (base != NULL ? base + 1 : argv[i]));
     }
     synthetic_block_seeds();
     walk_seeds();
+    policy_seeds();
     printf("gs_fuzz_seeds: %zu seeds in %s\n", n_written, out_dir);
     return 0;
 }

@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ggufsafe.h"
 #include "ggufsafe_sink.h"
@@ -58,6 +59,9 @@ typedef enum gs_certify_subject {
 #define GS_CERTIFY_MAX_PER_CODE 100     /* findings kept per code (and profile set); the rest
                                            are counted (gs_certify_tally) */
 
+typedef struct gs_certify_policy gs_certify_policy;     /* a parsed policy file (below) */
+typedef struct gs_certify_baseline gs_certify_baseline; /* a parsed earlier report (below) */
+
 typedef struct gs_certify_options {
     size_t struct_size;          /* set by gs_certify_options_init */
     gs_profile profile;          /* the profile certified for; default strict */
@@ -73,6 +77,14 @@ typedef struct gs_certify_options {
     bool metadata_only;          /* tensor data need not be in the file (gs_options.metadata_only):
                                     tensors without data are one note, layout.data_absent;
                                     everything else is certified; default false */
+    /* Added with policy files: */
+    const gs_certify_policy *policy; /* what to ignore, or to count as a warning or an error
+                                        (gs_certify_policy_parse); NULL: none. It must outlive
+                                        the run; runs may share one (it is read only) */
+    /* Added with baselines: */
+    const gs_certify_baseline *baseline; /* findings an earlier report has (gs_certify_baseline_
+                                            parse): kept in the report, marked, counted in no
+                                            severity; NULL: none. It must outlive the run */
 } gs_certify_options;
 
 /* Defaults: strict, fail on errors, no deep scan, one thread, sets opened whole, no progress,
@@ -101,6 +113,88 @@ GS_API gs_status gs_certify_memory(const void *data, size_t size, const char *la
 
 /* Releases the report and every string it handed out; NULL is a no-op. */
 GS_API void gs_certify_free(gs_certify *report);
+
+/* ---- policy files --------------------------------------------------------------------------- */
+
+/* A policy says what a repository accepts: one rule a line,
+ *
+ *     ignore|warn|error CODE [GLOB]     # a comment
+ *
+ * CODE is a finding code (gs_certify_code_find knows it: "layout.gap", "reader.GS_E_TRUNCATED");
+ * GLOB, when given, limits the rule to findings whose key or tensor name, as reports show it
+ * (escaped), is GLOB or matches it (* ? [...] [!...] and backslash escapes; a finding without a
+ * name never matches a rule with a GLOB). Words are separated by spaces or tabs; a word that
+ * starts with '#' starts a comment to the end of the line; blank lines are ignored; lines end in
+ * LF or CR LF. Of the rules matching a finding the last one decides: ignore drops it (counted,
+ * gs_certify_summary.policy_ignored), warn and error make it count as a warning or an error
+ * under the profiles it breaks (a note breaks none: then under both). The policy is applied as
+ * findings are added, before the per-code cap, the order and the verdict, so counts, exit
+ * status, report order and verdict sentence all follow it.
+ *
+ * A policy file is untrusted input: bounded (GS_CERTIFY_POLICY_MAX_*), matching costs at most
+ * name length x GLOB length steps per rule of the finding's code (no backtracking blow-up), and
+ * every malformed line is GS_E_INVALID_ARGUMENT with err->offset the byte where it is wrong and
+ * err->detail "LINE:COLUMN: what is wrong" (1-based; anything quoted from the file escaped). */
+#define GS_CERTIFY_POLICY_MAX_LINE 1024u       /* bytes of a line, its line end not counted */
+#define GS_CERTIFY_POLICY_MAX_GLOB 256u        /* bytes of a GLOB */
+#define GS_CERTIFY_POLICY_MAX_RULES 1024u      /* rules in a policy */
+#define GS_CERTIFY_POLICY_MAX_BYTES (1u << 20) /* bytes of a policy file */
+
+typedef enum gs_certify_action {
+    GS_CERTIFY_ACTION_IGNORE = 0,
+    GS_CERTIFY_ACTION_WARN = 1,
+    GS_CERTIFY_ACTION_ERROR = 2
+} gs_certify_action;
+
+/* Parses size bytes (at most GS_CERTIFY_POLICY_MAX_BYTES) into *out: GS_OK, or
+ * GS_E_INVALID_ARGUMENT (malformed, as above), GS_E_NO_MEMORY, with *out NULL. */
+GS_API gs_status gs_certify_policy_parse(const void *data, size_t size, gs_certify_policy **out,
+                                         gs_error *err);
+/* The same, read from a stream to its end: GS_E_IO for a read error (errno text in detail),
+ * GS_E_INVALID_ARGUMENT as well for a stream longer than GS_CERTIFY_POLICY_MAX_BYTES. */
+GS_API gs_status gs_certify_policy_read(FILE *file, gs_certify_policy **out, gs_error *err);
+/* Rules in the policy (0 for NULL). */
+GS_API size_t gs_certify_policy_rule_count(const gs_certify_policy *policy);
+/* What the policy does to a finding of code naming name (NUL-terminated, as reports show it;
+ * NULL without a name): true with *action when a rule matches, false when none does. */
+GS_API bool gs_certify_policy_match(const gs_certify_policy *policy, const char *code,
+                                    const char *name, gs_certify_action *action);
+GS_API void gs_certify_policy_free(gs_certify_policy *policy);
+
+/* ---- baselines ------------------------------------------------------------------------------ */
+
+/* A baseline is an earlier report of the same files: what `certify --json` wrote (one report,
+ * or {"files": [...], "summary": ...}) or what `certify --sarif` wrote. A run given one keeps
+ * every finding in its report, but those the baseline has count in no severity: the run fails
+ * only on new ones. A finding is the baseline's when both agree on its identity: the URI of the
+ * file it is in (the path as given, relative to the current directory, as SARIF writes it
+ * without --uri-base; a SARIF baseline's own URIs) and its partial fingerprint, SARIF's
+ * "ggufsafe/v1": "<code>/<key:|tensor:><name>/<n>", n counting the earlier findings of the same
+ * code and name in the same part (a JSON baseline's are computed from its findings the same
+ * way). SARIF results of the baseline marked "absent" are not in it.
+ *
+ * A baseline is untrusted input: its size, nesting and values are bounded
+ * (GS_CERTIFY_BASELINE_MAX_*), its JSON checked exactly, and every failure is
+ * GS_E_INVALID_ARGUMENT with err->offset and err->detail "LINE:COLUMN: what is wrong". */
+#define GS_CERTIFY_BASELINE_MAX_BYTES (256u << 20) /* bytes of a baseline file */
+#define GS_CERTIFY_BASELINE_MAX_DEPTH 64u          /* arrays and objects open at once */
+#define GS_CERTIFY_BASELINE_MAX_VALUES (16u << 20) /* JSON values and keys */
+#define GS_CERTIFY_BASELINE_MAX_FINDINGS 1000000u  /* findings (results) kept from it */
+
+GS_API gs_status gs_certify_baseline_parse(const void *data, size_t size,
+                                           gs_certify_baseline **out, gs_error *err);
+/* The same, read from a stream to its end (GS_E_IO: a read error). */
+GS_API gs_status gs_certify_baseline_read(FILE *file, gs_certify_baseline **out, gs_error *err);
+/* Distinct (URI, fingerprint) pairs in the baseline (0 for NULL). */
+GS_API size_t gs_certify_baseline_count(const gs_certify_baseline *baseline);
+/* Pair i, in bytewise order of (uri, fingerprint): the strings live as long as the baseline.
+ * GS_E_OUT_OF_RANGE past the end. */
+GS_API gs_status gs_certify_baseline_at(const gs_certify_baseline *baseline, size_t i,
+                                        const char **uri, const char **fingerprint);
+/* Whether the baseline has the pair (both NUL-terminated). */
+GS_API bool gs_certify_baseline_has(const gs_certify_baseline *baseline, const char *uri,
+                                    const char *fingerprint);
+GS_API void gs_certify_baseline_free(gs_certify_baseline *baseline);
 
 /* ---- the verdict ------------------------------------------------------------------------- */
 
@@ -145,6 +239,12 @@ typedef struct gs_certify_summary {
     bool read_failed;              /* the file could not be read to its end while it was
                                       certified (it shrank, or a read failed): an environment
                                       failure, not a verdict on the file (the command exits 2) */
+    /* Added with policy files: */
+    uint64_t policy_ignored;       /* findings the policy's ignore rules dropped (in no count) */
+    uint64_t policy_changed;       /* findings the policy's warn and error rules re-graded */
+    /* Added with baselines: */
+    uint64_t baseline_suppressed;  /* findings in the baseline: in the report, in no count */
+    uint64_t baseline_new;         /* findings kept that the baseline does not have */
 } gs_certify_summary;
 
 GS_API gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *out);
@@ -201,6 +301,9 @@ typedef struct gs_certify_finding {
                                      (tensors outside a truncated file, the layer count of a set
                                      with a missing part), or GS_CERTIFY_NO_CAUSE; a consequence
                                      always comes after its cause */
+    /* Added with baselines: */
+    bool baselined;               /* the run's baseline has it: it counts in no severity (SARIF
+                                     baselineState "unchanged"; without a baseline, false) */
 } gs_certify_finding;
 
 #define GS_CERTIFY_NO_CAUSE SIZE_MAX

@@ -147,6 +147,8 @@ void cert_check_payload(cert_run *r);   /* cert_payload.c: --deep, always last *
  * (cert_verdict.c). */
 void cert_order(cert_run *r);
 void cert_verdict(cert_run *r);
+/* Between them: the findings the run's baseline has are marked (cert_baseline.c). */
+void cert_baseline_mark(cert_run *r);
 
 /* Where in the metadata a file of file_size bytes whose reader error e ran off its end ends:
  * "header", "key-values", "tensor infos" or "metadata" (cert_reader.c). */

@@ -163,6 +163,10 @@ gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *o
     s.verdict_sentence = r->verdict;
     s.root_cause = r->root_cause;
     s.read_failed = r->read_failed;
+    s.policy_ignored = r->findings.policy_ignored;
+    s.policy_changed = r->findings.policy_changed;
+    s.baseline_suppressed = r->findings.baseline_suppressed;
+    s.baseline_new = r->opt.baseline != NULL ? r->findings.n - r->findings.baseline_suppressed : 0;
     return cli_copy_out(out, &s, sizeof s, CLI_MIN_SIZE(gs_certify_summary, stats_count));
 }
 
@@ -220,6 +224,7 @@ gs_status gs_certify_finding_at(const gs_certify *report, size_t i, gs_certify_f
     v.hint = f->hint;
     v.help = f->help;
     v.caused_by = f->caused_by;
+    v.baselined = f->baselined;
     return cli_copy_out(out, &v, sizeof v, CLI_MIN_SIZE(gs_certify_finding, message));
 }
 

@@ -1,4 +1,5 @@
 #include "cert_findings.h"
+#include "cert_policy.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -25,13 +26,15 @@ void cert_findings_free(cert_findings *fs)
     cert_findings_init(fs);
 }
 
-/* The counter of (code, profiles); created on first use. Distinct codes are few (the table
- * plus the reader's statuses), so a linear search is enough. */
+/* The counter of (code, severity, profiles); created on first use. Distinct codes are few (the
+ * table plus the reader's statuses; a policy can split one code in three severities), so a
+ * linear search is enough. */
 static cert_omitted *counter(cert_findings *fs, const char *code, cert_severity sev,
                              unsigned profiles)
 {
     for (size_t i = 0; i < fs->n_codes; i++) {
-        if (fs->codes[i].profiles == profiles && strcmp(fs->codes[i].code, code) == 0) {
+        if (fs->codes[i].profiles == profiles && fs->codes[i].severity == sev &&
+            strcmp(fs->codes[i].code, code) == 0) {
             return &fs->codes[i];
         }
     }
@@ -50,10 +53,20 @@ static cert_omitted *counter(cert_findings *fs, const char *code, cert_severity 
 static cert_finding *add(cert_findings *fs, const cert_code *row, const char *code,
                          cert_severity sev, unsigned profiles, uint32_t part, uint64_t offset,
                          cert_subject subject, const void *name, size_t name_len,
-                         const char *message)
+                         bool name_is_text, const char *message)
 {
     if (fs->status != GS_OK) {
         return NULL;
+    }
+    switch (cert_policy_apply(fs->policy, code, name, name_len, name_is_text, &sev, &profiles)) {
+    case CERT_POLICY_IGNORED:
+        fs->policy_ignored++;
+        return NULL;
+    case CERT_POLICY_CHANGED:
+        fs->policy_changed++;
+        break;
+    case CERT_POLICY_NONE:
+        break;
     }
     cert_omitted *c = counter(fs, code, sev, profiles);
     if (c == NULL) {
@@ -87,6 +100,7 @@ static cert_finding *add(cert_findings *fs, const cert_code *row, const char *co
     f->part = part;
     f->offset = offset;
     f->subject = name != NULL ? subject : CERT_SUBJECT_NONE;
+    f->name_is_text = name != NULL && name_is_text;
     if (name != NULL) {
         f->name_cut = copy_len < name_len;
         f->name_len = copy_len;
@@ -118,7 +132,7 @@ void cert_add(cert_findings *fs, const char *code, uint32_t part, uint64_t offse
     vsnprintf(message, sizeof message, fmt, ap);
     va_end(ap);
     (void)add(fs, row, code, row->severity, row->profiles, part, offset, subject, name, name_len,
-              message);
+              false, message);
 }
 
 void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsigned profiles)
@@ -145,10 +159,25 @@ void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsign
         row.hint = cert_reader_hint(e->status);
         row.help = cert_reader_help(e->status);
     }
-    cert_finding *f = add(fs, &row, code, CERT_ERROR, profiles, part, e->offset, subject, name,
-                          name != NULL ? strlen(name) : 0, message);
-    if (f != NULL) {
-        f->name_is_text = true;
+    (void)add(fs, &row, code, CERT_ERROR, profiles, part, e->offset, subject, name,
+              name != NULL ? strlen(name) : 0, true, message);
+}
+
+void cert_findings_baselined(cert_findings *fs, size_t i)
+{
+    cert_finding *f = &fs->items[i];
+    if (f->baselined) {
+        return;
+    }
+    for (size_t k = 0; k < fs->n_codes; k++) {
+        cert_omitted *c = &fs->codes[k];
+        if (c->profiles == f->profiles && c->severity == f->severity &&
+            strcmp(c->code, f->code) == 0) {
+            c->baselined++;
+            f->baselined = true;
+            fs->baseline_suppressed++;
+            return;
+        }
     }
 }
 
@@ -170,6 +199,7 @@ void cert_count(const cert_findings *fs, gs_profile profile, uint64_t counts[3])
     counts[0] = counts[1] = counts[2] = 0;
     for (size_t i = 0; i < fs->n_codes; i++) {
         const cert_omitted *c = &fs->codes[i];
-        counts[cert_effective(c->severity, c->profiles, profile)] += c->kept + c->omitted;
+        counts[cert_effective(c->severity, c->profiles, profile)] +=
+            c->kept + c->omitted - c->baselined;
     }
 }

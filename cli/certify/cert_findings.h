@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "cert_codes.h"
+#include "ggufsafe_certify.h"
 #include "ggufsafe.h"
 
 #define CERT_MAX_PER_CODE GS_CERTIFY_MAX_PER_CODE
@@ -42,6 +43,7 @@ typedef struct cert_finding {
     const char *hint;       /* the code's (static): what it means, what to do */
     const char *help;       /* the code's section of docs/certify.md (static) */
     size_t caused_by;       /* index of the finding it is a consequence of, or CERT_NO_CAUSE */
+    bool baselined;         /* the run's baseline has it: it counts in no severity */
 } cert_finding;
 
 #define CERT_NO_CAUSE GS_CERTIFY_NO_CAUSE
@@ -53,6 +55,7 @@ typedef struct cert_omitted {
     unsigned profiles;
     uint64_t kept;
     uint64_t omitted;
+    uint64_t baselined;     /* of the kept, those the baseline has (they count nowhere) */
 } cert_omitted;
 
 typedef struct cert_findings {
@@ -66,6 +69,12 @@ typedef struct cert_findings {
      * silently missing would be a lie. */
     gs_status status;
     char bad_code[CERT_CODE_MAX]; /* GS_E_INTERNAL: the code */
+    /* The run's policy (NULL: none), applied to each finding as it is added (cert_policy.h):
+     * findings it dropped and findings it re-graded. */
+    const gs_certify_policy *policy;
+    uint64_t policy_ignored, policy_changed;
+    /* kept findings the run's baseline has (cert_baseline_mark) */
+    uint64_t baseline_suppressed;
 } cert_findings;
 
 void cert_findings_init(cert_findings *fs);
@@ -84,8 +93,12 @@ void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsign
  * otherwise (a strict-only problem is a note when certifying for lenient). */
 cert_severity cert_effective(cert_severity severity, unsigned profiles, gs_profile profile);
 
-/* Findings per effective severity under profile, the omitted ones included. */
+/* Findings per effective severity under profile, the omitted ones included, those in the run's
+ * baseline left out. */
 void cert_count(const cert_findings *fs, gs_profile profile, uint64_t counts[3]);
+
+/* Marks finding i as one the baseline has (once): it stays in the report and counts nowhere. */
+void cert_findings_baselined(cert_findings *fs, size_t i);
 
 /* Records a failure of a check (GS_E_NO_MEMORY); the first one stays. */
 void cert_findings_fail(cert_findings *fs, gs_status status);

@@ -83,6 +83,9 @@ static void json_finding(cli_json *j, const cert_run *r, const cert_finding *f)
     } else {
         cli_json_u64(j, f->caused_by);
     }
+    if (r->opt.baseline != NULL) {
+        cli_json_key_cstring(j, "baseline", f->baselined ? "unchanged" : "new");
+    }
     cli_json_end_object(j);
 }
 
@@ -171,6 +174,19 @@ void cert_json_report(cli_json *j, const cert_run *r)
     cli_json_key_u64(j, "warning", counts[CERT_WARNING]);
     cli_json_key_u64(j, "info", counts[CERT_INFO]);
     cli_json_end_object(j);
+    if (r->opt.policy != NULL) {
+        cli_json_key_begin_object(j, "policy");
+        cli_json_key_u64(j, "rules", gs_certify_policy_rule_count(r->opt.policy));
+        cli_json_key_u64(j, "ignored", r->findings.policy_ignored);
+        cli_json_key_u64(j, "changed", r->findings.policy_changed);
+        cli_json_end_object(j);
+    }
+    if (r->opt.baseline != NULL) {
+        cli_json_key_begin_object(j, "baseline");
+        cli_json_key_u64(j, "suppressed", r->findings.baseline_suppressed);
+        cli_json_key_u64(j, "new", (uint64_t)r->findings.n - r->findings.baseline_suppressed);
+        cli_json_end_object(j);
+    }
     cli_json_key_begin_object(j, "what");
     cli_json_key_cstring(j, "kind", cert_kind_name(r->kind));
     cli_json_key(j, "architecture");

@@ -13,10 +13,10 @@
 #define _POSIX_C_SOURCE 200809L
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "api.h"
 #include "cert_render.h"
+#include "cert_ident.h"
 #include "cert_sarif.h"
 #include "report_header.h"
 
@@ -26,7 +26,7 @@
 
 /* GitHub code scanning rejects a run with more results than this. */
 #define SARIF_MAX_RESULTS 25000u
-#define FINGERPRINT_KEY "ggufsafe/v1"
+#define FINGERPRINT_KEY CERT_FINGERPRINT_KEY
 
 typedef struct sarif_rule {
     char code[CERT_CODE_MAX];
@@ -70,131 +70,6 @@ static void no_memory(cert_sarif *s)
 }
 
 /* ---- URIs --------------------------------------------------------------------------------- */
-
-/* Lexically normalized absolute path of p (relative to cwd): "." and empty segments dropped,
- * ".." taking one off (never above the root). Allocated; NULL on failure. */
-static char *absolute(const char *cwd, const char *p)
-{
-    size_t a = p[0] == '/' ? 0 : strlen(cwd), b = strlen(p);
-    if (b > SIZE_MAX - a - 2) {
-        return NULL;
-    }
-    char *in = malloc(a + b + 2), *out = malloc(a + b + 2);
-    if (in == NULL || out == NULL) {
-        free(in);
-        free(out);
-        return NULL;
-    }
-    memcpy(in, cwd, a);
-    in[a] = '/';
-    memcpy(in + a + 1, p, b + 1);
-    size_t k = 0;
-    for (const char *seg = in; *seg != '\0';) {
-        while (*seg == '/') {
-            seg++;
-        }
-        const char *end = strchr(seg, '/');
-        size_t len = end != NULL ? (size_t)(end - seg) : strlen(seg);
-        if (len == 0 || (len == 1 && seg[0] == '.')) {
-            /* nothing */
-        } else if (len == 2 && seg[0] == '.' && seg[1] == '.') {
-            while (k > 0 && out[k - 1] != '/') {
-                k--;
-            }
-            if (k > 0) {
-                k--; /* the '/' before it */
-            }
-        } else {
-            out[k++] = '/';
-            memcpy(out + k, seg, len);
-            k += len;
-        }
-        seg += len;
-    }
-    if (k == 0) {
-        out[k++] = '/';
-    }
-    out[k] = '\0';
-    free(in);
-    return out;
-}
-
-/* The bytes of a path as a URI path: unreserved bytes and '/' as they are, the rest %HH. */
-static char *encode(const char *path)
-{
-    size_t n = strlen(path);
-    char *out = cli_alloc_array(n + 1, 3);
-    if (out == NULL) {
-        return NULL;
-    }
-    static const char hex[] = "0123456789ABCDEF";
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)path[i];
-        bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                    c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
-        if (keep) {
-            out[k++] = (char)c;
-        } else {
-            out[k++] = '%';
-            out[k++] = hex[c >> 4];
-            out[k++] = hex[c & 15];
-        }
-    }
-    out[k] = '\0';
-    return out;
-}
-
-/* A directory's normalized absolute form with a trailing '/', or NULL. */
-static char *as_directory(const char *cwd, const char *dir)
-{
-    char *abs = absolute(cwd, dir);
-    if (abs == NULL) {
-        return NULL;
-    }
-    size_t n = strlen(abs);
-    if (abs[n - 1] != '/') {
-        char *grown = realloc(abs, n + 2);
-        if (grown == NULL) {
-            free(abs);
-            return NULL;
-        }
-        abs = grown;
-        abs[n] = '/';
-        abs[n + 1] = '\0';
-    }
-    return abs;
-}
-
-/* path as a URI: relative to SRCROOT when below it (*relative), else an absolute file URI. */
-static char *path_uri(const cert_sarif *s, const char *path, bool *relative)
-{
-    *relative = false;
-    if (s->cwd == NULL) {
-        *relative = path[0] != '/';
-        return encode(path);
-    }
-    char *abs = absolute(s->cwd, path);
-    if (abs == NULL) {
-        return NULL;
-    }
-    char *uri;
-    size_t nb = strlen(s->base);
-    if (strncmp(abs, s->base, nb) == 0 && abs[nb] != '\0') {
-        *relative = true;
-        uri = encode(abs + nb);
-    } else {
-        char *enc = encode(abs);
-        uri = enc != NULL ? malloc(strlen(enc) + 8) : NULL;
-        if (uri != NULL) {
-            memcpy(uri, "file://", 7);
-            memcpy(uri + 7, enc, strlen(enc) + 1);
-        }
-        free(enc);
-    }
-    free(abs);
-    return uri;
-}
 
 static void write_location_uri(cli_json *j, const char *uri, bool relative)
 {
@@ -252,7 +127,7 @@ static bool grow_slots(cert_sarif *s)
 static size_t artifact(cert_sarif *s, const char *path, uint64_t length)
 {
     bool relative;
-    char *uri = path_uri(s, path, &relative);
+    char *uri = cert_uri(s->cwd, s->base, path, &relative);
     if (uri == NULL) {
         no_memory(s);
         return SIZE_MAX;
@@ -339,7 +214,7 @@ static void write_rule(cli_json *j, const sarif_rule *rule)
              row.hint, known ? row.help : CERT_HELP_BASE "reader");
     text_object(j, "help", text);
     if (GGUFSAFE_DOCS_URL[0] != '\0') {
-        char *anchor = encode(rule->code);
+        char *anchor = cert_uri_encode(rule->code);
         if (anchor != NULL) {
             snprintf(text, sizeof text, "%s/docs/certify.md#%s", GGUFSAFE_DOCS_URL, anchor);
             cli_json_key_cstring(j, "helpUri", text);
@@ -353,89 +228,6 @@ static void write_rule(cli_json *j, const sarif_rule *rule)
 }
 
 /* ---- results ------------------------------------------------------------------------------ */
-
-/* The order that groups a report's findings by (part, code, subject, name), found order
- * within: each finding's occurrence number in its group is its fingerprint's last part, stable
- * while the file's findings stay the same whatever else changes. */
-typedef struct ranked {
-    const cert_finding *f;
-    size_t index;
-} ranked;
-
-static int compare_identity(const cert_finding *a, const cert_finding *b)
-{
-    int c = (a->part > b->part) - (a->part < b->part);
-    if (c == 0) {
-        c = strcmp(a->code, b->code);
-    }
-    if (c == 0) {
-        c = (a->subject > b->subject) - (a->subject < b->subject);
-    }
-    if (c == 0) {
-        size_t n = a->name_len < b->name_len ? a->name_len : b->name_len;
-        c = n > 0 ? memcmp(a->name, b->name, n) : 0;
-        if (c == 0) {
-            c = (a->name_len > b->name_len) - (a->name_len < b->name_len);
-        }
-    }
-    return c;
-}
-
-static int by_identity(const void *pa, const void *pb)
-{
-    const ranked *a = pa, *b = pb;
-    int c = compare_identity(a->f, b->f);
-    return c != 0 ? c : (a->index > b->index) - (a->index < b->index);
-}
-
-/* occurrence[i]: how many findings before i have i's identity. NULL after a failure. */
-static uint32_t *occurrences(const cert_run *r)
-{
-    size_t n = r->findings.n;
-    ranked *order = cli_alloc_array(n, sizeof *order);
-    uint32_t *occ = cli_alloc_array(n, sizeof *occ);
-    if (order == NULL || occ == NULL) {
-        free(order);
-        free(occ);
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        order[i] = (ranked){&r->findings.items[i], i};
-    }
-    qsort(order, n, sizeof *order, by_identity);
-    for (size_t i = 0; i < n; i++) {
-        bool same = i > 0 && compare_identity(order[i - 1].f, order[i].f) == 0;
-        occ[order[i].index] = same ? occ[order[i - 1].index] + 1 : 0;
-    }
-    free(order);
-    return occ;
-}
-
-/* "<code>/<key|tensor>:<name>/<occurrence>": the name's bytes as the file has them (the JSON
- * writer escapes what is not UTF-8). */
-static void fingerprint(cli_json *j, const cert_finding *f, uint32_t occurrence)
-{
-    size_t cap = strlen(f->code) + f->name_len + 32;
-    uint8_t *fp = malloc(cap);
-    if (fp == NULL) {
-        cli_out_fail(j->out, GS_E_NO_MEMORY);
-        return;
-    }
-    size_t k = (size_t)snprintf((char *)fp, cap, "%s/%s", f->code,
-                                f->subject == CERT_SUBJECT_KEY      ? "key:"
-                                : f->subject == CERT_SUBJECT_TENSOR ? "tensor:"
-                                                                    : "");
-    if (f->name_len > 0) {
-        memcpy(fp + k, f->name, f->name_len);
-        k += f->name_len;
-    }
-    k += (size_t)snprintf((char *)fp + k, cap - k, "/%u", occurrence);
-    cli_json_key_begin_object(j, "partialFingerprints");
-    cli_json_key(j, FINGERPRINT_KEY);
-    cli_json_string(j, fp, k);
-    cli_json_end_object(j);
-    free(fp);
-}
 
 static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint32_t occurrence,
                    const size_t *part_artifact, size_t set_artifact, uint64_t first)
@@ -481,7 +273,20 @@ static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint
     }
     cli_json_end_object(j);
     cli_json_end_array(j);
-    fingerprint(j, f, occurrence);
+    uint8_t *fp;
+    size_t fp_len = cert_fingerprint(f, occurrence, &fp);
+    if (fp == NULL) {
+        no_memory(s);
+        return;
+    }
+    cli_json_key_begin_object(j, "partialFingerprints");
+    cli_json_key(j, FINGERPRINT_KEY);
+    cli_json_string(j, fp, fp_len);
+    cli_json_end_object(j);
+    free(fp);
+    if (r->opt.baseline != NULL) { /* SARIF 2.1.0 §3.27.24 */
+        cli_json_key_cstring(j, "baselineState", f->baselined ? "unchanged" : "new");
+    }
     cli_json_key_begin_object(j, "properties");
     cli_json_key(j, "profiles");
     cert_json_profiles(j, f->profiles);
@@ -499,7 +304,7 @@ void cert_sarif_report(cert_sarif *s, const cert_run *r)
         return;
     }
     size_t *part_artifact = cli_alloc_array(r->n_parts, sizeof *part_artifact);
-    uint32_t *occ = occurrences(r);
+    uint32_t *occ = cert_occurrences(r);
     if (part_artifact == NULL || occ == NULL) {
         free(part_artifact);
         free(occ);
@@ -545,14 +350,11 @@ cert_sarif *cert_sarif_begin(cli_out *out, const char *uri_base)
         return NULL;
     }
     cli_json_init(&s->j, out);
-    char buf[4096];
-    if (getcwd(buf, sizeof buf) != NULL && buf[0] == '/') {
-        s->cwd = as_directory("/", buf);
-        s->base = s->cwd != NULL ? as_directory(s->cwd, uri_base != NULL ? uri_base : ".") : NULL;
-        if (s->base == NULL) {
-            free(s->cwd);
-            s->cwd = NULL;
-        }
+    s->cwd = cert_cwd();
+    s->base = s->cwd != NULL ? cert_directory(s->cwd, uri_base != NULL ? uri_base : ".") : NULL;
+    if (s->base == NULL) {
+        free(s->cwd);
+        s->cwd = NULL;
     }
     cli_json *j = &s->j;
     cli_json_begin_object(j);
@@ -574,7 +376,7 @@ void cert_sarif_notice(cert_sarif *s, bool error, const char *path, const char *
         return;
     }
     bool relative;
-    char *uri = path_uri(s, path, &relative);
+    char *uri = cert_uri(s->cwd, s->base, path, &relative);
     char *text = cli_strndup(reason, strlen(reason));
     if (uri == NULL || text == NULL ||
         !cli_reserve((void **)&s->notices, &s->cap_notices, s->n_notices + 1,
@@ -668,7 +470,7 @@ void cert_sarif_end(cert_sarif *s, const gs_certify_options *opt, int exit_code)
     if (s->base != NULL) {
         cli_json_key_begin_object(j, "originalUriBaseIds");
         cli_json_key_begin_object(j, "SRCROOT");
-        char *enc = encode(s->base);
+        char *enc = cert_uri_encode(s->base);
         if (enc == NULL) {
             no_memory(s);
         } else {

@@ -149,6 +149,33 @@ static void payload_summary(cli_out *out, const cert_run *r)
             scanned, r->n_stats, values, nan, inf, bad, zero);
 }
 
+/* With a policy: what it did (without one, nothing: reports stay as they were). */
+static void policy_summary(cli_out *out, const cert_run *r)
+{
+    if (r->opt.policy == NULL) {
+        return;
+    }
+    size_t rules = gs_certify_policy_rule_count(r->opt.policy);
+    cli_out_printf(out,
+                   "policy:   %zu %s: %" PRIu64 " %s ignored, %" PRIu64 " re-graded (they count "
+                   "as the policy says)\n",
+                   rules, rules == 1 ? "rule" : "rules", r->findings.policy_ignored,
+                   r->findings.policy_ignored == 1 ? "finding" : "findings",
+                   r->findings.policy_changed);
+}
+
+/* With a baseline: how many findings it has (they count nowhere) and how many are new. */
+static void baseline_summary(cli_out *out, const cert_run *r)
+{
+    if (r->opt.baseline == NULL) {
+        return;
+    }
+    uint64_t in = r->findings.baseline_suppressed;
+    cli_out_printf(out,
+                   "baseline: %" PRIu64 " %s in the baseline (not counted), %" PRIu64 " new\n",
+                   in, in == 1 ? "finding" : "findings", (uint64_t)r->findings.n - in);
+}
+
 /* The codes whose hint the report has shown: at most one per distinct code of the run. */
 typedef struct shown {
     const char **codes;
@@ -184,6 +211,8 @@ void cert_render_text(cli_out *out, const cert_run *r)
 {
     header(out, r);
     payload_summary(out, r);
+    policy_summary(out, r);
+    baseline_summary(out, r);
     const cert_findings *fs = &r->findings;
     cli_out_printf(out, "\n");
     if (fs->n == 0) {
@@ -197,12 +226,14 @@ void cert_render_text(cli_out *out, const cert_run *r)
         char where[4 * CERT_NAME_MAX + 128];
         cert_render_location(r, f, where, sizeof where);
         if (f->caused_by != CERT_NO_CAUSE) {
-            cli_out_printf(out, "          - %s %s%s%s: %s\n", cert_severity_name(sev), f->code,
-                           where[0] ? " at " : "", where, f->message);
+            cli_out_printf(out, "          - %s %s%s%s%s: %s\n", cert_severity_name(sev),
+                           f->code, where[0] ? " at " : "", where,
+                           f->baselined ? " (in the baseline)" : "", f->message);
             continue;
         }
-        cli_out_printf(out, "%-7s %s%s%s\n        %s\n", cert_severity_name(sev), f->code,
-                       where[0] ? " at " : "", where, f->message);
+        cli_out_printf(out, "%-7s %s%s%s%s\n        %s\n", cert_severity_name(sev), f->code,
+                       where[0] ? " at " : "", where,
+                       f->baselined ? " (in the baseline: not counted)" : "", f->message);
         if (first_time(&sh, f->code)) {
             cli_out_printf(out, "        affects: %s\n", cert_render_affects(f->profiles));
             cli_out_printf(out, "        hint: %s (%s)\n", f->hint, f->help);

@@ -132,6 +132,7 @@ static gs_status start(cert_run *r, const char *path, const gs_certify_options *
         r->opt.jobs = 1;
     }
     cert_findings_init(&r->findings);
+    r->findings.policy = r->opt.policy;
     r->root_cause = CERT_NO_CAUSE;
     r->path = cli_strndup(path, strlen(path));
     r->parts = cert_alloc(r, n_parts, sizeof *r->parts);
@@ -239,6 +240,7 @@ gs_status cert_check(cert_run *r)
     }
     if (r->findings.status == GS_OK) {
         cert_order(r);
+        cert_baseline_mark(r);
         cert_verdict(r);
     }
     return r->findings.status;

@@ -60,6 +60,12 @@ static void certified(cert_run *r, const uint64_t counts[3])
         r->root_cause = absent;
         say(r, "metadata sound: the tensor data is not in this file (a metadata-only check); "
                "certify the complete file before using it");
+    } else if (r->findings.baseline_suppressed > 0 && counts[CERT_WARNING] == 0) {
+        cli_format_count(n, r->findings.baseline_suppressed);
+        say(r, "no new problems: the %s %s the baseline has %s not counted (certify without "
+               "--baseline for the file's own state)",
+            n, plural(r->findings.baseline_suppressed, "finding", "findings"),
+            plural(r->findings.baseline_suppressed, "is", "are"));
     } else if (counts[CERT_WARNING] > 0) {
         cli_format_count(n, counts[CERT_WARNING]);
         say(r, "usable: no errors, %s %s worth reading below", n,
@@ -100,8 +106,16 @@ static void truncated(cert_run *r, const cert_finding *f, const char *part)
 
 static void not_certified(cert_run *r, const uint64_t counts[3])
 {
-    const cert_finding *f = &r->findings.items[0];
-    r->root_cause = 0;
+    /* the first finding that counts: the baseline's do not */
+    size_t first = 0;
+    while (first < r->findings.n && r->findings.items[first].baselined) {
+        first++;
+    }
+    if (first == r->findings.n) {
+        first = 0; /* only left-out findings count: name the first one kept */
+    }
+    const cert_finding *f = &r->findings.items[first];
+    r->root_cause = first;
     char part[4 * 256 + 64];
     part_words(r, f->part, part, sizeof part);
     const cert_part *p = f->part < r->n_parts ? &r->parts[f->part] : NULL;

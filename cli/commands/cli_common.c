@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* fdopen */
 #include "cli_common.h"
 
 #include <errno.h>
@@ -5,9 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli_source.h"
 #include "sha256.h"
+#include "open_regular.h"
 #include "text_escape.h"
 #include "text_out.h"
 
@@ -107,6 +111,60 @@ int cli_path_error(const char *verb, const char *path, const char *label, const 
     print_escaped(stderr, why);
     fputc('\n', stderr);
     return CLI_EXIT_USAGE;
+}
+
+FILE *cli_open_input(const char *what, const char *path, int *code)
+{
+    char verb[64];
+    snprintf(verb, sizeof verb, "open the %s", what);
+    int fd;
+    struct stat st;
+    char why[GS_ERROR_TEXT_MAX];
+    if (gsi_open_regular(path, &fd, &st, why, sizeof why) != GS_OK) {
+        *code = cli_path_error(verb, path, NULL, why);
+        return NULL;
+    }
+    FILE *in = fdopen(fd, "r");
+    if (in == NULL) {
+        int e = errno;
+        close(fd);
+        *code = cli_path_error(verb, path, NULL, strerror(e));
+    }
+    return in;
+}
+
+int cli_read_input(const char *what, const char *path, bool located, cli_input_reader read,
+                   void *out)
+{
+    int code;
+    FILE *in = cli_open_input(what, path, &code);
+    if (in == NULL) {
+        return code;
+    }
+    gs_error err;
+    gs_status status = read(in, out, &err);
+    fclose(in);
+    if (status == GS_E_NO_MEMORY) {
+        return cli_print_out_of_memory();
+    }
+    if (status == GS_E_IO) {
+        char verb[64];
+        snprintf(verb, sizeof verb, "read the %s", what);
+        return cli_path_error(verb, path, NULL, err.detail);
+    }
+    if (status != GS_OK) {
+        fflush(stdout);
+        cli_text t, d;
+        cli_text_escape_cstr(&t, path);
+        if (located) {
+            fprintf(stderr, "error: malformed %s %s:%s\n", what, t.s, err.detail);
+        } else {
+            cli_text_escape_cstr(&d, err.detail);
+            fprintf(stderr, "error: malformed %s '%s': %s\n", what, t.s, d.s);
+        }
+        return CLI_EXIT_USAGE;
+    }
+    return -1;
 }
 
 /* What the surroundings of a path got wrong, not its contents: the file names the error. */

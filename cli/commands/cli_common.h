@@ -6,6 +6,7 @@
 #define GGUFSAFE_CLI_COMMON_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,21 @@ int cli_need_sha256(const char *command);
 /* A file that cannot be used, the path first: "error: cannot <verb> '<path>'[ (<label>)]: <why>",
  * path and why escaped. Returns CLI_EXIT_USAGE. */
 int cli_path_error(const char *verb, const char *path, const char *label, const char *why);
+
+/* An input of the command's own (a manifest, a policy file) opened for reading as the reader
+ * opens files: a regular file only, so that a FIFO or a device in its place cannot hang the
+ * command. The stream, or NULL after "error: cannot open the <what> '<path>': <why>" with
+ * *code the exit status (CLI_EXIT_USAGE). */
+FILE *cli_open_input(const char *what, const char *path, int *code);
+
+/* Opens such an input (cli_open_input) and parses it with read(in, out, err): -1 with out
+ * filled, or the exit status after the error line (CLI_EXIT_USAGE: whatever the input holds, a
+ * bad one is the caller's to fix): cannot open or read it, out of memory, or malformed,
+ * "error: malformed <what> <path>:<detail>" when located (the detail is "LINE:COLUMN: ...",
+ * escaped already), else "error: malformed <what> '<path>': <detail>". */
+typedef gs_status (*cli_input_reader)(FILE *in, void *out, gs_error *err);
+int cli_read_input(const char *what, const char *path, bool located, cli_input_reader read,
+                   void *out);
 
 /* A file that could not be opened (or a split set, from path): the environment's failures
  * (GS_E_IO) name the file first, "error: cannot read '<path>'[ (<label>)]: open: <strerror>";

@@ -1,5 +1,6 @@
 /* ggufsafe certify FILE|DIR... [--profile strict|lenient] [--json | --sarif] [--deep] [--jobs N]
- *                       [--fail-on error|warning] [--part-only] [--metadata-only]
+ *                       [--fail-on error|warning] [--part-only] [--metadata-only] [--policy FILE]
+ *                       [--baseline REPORT]
  *                       [--max-depth N] [--max-entries N] [--uri-base DIR] [-o FILE] [-q]
  * ggufsafe certify --list-codes [--json] [-o FILE]
  *
@@ -20,6 +21,7 @@
 #include "commands.h"
 #include "ggufsafe_certify.h"
 #include "progress.h"
+#include "text_out.h"
 #include "work_pool.h"
 
 typedef struct certify_args {
@@ -27,7 +29,7 @@ typedef struct certify_args {
     cli_list paths;
     int profile, fail_on;
     uint64_t max_depth, max_entries;
-    const char *uri_base;
+    const char *uri_base, *policy, *baseline;
     bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
     const char *output;
@@ -68,6 +70,16 @@ static const cli_opt options[] = {
     {.name = "uri-base", .arg = "DIR", CLI_PATH(certify_args, uri_base),
      .help = "with --sarif, artifact URIs relative to DIR (default: the current directory, "
              "as code scanning wants the repository root)"},
+    {.name = "policy", .arg = "FILE", CLI_PATH(certify_args, policy),
+     .help = "rules 'ignore|warn|error CODE [GLOB]', one a line (GLOB on the key or tensor "
+             "name; '#' comments): findings to drop, or to count as warnings or errors, before "
+             "the verdict; the last matching rule decides; a malformed line is a usage error "
+             "naming FILE:LINE:COLUMN"},
+    {.name = "baseline", .arg = "REPORT", CLI_PATH(certify_args, baseline),
+     .help = "an earlier 'certify --json' or '--sarif' report of these files: its findings stay "
+             "in the report, marked, but count in no severity, so only new ones fail (matched "
+             "by file and SARIF fingerprint: run from the same directory); a malformed one is "
+             "a usage error naming REPORT:LINE:COLUMN"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
@@ -89,7 +101,8 @@ static int list_codes(const certify_args *a)
     static const char *const file_options[] = {"profile",     "sarif",        "deep",
                                                "jobs",        "fail-on",      "part-only",
                                                "quiet",       "metadata-only", "max-depth",
-                                               "max-entries", "uri-base"};
+                                               "max-entries", "uri-base",     "policy",
+                                               "baseline"};
     for (size_t i = 0; i < sizeof file_options / sizeof file_options[0]; i++) {
         if (cli_given(&a->base, file_options[i])) {
             return cli_usage_error("certify", "--%s does not go with --list-codes",
@@ -146,15 +159,61 @@ static int run_many(const certify_args *a, const gs_certify_options *opt)
     return cli_outfile_commit(&of, sum.exit_code);
 }
 
+static gs_status policy_reader(FILE *in, void *out, gs_error *err)
+{
+    return gs_certify_policy_read(in, out, err);
+}
+
+/* --policy FILE, parsed: a malformed or unreadable one is a usage error naming FILE:LINE:COL.
+ * -1 with *out set, or the exit code. */
+static int read_policy(const char *path, gs_certify_policy **out)
+{
+    return cli_read_input("policy", path, true, policy_reader, out);
+}
+
 static bool is_directory(const char *path)
 {
     struct stat st;
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+static gs_status baseline_reader(FILE *in, void *out, gs_error *err)
+{
+    return gs_certify_baseline_read(in, out, err);
+}
+
+/* --baseline REPORT, parsed, as --policy is. -1 with *out set, or the exit code. */
+static int read_baseline(const char *path, gs_certify_baseline **out)
+{
+    return cli_read_input("baseline", path, true, baseline_reader, out);
+}
+
+static int run_paths(const certify_args *a, const gs_certify_policy *policy,
+                     const gs_certify_baseline *baseline);
+
 static int run(void *p)
 {
     const certify_args *a = p;
+    if (a->list_codes) {
+        return run_paths(a, NULL, NULL);
+    }
+    gs_certify_policy *policy = NULL;
+    gs_certify_baseline *baseline = NULL;
+    int code = a->policy != NULL ? read_policy(a->policy, &policy) : -1;
+    if (code < 0 && a->baseline != NULL) {
+        code = read_baseline(a->baseline, &baseline);
+    }
+    if (code < 0) {
+        code = run_paths(a, policy, baseline);
+    }
+    gs_certify_policy_free(policy);
+    gs_certify_baseline_free(baseline);
+    return code;
+}
+
+static int run_paths(const certify_args *a, const gs_certify_policy *policy,
+                     const gs_certify_baseline *baseline)
+{
     if (a->list_codes) {
         return list_codes(a);
     }
@@ -171,6 +230,8 @@ static int run(void *p)
     opt.jobs = (unsigned)a->jobs;
     opt.part_only = a->part_only;
     opt.metadata_only = a->metadata_only;
+    opt.policy = policy;
+    opt.baseline = baseline;
     opt.fail_on = a->fail_on == FAIL_ON_WARNING ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     const char *path = a->paths.items[0];
     if (a->paths.n > 1 || is_directory(path)) {

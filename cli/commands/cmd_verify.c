@@ -53,41 +53,16 @@ static void init(void *p)
     a->jobs = work_pool_cpus();
 }
 
+static gs_status manifest_reader(FILE *in, void *out, gs_error *err)
+{
+    return gs_manifest_read(in, out, err);
+}
+
 /* The manifest, parsed: a malformed or unreadable one is a usage error, whatever the file
  * holds. -1 with *out set, or the exit code. */
 static int read_manifest(const char *path, gs_manifest **out)
 {
-    /* opened as the reader opens files: a FIFO or a device in its place cannot hang verify */
-    int fd;
-    struct stat st;
-    char why[GS_ERROR_TEXT_MAX];
-    if (gsi_open_regular(path, &fd, &st, why, sizeof why) != GS_OK) {
-        return cli_path_error("open the manifest", path, NULL, why);
-    }
-    FILE *in = fdopen(fd, "r");
-    if (in == NULL) {
-        int e = errno;
-        close(fd);
-        return cli_path_error("open the manifest", path, NULL, strerror(e));
-    }
-    gs_error err;
-    gs_status status = gs_manifest_read(in, out, &err);
-    fclose(in);
-    if (status == GS_E_NO_MEMORY) {
-        return cli_print_out_of_memory();
-    }
-    if (status == GS_E_IO) {
-        return cli_path_error("read the manifest", path, NULL, err.detail);
-    }
-    if (status != GS_OK) {
-        fflush(stdout);
-        cli_text t, d;
-        cli_text_escape_cstr(&t, path);
-        cli_text_escape_cstr(&d, err.detail);
-        fprintf(stderr, "error: malformed manifest '%s': %s\n", t.s, d.s);
-        return CLI_EXIT_USAGE;
-    }
-    return -1;
+    return cli_read_input("manifest", path, false, manifest_reader, out);
 }
 
 /* The difference lines and the closing line ("OK: ...", "FAILED: ..."; not with --quiet). */

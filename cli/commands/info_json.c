@@ -157,19 +157,34 @@ static void json_file_members(cli_json *j, const gs_file *f, const char *path)
     json_totals(j, &s);
 }
 
+void info_json_file_value(cli_json *j, const gs_file *file, const char *path,
+                          const gs_options *opts)
+{
+    cli_json_begin_object(j);
+    cli_json_report_header(j, "info", opts);
+    cli_json_key_cstring(j, "kind", "file");
+    json_file_members(j, file, path);
+    cli_json_end_object(j);
+}
+
 void info_json_file(cli_out *out, const gs_file *file, const char *path, const gs_options *opts)
 {
     cli_json j;
     cli_json_init(&j, out);
-    cli_json_begin_object(&j);
-    cli_json_report_header(&j, "info", opts);
-    cli_json_key_cstring(&j, "kind", "file");
-    json_file_members(&j, file, path);
-    cli_json_end_object(&j);
+    info_json_file_value(&j, file, path, opts);
     cli_json_finish(&j);
 }
 
 void info_json_split(cli_out *out, const gs_split *split, const char *path, const gs_options *opts)
+{
+    cli_json j;
+    cli_json_init(&j, out);
+    info_json_split_value(&j, split, path, opts);
+    cli_json_finish(&j);
+}
+
+void info_json_split_value(cli_json *j, const gs_split *split, const char *path,
+                           const gs_options *opts)
 {
     size_t n = gs_split_part_count(split);
     size_t cap = strlen(path) + 1;
@@ -177,35 +192,32 @@ void info_json_split(cli_out *out, const gs_split *split, const char *path, cons
     info_summary total;
     info_summary_init_total(&total);
 
-    cli_json j;
-    cli_json_init(&j, out);
-    cli_json_begin_object(&j);
-    cli_json_report_header(&j, "info", opts);
-    cli_json_key_cstring(&j, "kind", "split");
-    cli_json_key(&j, "path");
-    cli_json_cstring(&j, path);
-    cli_json_key_u64(&j, "part_count", n);
-    cli_json_key_u64(&j, "tensor_count", gs_split_tensor_count(split));
-    cli_json_key(&j, "parts");
-    cli_json_begin_array(&j);
+    cli_json_begin_object(j);
+    cli_json_report_header(j, "info", opts);
+    cli_json_key_cstring(j, "kind", "split");
+    cli_json_key(j, "path");
+    cli_json_cstring(j, path);
+    cli_json_key_u64(j, "part_count", n);
+    cli_json_key_u64(j, "tensor_count", gs_split_tensor_count(split));
+    cli_json_key(j, "parts");
+    cli_json_begin_array(j);
     for (size_t i = 0; i < n; i++) {
         const gs_file *f = gs_split_part(split, i);
         if (f == NULL) {
             continue;
         }
         cli_source_part_path(part_path, cap, path, i);
-        cli_json_begin_object(&j);
-        json_file_members(&j, f, part_path);
-        cli_json_end_object(&j);
+        cli_json_begin_object(j);
+        json_file_members(j, f, part_path);
+        cli_json_end_object(j);
         info_summary s;
         info_summarize(f, &s);
         info_summary_add(&total, &s);
     }
-    cli_json_end_array(&j);
+    cli_json_end_array(j);
     free(part_path);
-    cli_json_key_u64(&j, "file_size", total.actual_size);
-    cli_json_key_u64(&j, "predicted_size", total.predicted_size);
-    json_totals(&j, &total);
-    cli_json_end_object(&j);
-    cli_json_finish(&j);
+    cli_json_key_u64(j, "file_size", total.actual_size);
+    cli_json_key_u64(j, "predicted_size", total.predicted_size);
+    json_totals(j, &total);
+    cli_json_end_object(j);
 }

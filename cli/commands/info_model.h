@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "ggufsafe.h"
+#include "json_writer.h"
 #include "out.h"
 
 typedef struct info_summary {
@@ -42,5 +43,10 @@ void info_text_file(cli_out *out, const gs_file *file, const char *path, uint64_
 void info_text_split(cli_out *out, const gs_split *split, const char *path, uint64_t rows);
 void info_json_file(cli_out *out, const gs_file *file, const char *path, const gs_options *opts);
 void info_json_split(cli_out *out, const gs_split *split, const char *path, const gs_options *opts);
+/* The same reports as one value at j's place (the many-file report's elements). */
+void info_json_file_value(cli_json *j, const gs_file *file, const char *path,
+                          const gs_options *opts);
+void info_json_split_value(cli_json *j, const gs_split *split, const char *path,
+                           const gs_options *opts);
 
 #endif

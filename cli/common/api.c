@@ -1,5 +1,7 @@
 #include "api.h"
 
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,4 +115,46 @@ gs_status cli_kernel_usable(gs_error *err)
     return gsi_fail(err, GS_E_KERNEL_UNAVAILABLE, 0, GS_CONTEXT_NONE, NULL, 0,
                     "decoder path '%s' (GGUFSAFE_KERNEL) is not available on this CPU or build",
                     gs_kernel_name(k));
+}
+
+gs_status cli_read_stream(FILE *file, size_t limit, char **data, size_t *len, gs_error *err)
+{
+    *data = NULL;
+    *len = 0;
+    const size_t most = limit < SIZE_MAX ? limit + 1 : limit;
+    size_t cap = most < 65536 ? most : 65536, n = 0;
+    char *buf = malloc(cap > 0 ? cap : 1);
+    while (buf != NULL) {
+        if (n == cap) {
+            if (cap == most) {
+                break; /* one byte past the limit: enough to know it is too long */
+            }
+            size_t grown = cap > most / 2 ? most : cap * 2;
+            char *g = realloc(buf, grown);
+            if (g == NULL) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = g;
+            cap = grown;
+        }
+        size_t got = fread(buf + n, 1, cap - n, file);
+        n += got;
+        if (got == 0) {
+            break;
+        }
+    }
+    if (buf == NULL) {
+        return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "reading a file");
+    }
+    if (ferror(file)) {
+        int e = errno;
+        free(buf);
+        return gsi_fail(err, GS_E_IO, n, GS_CONTEXT_NONE, NULL, 0, "read: %s",
+                        strerror(e != 0 ? e : EIO));
+    }
+    *data = buf;
+    *len = n;
+    return GS_OK;
 }

@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 #include "error.h" /* gsi_fail: errors filled as the reader fills them */
@@ -51,5 +52,11 @@ void *cli_alloc_array(size_t count, size_t elem);
 
 /* A NUL-terminated copy of bytes[0..n); NULL on failure. */
 char *cli_strndup(const void *bytes, size_t n);
+
+/* Reads file to its end into *data (allocated, *len bytes), but never more than limit + 1
+ * bytes: a longer stream stops there, so the caller's parser refuses it as too long. GS_OK,
+ * GS_E_NO_MEMORY, or GS_E_IO (errno text in err->detail, offset the bytes read); *data NULL
+ * on failure. For small inputs of the commands' own (policy files, baselines). */
+gs_status cli_read_stream(FILE *file, size_t limit, char **data, size_t *len, gs_error *err);
 
 #endif

@@ -138,6 +138,27 @@ static void write_string_body(cli_out *out, const uint8_t *s, size_t n)
     }
 }
 
+size_t cli_json_decoded(const void *bytes, size_t n, char *dst)
+{
+    static const char hex[] = "0123456789abcdef";
+    const uint8_t *s = bytes;
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        gsi_char c = gsi_char_next(s + i, n - i);
+        if (c.cls == GSI_CHAR_INVALID) {
+            dst[k++] = '\\';
+            dst[k++] = 'x';
+            dst[k++] = hex[c.cp >> 4];
+            dst[k++] = hex[c.cp & 15];
+        } else {
+            memcpy(dst + k, s + i, c.len);
+            k += c.len;
+        }
+        i += c.len;
+    }
+    return k;
+}
+
 void cli_json_key(cli_json *j, const char *key)
 {
     before_item(j);

@@ -40,6 +40,11 @@ void cli_json_end_array(cli_json *j);
 /* An object key; key is text of our own (ASCII), escaped all the same. */
 void cli_json_key(cli_json *j, const char *key);
 
+/* What cli_json_string(j, bytes, n) decodes to for a JSON reader: the bytes, each one that is
+ * not valid UTF-8 replaced by the four characters \xHH (lower-case hex). dst has room for 4 * n
+ * bytes; returns the length. (A report read back, certify --baseline, compares in this form.) */
+size_t cli_json_decoded(const void *bytes, size_t n, char *dst);
+
 void cli_json_string(cli_json *j, const void *bytes, size_t len);
 void cli_json_cstring(cli_json *j, const char *s);
 void cli_json_u64(cli_json *j, uint64_t v);

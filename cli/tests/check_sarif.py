@@ -11,7 +11,10 @@ usage: check_sarif.py FILE            every rule; exit 0 when all hold, 1 (listi
 
 The rules are written in our own words from OASIS SARIF 2.1.0 (with Errata 01) and GitHub's
 "SARIF support for code scanning" and "SARIF results exceed limits" pages; section numbers are
-the standard's. Python standard library only (Debian's /usr/bin/python3).
+the standard's, each checked against the headings of the 2.1.0 text the OASIS SARIF TC publishes
+(github.com/oasis-tcs/sarif-spec, sarif-2.1/prose/sarif-v2.1.0-committee-specification.htm:
+semanticVersion is 3.19.12, helpUri 3.49.12 and help 3.49.13, artifact.length 3.24.5,
+byteOffset and byteLength 3.30.11 and 3.30.12, URI references 3.10.1). Python standard library only (Debian's /usr/bin/python3).
 """
 import copy
 import gzip
@@ -459,7 +462,7 @@ RULES = [
      c_tool, m_del(lambda d: d["runs"][0]["tool"], "driver")),
     ("sarif-3.19.8", "SARIF 2.1.0 §3.19.8", "the driver (a toolComponent) SHALL have a name",
      c_driver_name, m_del(driver, "name")),
-    ("sarif-3.19.15", "SARIF 2.1.0 §3.19.15",
+    ("sarif-3.19.12", "SARIF 2.1.0 §3.19.12",
      "semanticVersion, when present, SHALL be in Semantic Versioning 2.0.0 form",
      c_semver, m_set(driver, "semanticVersion", "1.0")),
     ("sarif-3.19.17", "SARIF 2.1.0 §3.19.17", "informationUri, when present, SHALL be absolute",
@@ -467,11 +470,11 @@ RULES = [
     ("sarif-3.19.23", "SARIF 2.1.0 §3.19.23, §3.49.3",
      "every rule (reportingDescriptor) SHALL have an id; the ids of a driver's rules are unique",
      c_rule_ids, m_dup_rule),
-    ("sarif-3.49.9", "SARIF 2.1.0 §3.49.9, §3.49.10, §3.49.12, §3.12",
+    ("sarif-3.49.9", "SARIF 2.1.0 §3.49.9, §3.49.10, §3.49.13, §3.12",
      "shortDescription, fullDescription and help are multiformatMessageStrings: text SHALL be "
      "present", c_multiformat,
      m_set(lambda d: driver(d)["rules"][0], "help", {"markdown": "x"})),
-    ("sarif-3.49.13", "SARIF 2.1.0 §3.49.13", "helpUri, when present, SHALL be an absolute URI",
+    ("sarif-3.49.12", "SARIF 2.1.0 §3.49.12", "helpUri, when present, SHALL be an absolute URI",
      c_help_uri, m_set(lambda d: driver(d)["rules"][0], "helpUri", "certify.md#x")),
     ("sarif-3.50.3", "SARIF 2.1.0 §3.50.3",
      "defaultConfiguration.level SHALL be none, note, warning or error", c_default_level,
@@ -485,10 +488,10 @@ RULES = [
     ("sarif-3.27.11", "SARIF 2.1.0 §3.27.11, §3.11.8",
      "a result SHALL have a message, and a message SHALL have text (or an id)", c_message,
      m_del(first_result, "message")),
-    ("sarif-3.29.3", "SARIF 2.1.0 §3.29.2",
+    ("sarif-3.29.2", "SARIF 2.1.0 §3.29.2",
      "a physicalLocation SHALL have an artifactLocation or an address", c_physical,
      m_del(lambda d: next(physical(first_result(d))), "artifactLocation")),
-    ("sarif-3.4.3", "SARIF 2.1.0 §3.4.3, §3.10.2",
+    ("sarif-3.4.3", "SARIF 2.1.0 §3.4.3, §3.10.1",
      "an artifactLocation's uri SHALL be a valid URI reference (RFC 3986)", c_uri,
      m_set(first_al, "uri", "models/good file.gguf")),
     ("sarif-3.4.4", "SARIF 2.1.0 §3.4.4",
@@ -501,10 +504,10 @@ RULES = [
     ("sarif-3.4.5", "SARIF 2.1.0 §3.4.5",
      "an artifactLocation's index SHALL be an index into run.artifacts of an artifact with "
      "the same uri", c_index, m_set(first_al, "index", 99999)),
-    ("sarif-3.24", "SARIF 2.1.0 §3.14.15, §3.24.8",
+    ("sarif-3.24", "SARIF 2.1.0 §3.14.15, §3.24.5",
      "run.artifacts SHALL NOT list one artifact twice; an artifact's length SHALL be an "
      "integer >= -1", c_artifacts_unique, m_dup_artifact),
-    ("sarif-3.30", "SARIF 2.1.0 §3.30.5, §3.30.15, §3.30.16",
+    ("sarif-3.30", "SARIF 2.1.0 §3.30.5, §3.30.11, §3.30.12",
      "region.startLine SHALL be >= 1; byteOffset and byteLength SHALL be >= 0", c_region,
      m_set(lambda d: next(physical(first_result(d)))["region"], "startLine", 0)),
     ("sarif-3.27.17", "SARIF 2.1.0 §3.27.17",

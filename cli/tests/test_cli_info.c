@@ -63,8 +63,9 @@ Test(cli, help_lists_info)
     cr_assert_eq(r.status, 0);
     /* generated from the option table, wrapped before column 80 */
     static const char synopsis[] =
-        "usage: ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N]\n"
-        "                     [--part-only] [--metadata-only] [--output FILE]\n\n";
+        "usage: ggufsafe info FILE... [--json] [--profile strict|lenient] [--rows N]\n"
+        "                     [--part-only] [--metadata-only] [--max-depth N]\n"
+        "                     [--max-entries N] [--output FILE]\n\n";
     cr_assert(strncmp(r.out, synopsis, strlen(synopsis)) == 0, "%s", r.out);
     run_result_free(&r);
 }

@@ -251,12 +251,12 @@ Test(options, usage_errors_name_the_option)
     USAGE("error: MANIFEST missing", "verify", "x.gguf");
     USAGE("error: FILE and MANIFEST missing", "verify");
     USAGE("error: B missing", "diff", "a.gguf");
-    USAGE("error: one FILE only; unexpected argument 'b.gguf'", "info", "a.gguf", "b.gguf");
+    USAGE("error: one FILE only; unexpected argument 'b.gguf'", "hash", "a.gguf", "b.gguf");
     USAGE("error: FILE and MANIFEST only; unexpected argument 'c'", "verify", "a", "b", "c");
     USAGE("error: diff takes two files (A B) or three (REF A B), not 4", "diff", "a", "b", "c",
           "d");
     USAGE("error: FILE and MANIFEST only; unexpected argument 'm2'", "verify", "f", "m", "m2");
-    USAGE("error: one FILE only; unexpected argument '--json'", "info", "a.gguf", "--",
+    USAGE("error: one FILE only; unexpected argument '--json'", "hash", "a.gguf", "--",
           "--json");
     USAGE("error: --list-codes takes no FILE", "certify", "--list-codes", "x.gguf");
     USAGE("error: --deep does not go with --list-codes", "certify", "--list-codes", "--deep");

@@ -319,6 +319,9 @@ typedef enum gs_certify_subject {
     GS_CERTIFY_SUBJECT_NONE = 0, GS_CERTIFY_SUBJECT_KEY = 1, GS_CERTIFY_SUBJECT_TENSOR = 2
 } gs_certify_subject;
 
+typedef struct gs_certify_policy gs_certify_policy;
+typedef struct gs_certify_baseline gs_certify_baseline;
+
 typedef struct gs_certify_options {
     size_t struct_size;
     gs_profile profile;
@@ -329,6 +332,8 @@ typedef struct gs_certify_options {
     gs_progress_fn progress;
     void *progress_ctx;
     bool metadata_only;
+    const gs_certify_policy *policy;
+    const gs_certify_baseline *baseline;
 } gs_certify_options;
 
 void gs_certify_options_init(gs_certify_options *opts);
@@ -366,9 +371,31 @@ typedef struct gs_certify_summary {
     const char *verdict_sentence;
     size_t root_cause;
     bool read_failed;
+    uint64_t policy_ignored;
+    uint64_t policy_changed;
+    uint64_t baseline_suppressed;
+    uint64_t baseline_new;
 } gs_certify_summary;
 
 gs_status gs_certify_get_summary(const gs_certify *report, gs_certify_summary *out);
+
+typedef enum gs_certify_action {
+    GS_CERTIFY_ACTION_IGNORE = 0, GS_CERTIFY_ACTION_WARN = 1, GS_CERTIFY_ACTION_ERROR = 2
+} gs_certify_action;
+
+gs_status gs_certify_policy_parse(const void *data, size_t size, gs_certify_policy **out,
+                                  gs_error *err);
+size_t gs_certify_policy_rule_count(const gs_certify_policy *policy);
+bool gs_certify_policy_match(const gs_certify_policy *policy, const char *code,
+                             const char *name, gs_certify_action *action);
+void gs_certify_policy_free(gs_certify_policy *policy);
+
+gs_status gs_certify_baseline_parse(const void *data, size_t size, gs_certify_baseline **out,
+                                    gs_error *err);
+size_t gs_certify_baseline_count(const gs_certify_baseline *baseline);
+bool gs_certify_baseline_has(const gs_certify_baseline *baseline, const char *uri,
+                             const char *fingerprint);
+void gs_certify_baseline_free(gs_certify_baseline *baseline);
 
 typedef enum gs_certify_part_state {
     GS_CERTIFY_PART_READ = 0, GS_CERTIFY_PART_MISSING = 1, GS_CERTIFY_PART_REJECTED = 2
@@ -405,6 +432,7 @@ typedef struct gs_certify_finding {
     const char *hint;
     const char *help;
     size_t caused_by;
+    bool baselined;
 } gs_certify_finding;
 
 gs_status gs_certify_finding_at(const gs_certify *report, size_t i, gs_certify_finding *out);

@@ -1,0 +1,137 @@
+/* The baseline reader (gs_certify_baseline_parse and gs_certify_baseline_read: what
+ * `ggufsafe certify --baseline REPORT` reads first) and the bounded JSON reader under it, on
+ * arbitrary bytes. The whole input is the baseline; no options trailer. Oracles:
+ *   - the status is GS_OK, GS_E_INVALID_ARGUMENT or GS_E_NO_MEMORY, and a failure returns no
+ *     baseline;
+ *   - a malformed baseline's detail is "LINE:COLUMN: why", text-safe, and names the place its
+ *     offset does (LINE is 1 plus the newlines before the offset, COLUMN 1 plus the bytes since
+ *     the last of them), the offset inside the input;
+ *   - the two ways in (a buffer, a stream) give the same status, offset and detail;
+ *   - a baseline that parses is a set: at most GS_CERTIFY_BASELINE_MAX_FINDINGS pairs, in strictly
+ *     increasing bytewise order of (URI, fingerprint), each found by gs_certify_baseline_has,
+ *     and a pair changed by one byte is not (unless it is another pair of the set);
+ *   - an input that is not JSON at all (the first non-blank byte is not '{' or '[') never
+ *     parses. */
+#define _DEFAULT_SOURCE /* fmemopen */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "ggufsafe_certify.h"
+
+static void check_failure(gs_status st, const gs_certify_baseline *b, const gs_error *e,
+                          const uint8_t *data, size_t size)
+{
+    FUZZ_ASSERT_MSG(st == GS_E_INVALID_ARGUMENT || st == GS_E_NO_MEMORY, "status %s",
+                    gs_status_name(st));
+    FUZZ_ASSERT(b == NULL);
+    FUZZ_ASSERT(e->status == st);
+    if (st != GS_E_INVALID_ARGUMENT) {
+        return;
+    }
+    unsigned long line = 0, column = 0;
+    int used = 0;
+    FUZZ_ASSERT_MSG(sscanf(e->detail, "%lu:%lu: %n", &line, &column, &used) == 2 && used > 0 &&
+                        line >= 1 && column >= 1,
+                    "detail '%s'", e->detail);
+    FUZZ_ASSERT_MSG(fuzz_text_safe((const uint8_t *)e->detail, strlen(e->detail)),
+                    "a raw control or hidden character in '%s'", e->detail);
+    if (size > GS_CERTIFY_BASELINE_MAX_BYTES) {
+        return;
+    }
+    FUZZ_ASSERT_MSG(e->offset <= size, "offset %llu past the %zu-byte input",
+                    (unsigned long long)e->offset, size);
+    unsigned long lines = 1;
+    size_t start = 0;
+    for (size_t i = 0; i < e->offset; i++) {
+        if (data[i] == '\n') {
+            lines++;
+            start = i + 1;
+        }
+    }
+    FUZZ_ASSERT_MSG(line == lines && column == e->offset - start + 1,
+                    "'%s' at offset %llu, which is %lu:%llu", e->detail,
+                    (unsigned long long)e->offset, lines,
+                    (unsigned long long)(e->offset - start + 1));
+}
+
+static void check_baseline(const gs_certify_baseline *b, const uint8_t *data, size_t size)
+{
+    size_t i = 0;
+    while (i < size && (data[i] == ' ' || data[i] == '\t' || data[i] == '\n' || data[i] == '\r')) {
+        i++;
+    }
+    FUZZ_ASSERT_MSG(i < size && (data[i] == '{' || data[i] == '['),
+                    "parsed, though its first value is not an object");
+    const size_t n = gs_certify_baseline_count(b);
+    FUZZ_ASSERT(n <= GS_CERTIFY_BASELINE_MAX_FINDINGS);
+    const char *prev_uri = NULL, *prev_fp = NULL;
+    for (size_t k = 0; k < n; k++) {
+        const char *uri = NULL, *fp = NULL;
+        FUZZ_ASSERT(gs_certify_baseline_at(b, k, &uri, &fp) == GS_OK);
+        FUZZ_ASSERT(uri != NULL && fp != NULL);
+        if (prev_uri != NULL) {
+            int c = strcmp(prev_uri, uri);
+            FUZZ_ASSERT_MSG(c < 0 || (c == 0 && strcmp(prev_fp, fp) < 0),
+                            "pair %zu is not after pair %zu", k, k - 1);
+        }
+        FUZZ_ASSERT(gs_certify_baseline_has(b, uri, fp));
+        /* one byte more: in the set only when it is the next pair */
+        size_t len = strlen(fp);
+        char *longer = malloc(len + 2);
+        FUZZ_ASSERT(longer != NULL);
+        memcpy(longer, fp, len);
+        longer[len] = '~';
+        longer[len + 1] = '\0';
+        bool in = false;
+        for (size_t m = k + 1; m < n && !in; m++) {
+            const char *u2, *f2;
+            FUZZ_ASSERT(gs_certify_baseline_at(b, m, &u2, &f2) == GS_OK);
+            if (strcmp(u2, uri) != 0) {
+                break;
+            }
+            in = strcmp(f2, longer) == 0;
+        }
+        FUZZ_ASSERT(gs_certify_baseline_has(b, uri, longer) == in);
+        free(longer);
+        prev_uri = uri;
+        prev_fp = fp;
+    }
+    FUZZ_ASSERT(gs_certify_baseline_at(b, n, NULL, NULL) == GS_E_OUT_OF_RANGE);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    gs_certify_baseline *b = NULL;
+    gs_error e;
+    const gs_status st = gs_certify_baseline_parse(data, size, &b, &e);
+
+    gs_certify_baseline *bs = NULL;
+    gs_error es;
+    /* fmemopen refuses a zero-sized buffer; an empty stream is /dev/null's */
+    FILE *f = size > 0 ? fmemopen((void *)(uintptr_t)data, size, "rb") : fopen("/dev/null", "rb");
+    if (f != NULL) {
+        const gs_status sst = gs_certify_baseline_read(f, &bs, &es);
+        fclose(f);
+        FUZZ_ASSERT_MSG(sst == st, "buffer: %s, stream: %s", gs_status_name(st),
+                        gs_status_name(sst));
+        if (st != GS_OK && st != GS_E_NO_MEMORY) {
+            FUZZ_ASSERT_MSG(es.offset == e.offset && strcmp(es.detail, e.detail) == 0,
+                            "buffer: %llu '%s', stream: %llu '%s'",
+                            (unsigned long long)e.offset, e.detail,
+                            (unsigned long long)es.offset, es.detail);
+        }
+        if (sst == GS_OK) {
+            FUZZ_ASSERT(gs_certify_baseline_count(bs) == gs_certify_baseline_count(b));
+        }
+    }
+    if (st != GS_OK) {
+        check_failure(st, b, &e, data, size);
+    } else {
+        check_baseline(b, data, size);
+    }
+    gs_certify_baseline_free(b);
+    gs_certify_baseline_free(bs);
+    return 0;
+}

@@ -1,0 +1,155 @@
+/* The policy-file reader (gs_certify_policy_parse and gs_certify_policy_read: what
+ * `ggufsafe certify --policy FILE` reads first) and its glob matcher, on arbitrary bytes. The
+ * whole input is the policy; no options trailer. Oracles:
+ *   - the status is GS_OK, GS_E_INVALID_ARGUMENT or GS_E_NO_MEMORY, and a failure returns no
+ *     policy;
+ *   - a malformed policy's detail is "LINE:COLUMN: why", text-safe, and names the place its
+ *     offset does: LINE is 1 plus the newlines before the offset, COLUMN 1 plus the bytes since
+ *     the last of them;
+ *   - the two ways in (a buffer, a stream) give the same status, offset and detail;
+ *   - a policy that parses has at most GS_CERTIFY_POLICY_MAX_RULES rules and no more than the
+ *     input has lines; every rule line of it matches: "ACTION CODE GLOB" matches a finding of
+ *     CODE named GLOB itself (an exact name always matches), "ACTION CODE" a finding of CODE
+ *     without a name; and matching the input's own words against each other finishes (the
+ *     matcher's steps are bounded, so a slow input is a timeout the fuzzer reports). */
+#define _DEFAULT_SOURCE /* fmemopen */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz_common.h"
+#include "ggufsafe_certify.h"
+
+static void check_failure(gs_status st, const gs_certify_policy *p, const gs_error *e,
+                          const uint8_t *data, size_t size)
+{
+    FUZZ_ASSERT_MSG(st == GS_E_INVALID_ARGUMENT || st == GS_E_NO_MEMORY, "status %s",
+                    gs_status_name(st));
+    FUZZ_ASSERT(p == NULL);
+    FUZZ_ASSERT(e->status == st);
+    if (st != GS_E_INVALID_ARGUMENT) {
+        return;
+    }
+    unsigned long line = 0, column = 0;
+    int used = 0;
+    FUZZ_ASSERT_MSG(sscanf(e->detail, "%lu:%lu: %n", &line, &column, &used) == 2 && used > 0 &&
+                        line >= 1 && column >= 1,
+                    "detail '%s'", e->detail);
+    FUZZ_ASSERT_MSG(fuzz_text_safe((const uint8_t *)e->detail, strlen(e->detail)),
+                    "a raw control or hidden character in '%s'", e->detail);
+    if (size > GS_CERTIFY_POLICY_MAX_BYTES) {
+        return; /* "1:1: longer than ...", at the bound */
+    }
+    FUZZ_ASSERT_MSG(e->offset <= size, "offset %llu past the %zu-byte input",
+                    (unsigned long long)e->offset, size);
+    unsigned long lines = 1;
+    size_t start = 0;
+    for (size_t i = 0; i < e->offset; i++) {
+        if (data[i] == '\n') {
+            lines++;
+            start = i + 1;
+        }
+    }
+    FUZZ_ASSERT_MSG(line == lines && column == e->offset - start + 1,
+                    "'%s' at offset %llu, which is %lu:%llu", e->detail,
+                    (unsigned long long)e->offset, lines,
+                    (unsigned long long)(e->offset - start + 1));
+}
+
+/* The words of line[0..n) up to a word starting with '#': at most 4 (a policy has 2 or 3). */
+static size_t words(const uint8_t *line, size_t n, char w[4][GS_CERTIFY_POLICY_MAX_LINE + 1])
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n && k < 4;) {
+        if (line[i] == ' ' || line[i] == '\t' || line[i] == '\r') {
+            i++;
+            continue;
+        }
+        if (line[i] == '#') {
+            break;
+        }
+        size_t j = i;
+        while (j < n && line[j] != ' ' && line[j] != '\t' && line[j] != '\r') {
+            j++;
+        }
+        memcpy(w[k], line + i, j - i);
+        w[k][j - i] = '\0';
+        k++;
+        i = j;
+    }
+    return k;
+}
+
+static void check_policy(const gs_certify_policy *p, const uint8_t *data, size_t size)
+{
+    size_t lines = 0;
+    for (size_t i = 0; i < size; i++) {
+        lines += data[i] == '\n';
+    }
+    lines += size > 0 && data[size - 1] != '\n';
+    const size_t rules = gs_certify_policy_rule_count(p);
+    FUZZ_ASSERT(rules <= GS_CERTIFY_POLICY_MAX_RULES);
+    FUZZ_ASSERT_MSG(rules <= lines, "%zu rules in %zu lines", rules, lines);
+    static char w[4][GS_CERTIFY_POLICY_MAX_LINE + 1];
+    static char prev[GS_CERTIFY_POLICY_MAX_LINE + 1];
+    prev[0] = '\0';
+    size_t seen = 0;
+    for (size_t i = 0; i < size;) {
+        size_t j = i;
+        while (j < size && data[j] != '\n') {
+            j++;
+        }
+        size_t k = words(data + i, j - i, w);
+        if (k >= 2) {
+            seen++;
+            gs_certify_action a = (gs_certify_action)-1;
+            FUZZ_ASSERT_MSG(gs_certify_policy_match(p, w[1], k == 3 ? w[2] : NULL, &a),
+                            "the rule of line '%s %s %s' matches nothing", w[0], w[1],
+                            k == 3 ? w[2] : "");
+            FUZZ_ASSERT(a == GS_CERTIFY_ACTION_IGNORE || a == GS_CERTIFY_ACTION_WARN ||
+                        a == GS_CERTIFY_ACTION_ERROR);
+            if (k == 3) {
+                /* another line's glob as the name: any answer, in bounded steps */
+                (void)gs_certify_policy_match(p, w[1], prev, NULL);
+                memcpy(prev, w[2], strlen(w[2]) + 1);
+            }
+        }
+        i = j + 1;
+    }
+    FUZZ_ASSERT_MSG(seen == rules, "%zu rule lines, %zu rules", seen, rules);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    gs_certify_policy *p = NULL;
+    gs_error e;
+    const gs_status st = gs_certify_policy_parse(data, size, &p, &e);
+
+    gs_certify_policy *ps = NULL;
+    gs_error es;
+    /* fmemopen refuses a zero-sized buffer; an empty stream is /dev/null's */
+    FILE *f = size > 0 ? fmemopen((void *)(uintptr_t)data, size, "rb") : fopen("/dev/null", "rb");
+    if (f != NULL) {
+        const gs_status sst = gs_certify_policy_read(f, &ps, &es);
+        fclose(f);
+        FUZZ_ASSERT_MSG(sst == st, "buffer: %s, stream: %s", gs_status_name(st),
+                        gs_status_name(sst));
+        if (st != GS_OK && st != GS_E_NO_MEMORY) {
+            FUZZ_ASSERT_MSG(es.offset == e.offset && strcmp(es.detail, e.detail) == 0,
+                            "buffer: %llu '%s', stream: %llu '%s'",
+                            (unsigned long long)e.offset, e.detail,
+                            (unsigned long long)es.offset, es.detail);
+        }
+        if (sst == GS_OK) {
+            FUZZ_ASSERT(gs_certify_policy_rule_count(ps) == gs_certify_policy_rule_count(p));
+        }
+    }
+    if (st != GS_OK) {
+        check_failure(st, p, &e, data, size);
+    } else {
+        check_policy(p, data, size);
+    }
+    gs_certify_policy_free(p);
+    gs_certify_policy_free(ps);
+    return 0;
+}
