@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "cli_source.h"
 #include "commands.h"
@@ -24,6 +25,7 @@ typedef struct info_args {
     int profile;
     uint64_t rows;
     const char *output;
+    cli_list types; /* --type */
 } info_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(info_args, path)}};
@@ -39,6 +41,7 @@ static const cli_opt options[] = {
      .help = "tensor data need not be in the file (a header-only copy, the start of a "
              "download): tensors without it are listed as such"},
     CLI_OPT_OUTPUT(info_args, output, 'o'),
+    CLI_OPT_TYPES(info_args, types),
 };
 
 static void init(void *p)
@@ -51,6 +54,10 @@ static void init(void *p)
 static int run(void *p)
 {
     const info_args *a = p;
+    int types_code = cli_types_use("info", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);
     opts.metadata_only = a->metadata_only;
