@@ -55,6 +55,7 @@ LAYERS = [
     ("fuzz", "tool", ["fuzz"]),
     ("oracle", "tool", ["conformance/oracle"]),
     ("golden", "tool", ["conformance/golden"]),
+    ("plugins", "tool", ["conformance/plugins"]),
     ("fixtures", "skip", ["ci/tests/fixtures"]),
 ]
 
@@ -76,6 +77,7 @@ USES = {
     "fuzz": {"writer"},
     "oracle": {"writer"},
     "golden": {"writer"},
+    "plugins": set(),  # the ABI header only: a plugin links nothing of ours
 }
 
 # The reader's and the kernels' private headers that every layer above them may include.

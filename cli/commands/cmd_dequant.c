@@ -42,6 +42,9 @@ typedef struct dequant_args {
     int profile;
     uint64_t jobs;
     cli_list types; /* --type */
+    cli_list plugins; /* --plugin */
+    bool plugin_in_process;
+    uint64_t plugin_timeout;
 } dequant_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(dequant_args, path)}};
@@ -68,6 +71,7 @@ static const cli_opt options[] = {
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
     CLI_OPT_TYPES(dequant_args, types),
+    CLI_OPT_PLUGINS(dequant_args, plugins, plugin_in_process, plugin_timeout),
 };
 
 static void init(void *p)
@@ -213,6 +217,13 @@ static int decode_failure(const run_state *rs, gs_status st, const gs_tensor_inf
     }
     if (st == GS_E_NO_MEMORY) {
         return cli_print_out_of_memory();
+    }
+    if (st == GS_E_DECODER_FAILED) {
+        cli_text name;
+        cli_text_escape(&name, t->name.ptr, t->name.len, 200);
+        char what[sizeof name.s + 16];
+        snprintf(what, sizeof what, "tensor '%s'", name.s);
+        return cli_types_decoder_failure(what); /* the plugin's failure, exit 2 */
     }
     gs_error err = {.status = st, .offset = t->data_offset, .context_kind = GS_CONTEXT_TENSOR};
     gsi_escape_text(err.context, sizeof err.context, (const uint8_t *)t->name.ptr, t->name.len);
@@ -441,6 +452,11 @@ static int run(void *args)
 {
     const dequant_args *a = args;
     int types_code = cli_types_use("dequant", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
+    types_code = cli_types_load_plugins("dequant", &a->plugins, a->plugin_in_process,
+                                        a->plugin_timeout);
     if (types_code >= 0) {
         return types_code;
     }
