@@ -126,18 +126,11 @@ gs_status gs_file_dequantize(const gs_file *file, int32_t type, const void *src,
     if (!ext->row.decodable) {
         return GS_E_NOT_DECODABLE;
     }
-    if ((src == NULL && src_bytes != 0) || (dst == NULL && n_elems != 0)) {
-        return GS_E_INVALID_ARGUMENT;
-    }
     const gsi_type_row *row = &ext->row;
-    if (n_elems % row->block_elems != 0) {
-        return GS_E_SIZE_MISMATCH;
-    }
-    const size_t n_blocks = n_elems / row->block_elems;
-    size_t need;
-    /* Detect and prevent integer overflow */
-    if (gsi_checked_mul_size(n_blocks, row->block_bytes, &need) || need != src_bytes) {
-        return GS_E_SIZE_MISMATCH;
+    size_t n_blocks;
+    const gs_status st = gsi_decode_sizes(row, src, src_bytes, dst, n_elems, &n_blocks);
+    if (st != GS_OK) {
+        return st;
     }
     return n_blocks == 0 ? GS_OK : decode_blocks(ext, row, type, src, dst, n_blocks);
 }
