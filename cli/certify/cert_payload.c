@@ -12,6 +12,7 @@
 #include "cert.h"
 #include "cert_scales.h"
 #include "cert_stats_kernel.h"
+#include "cli_source.h"
 #include "spans.h"
 #include "work_pool.h"
 
@@ -206,11 +207,9 @@ static void report(cert_run *r, const cert_stats *s)
     const gs_certify_stats *v = &s->pub;
     const uint32_t p = v->part;
     if (s->read_status != GS_OK) {
-        const bool changed = s->read_status == GS_E_TRUNCATED ||
-                             s->read_status == GS_E_FILE_CHANGED;
         r->read_failed = true;
         cert_read_failed(r, p, s->read_status, s->read_offset,
-                         changed ? "the file changed while its tensor data was scanned"
+                         cli_file_changed(s->read_status) ? "the file changed while its tensor data was scanned"
                                  : "the deep scan of the tensor data");
         return;
     }

@@ -64,6 +64,9 @@ typedef struct cli_operand {
     const char *name;             /* "FILE", "MANIFEST", "A" */
     size_t dest;                  /* const char *, or cli_list when repeatable */
     bool repeatable;              /* one or more (the last operand only) */
+    /* How the synopsis (--help, the man page) shows it, when not as name (and "..." when
+     * repeatable): "[REF] A" for diff's first operand, which is REF when three files are given. */
+    const char *synopsis;
 } cli_operand;
 
 /* Every args struct begins with this: which options were given, for checks that depend on

@@ -123,9 +123,10 @@ static void man_synopsis(FILE *out, const cli_command *cmd)
     cli_man_text(out, cmd->name);
     fputc('\n', out);
     for (size_t i = 0; i < cmd->n_operands; i++) {
+        const char *syn = cmd->operands[i].synopsis;
         fputs(".I ", out);
-        cli_man_text(out, cmd->operands[i].name);
-        fputs(cmd->operands[i].repeatable ? "\n\\&...\n" : "\n", out);
+        cli_man_text(out, syn != NULL ? syn : cmd->operands[i].name);
+        fputs(syn == NULL && cmd->operands[i].repeatable ? "\n\\&...\n" : "\n", out);
     }
     for (size_t i = 0; i < cmd->n_options; i++) {
         const cli_opt *o = &cmd->options[i];
@@ -181,6 +182,12 @@ static void man_environment(FILE *out)
     cli_man_text(out, "scalar, avx2 or neon: the decoder path of dequant, diff and certify "
                       "--deep (default: the best this CPU has). A path this CPU lacks, or an "
                       "unknown name, is an error (exit 2), never a silent fallback.");
+    fputc('\n', out);
+    fputs(".TP\n.B GGUFSAFE_LIBCRYPTO\n", out);
+    cli_man_text(out, "the library hash, verify and dequant --sha256/--json load for SHA-256, "
+                      "a path or a soname (default: libcrypto.so.3, then libcrypto.so.1.1, then "
+                      "libcrypto.so). Only those commands load libcrypto, at the first digest; "
+                      "without it they stop first, with exit 2.");
     fputc('\n', out);
 }
 

@@ -684,6 +684,7 @@ typedef struct gs_diff_kv {
 gs_status gs_diff_kv_at(const gs_diff *diff, size_t i, gs_diff_kv *out);
 gs_status gs_diff_write_text(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 gs_status gs_diff_write_json(const gs_diff *diff, const gs_sink *sink, gs_error *err);
+gs_status gs_diff_write_html(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 """
 
 # libc (POSIX 2008): reports are rendered into an open_memstream buffer, so a writer runs
