@@ -126,6 +126,12 @@ Test(plugins, type_geometry_alone_lists_and_hashes)
     cr_assert(contains(r.out, "Q8_0_EXAMPLE"), "%s", r.out);
     cr_assert(contains(r.out, "EXACT"), "%s", r.out);
     run_result_free(&r);
+    cr_assert(run_cli(&r, "info", "--json", t200, "--type", "200:q8_0_example:32:34", NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(check_json(dir, "info.schema.json", r.out, "/tensors/0/type_id=200",
+                            "/tensors/0/type=\"q8_0_example\"", NULL),
+                 0, "%s", r.out);
+    run_result_free(&r);
     /* without a decoder the tensor has no f32 form: listed with "-" like an integer tensor */
     cr_assert(run_cli(&r, "dequant", t200, "--sha256", "--type", "200:q8_0_example:32:34",
                       NULL));
