@@ -85,6 +85,14 @@ typedef struct gs_certify_options {
     const gs_certify_baseline *baseline; /* findings an earlier report has (gs_certify_baseline_
                                             parse): kept in the report, marked, counted in no
                                             severity; NULL: none. It must outlive the run */
+    /* Caller-defined types and their decoders, as gs_options.type_defs and .decoders: every
+     * file is opened with them (tensors of those ids are sized, checked, decoded and compared
+     * like built-in ones). The arrays and each decoder's ctx must outlive the call. Default
+     * none. */
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_certify_options;
 
 /* Defaults: strict, fail on errors, no deep scan, one thread, sets opened whole, no progress,

@@ -18,6 +18,7 @@
 
 #define CHUNK_BYTES (2u << 20) /* read per item: large enough to amortise a pread */
 #define SUB_ELEMS 16384u       /* decoded at a time: 64 KiB of f32 that stays in cache */
+_Static_assert(GS_TYPE_DEF_MAX_BLOCK_ELEMS <= SUB_ELEMS, "a caller-defined block fits one pass");
 
 typedef struct item {
     size_t stat;          /* index into the run's stats */
@@ -56,7 +57,7 @@ static void scan_item(void *ctx, size_t k, unsigned worker)
     cert_dstats_init(&res->ds);
     res->st = GS_OK;
     gs_type_info ti;
-    gs_type_get_info(st->pub.type, &ti);
+    gs_file_type_info(f, st->pub.type, &ti);
     const size_t bb = ti.block_bytes;
     const size_t bytes = (size_t)it->n_blocks * bb;
     const uint64_t at = st->data_offset + it->first_block * bb;
@@ -75,7 +76,7 @@ static void scan_item(void *ctx, size_t k, unsigned worker)
             for (size_t b = 0; b < it->n_blocks && res->st == GS_OK; b += sub_blocks) {
                 size_t nb = it->n_blocks - b < sub_blocks ? (size_t)(it->n_blocks - b) : sub_blocks;
                 size_t ne = nb * ti.block_elems;
-                gs_status ds = gs_dequantize(st->pub.type, raw + b * bb, nb * bb, vals, ne);
+                gs_status ds = gs_file_dequantize(f, st->pub.type, raw + b * bb, nb * bb, vals, ne);
                 if (ds != GS_OK) {
                     res->st = ds;
                     res->st_offset = at + b * bb;
@@ -125,7 +126,7 @@ static bool build_stats(cert_run *r)
             gs_tensor_info t;
             gs_tensor_info_at(f, i, &t);
             gs_type_info ti;
-            gs_type_get_info(t.type, &ti);
+            gs_file_type_info(f, t.type, &ti);
             cert_stats *s = &r->stats[r->n_stats];
             memset(s, 0, sizeof *s);
             s->pub.part = p;

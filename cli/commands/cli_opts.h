@@ -115,6 +115,22 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
 #define CLI_OPT_QUIET(T, m)                                                                       \
     {.name = "quiet", .letter = 'q', CLI_FLAG(T, m),                                              \
      .help = "no progress bar and no closing summary; errors and the report stay"}
+/* Caller-defined types (cli_types.h): repeatable on every command. */
+#define CLI_TYPE_ARG "ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES"
+#define CLI_OPT_TYPES(T, m)                                                                       \
+    {.name = "type", .arg = CLI_TYPE_ARG, CLI_TEXTS(T, m),                                        \
+     .help = "repeatable: a tensor type ggufsafe does not know (a new quant format): its id,\n"   \
+             "name, elements and bytes per block; add ':override' to redefine a built-in id"}
+/* Decoder plugins (cli_types.h): dequant, diff and certify. */
+#define CLI_OPT_PLUGINS(T, paths, in_process, timeout)                                            \
+    {.name = "plugin", .arg = "PATH.so", CLI_PATHS(T, paths),                                     \
+     .help = "repeatable: a decoder plugin (include/ggufsafe_plugin.h) for types ggufsafe\n"      \
+             "does not know; it runs in a child process that a crash or hang cannot take\n"     \
+             "down (exit 2, naming the plugin and the tensor)"},                                 \
+    {.name = "plugin-in-process", CLI_FLAG(T, in_process),                                        \
+     .help = "run the plugins inside this process (faster; for plugins you trust)"},             \
+    {.name = "plugin-timeout", .arg = "MS", CLI_COUNT(T, timeout, 1, 3600000),                    \
+     .help = "a plugin call unanswered after MS milliseconds is a hang (default 30000)"}
 /* The report to FILE instead of standard output; '-' is standard output. */
 #define CLI_OPT_OUTPUT(T, m, letter_)                                                             \
     {.name = "output", .letter = (letter_), .arg = "FILE", CLI_PATH(T, m),                        \

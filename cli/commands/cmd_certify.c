@@ -17,6 +17,8 @@
 
 #include "certify_codes.h"
 #include "cli_common.h"
+#include "cli_types.h"
+#include "text_out.h"
 #include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_certify.h"
@@ -33,6 +35,10 @@ typedef struct certify_args {
     bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
     const char *output;
+    cli_list types; /* --type */
+    cli_list plugins; /* --plugin */
+    bool plugin_in_process;
+    uint64_t plugin_timeout;
 } certify_args;
 
 static const char *const fail_on_choices[] = {"error", "warning", NULL};
@@ -85,6 +91,8 @@ static const cli_opt options[] = {
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
      .help = "list every finding code (code, severity, profiles it breaks, what it means) and "
              "exit; with --json as JSON (" CLI_SCHEMA("certify-codes") ")"},
+    CLI_OPT_TYPES(certify_args, types),
+    CLI_OPT_PLUGINS(certify_args, plugins, plugin_in_process, plugin_timeout),
 };
 
 static void init(void *p)
@@ -194,6 +202,15 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
 static int run(void *p)
 {
     const certify_args *a = p;
+    int types_code = cli_types_use("certify", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
+    types_code = cli_types_load_plugins("certify", &a->plugins, a->plugin_in_process,
+                                        a->plugin_timeout);
+    if (types_code >= 0) {
+        return types_code;
+    }
     if (a->list_codes) {
         return run_paths(a, NULL, NULL);
     }
@@ -232,6 +249,11 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
     opt.metadata_only = a->metadata_only;
     opt.policy = policy;
     opt.baseline = baseline;
+    const cli_types *ct = cli_types_current();
+    opt.type_defs = ct->defs;
+    opt.n_type_defs = ct->n_defs;
+    opt.decoders = ct->decoders;
+    opt.n_decoders = ct->n_decoders;
     opt.fail_on = a->fail_on == FAIL_ON_WARNING ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     const char *path = a->paths.items[0];
     if (a->paths.n > 1 || is_directory(path)) {
@@ -252,6 +274,14 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
     progress_done(&bar);
     if (st != GS_OK) {
         cli_outfile_abort(&of);
+        if (st == GS_E_DECODER_FAILED) {
+            cli_text v;
+            cli_text_escape_cstr(&v, path);
+            char what[sizeof v.s + 64];
+            snprintf(what, sizeof what, "the tensor data at byte %llu of '%s' (--deep)",
+                     (unsigned long long)err.offset, v.s);
+            return cli_types_decoder_failure(what);
+        }
         return cli_print_open_failure(&err, path, NULL);
     }
     gs_sink out;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "cli_source.h"
 #include "commands.h"
@@ -40,6 +41,10 @@ typedef struct dequant_args {
     bool sha256, json, part_only, quiet;
     int profile;
     uint64_t jobs;
+    cli_list types; /* --type */
+    cli_list plugins; /* --plugin */
+    bool plugin_in_process;
+    uint64_t plugin_timeout;
 } dequant_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(dequant_args, path)}};
@@ -65,6 +70,8 @@ static const cli_opt options[] = {
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
+    CLI_OPT_TYPES(dequant_args, types),
+    CLI_OPT_PLUGINS(dequant_args, plugins, plugin_in_process, plugin_timeout),
 };
 
 static void init(void *p)
@@ -240,6 +247,13 @@ static int decode_failure(const run_state *rs, gs_status st, const gs_tensor_inf
     if (st == GS_E_NO_MEMORY) {
         return cli_print_out_of_memory();
     }
+    if (st == GS_E_DECODER_FAILED) {
+        cli_text name;
+        cli_text_escape(&name, t->name.ptr, t->name.len, 200);
+        char what[sizeof name.s + 16];
+        snprintf(what, sizeof what, "tensor '%s'", name.s);
+        return cli_types_decoder_failure(what); /* the plugin's failure, exit 2 */
+    }
     gs_error err = {.status = st, .offset = t->data_offset, .context_kind = GS_CONTEXT_TENSOR};
     gsi_escape_text(err.context, sizeof err.context, (const uint8_t *)t->name.ptr, t->name.len);
     if (st != GS_E_IO && st != GS_E_FILE_CHANGED) {
@@ -270,7 +284,7 @@ static void decode_job(void *ctx, size_t item, unsigned worker)
     gs_tensor_info t;
     gs_type_info ti;
     if (skip || gs_tensor_info_at(job->f, job->index, &t) != GS_OK ||
-        gs_type_get_info(t.type, &ti) != GS_OK || !ti.decodable) {
+        gs_file_type_info(job->f, t.type, &ti) != GS_OK || !ti.decodable) {
         return;
     }
     tensor_pass p = {0};
@@ -318,7 +332,7 @@ static int print_job(run_state *rs, const tensor_job *job)
     gs_tensor_info t;
     gs_tensor_info_at(job->f, job->index, &t);
     gs_type_info ti;
-    gs_type_get_info(t.type, &ti);
+    gs_file_type_info(job->f, t.type, &ti);
     const dequant_args *a = rs->a;
     if (job->no_digest) {
         const char *why = cli_sha256_problem();
@@ -429,7 +443,7 @@ static tensor_job *select_jobs(const cli_source *src, const cli_name_filter *fil
             gs_tensor_info t;
             gs_type_info ti;
             gs_tensor_info_at(f, i, &t);
-            gs_type_get_info(t.type, &ti);
+            gs_file_type_info(f, t.type, &ti);
             memset(&jobs[k], 0, sizeof jobs[k]);
             jobs[k] = (tensor_job){.f = f, .part = part, .index = i, .out_offset = offset};
             if (ti.decodable) {
@@ -456,7 +470,7 @@ static int nothing_to_decode(const run_state *rs)
         cli_text name;
         cli_text_escape(&name, t.name.ptr, t.name.len, 48);
         int w = snprintf(list + len, sizeof list - len, "%s%s %s", k ? ", " : "", name.s,
-                         gs_type_name(t.type));
+                         gs_file_type_name(rs->jobs[k].f, t.type));
         len += w > 0 ? (size_t)w : 0;
     }
     if (rs->n_jobs > 0 && len + 80 >= sizeof list) {
@@ -472,6 +486,15 @@ static int nothing_to_decode(const run_state *rs)
 static int run(void *args)
 {
     const dequant_args *a = args;
+    int types_code = cli_types_use("dequant", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
+    types_code = cli_types_load_plugins("dequant", &a->plugins, a->plugin_in_process,
+                                        a->plugin_timeout);
+    if (types_code >= 0) {
+        return types_code;
+    }
     if (a->out_path != NULL && strcmp(a->out_path, "-") == 0 && (a->sha256 || a->json)) {
         return cli_usage_error("dequant", "--out - and --%s would both write to standard output",
                                a->sha256 ? "sha256" : "json");

@@ -8,11 +8,13 @@
  * metadata and tensors, with per-tensor and per-block error and a CI gate. The comparison is
  * the library's (include/ggufsafe_diff.h, cli/diff/): this file parses the arguments, prints
  * what the library renders and picks the exit status. */
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_diff.h"
@@ -33,6 +35,10 @@ typedef struct diff_args {
     uint64_t jobs, worst;
     int profile;
     const char *output, *html;
+    cli_list types; /* --type */
+    cli_list plugins; /* --plugin */
+    bool plugin_in_process;
+    uint64_t plugin_timeout;
 } diff_args;
 
 static const cli_operand operands[] = {
@@ -85,6 +91,8 @@ static const cli_opt options[] = {
              "no script, nothing fetched"},
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
+    CLI_OPT_TYPES(diff_args, types),
+    CLI_OPT_PLUGINS(diff_args, plugins, plugin_in_process, plugin_timeout),
 };
 
 static void init(void *p)
@@ -101,6 +109,11 @@ static int compare_failure(const diff_args *a, const gs_error *err)
     gs_status st = err->status;
     if (st == GS_E_NO_MEMORY) {
         return cli_print_out_of_memory();
+    }
+    if (st == GS_E_DECODER_FAILED) {
+        char what[GS_ERROR_TEXT_MAX + 16];
+        snprintf(what, sizeof what, "tensor '%s'", err->context); /* escaped by the library */
+        return cli_types_decoder_failure(what);
     }
     if (err->context_kind == GS_CONTEXT_TENSOR && st == GS_E_IO) {
         /* the detail is "<side>: <path>", the side A or B, or REF, A or B (ggufsafe_diff.h) */
@@ -195,6 +208,11 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
     o->ignore_keys = a->ignore_keys.items;
     o->n_ignore_keys = a->ignore_keys.n;
     o->worst_blocks = (size_t)a->worst;
+    const cli_types *ct = cli_types_current();
+    o->type_defs = ct->defs;
+    o->n_type_defs = ct->n_defs;
+    o->decoders = ct->decoders;
+    o->n_decoders = ct->n_decoders;
     o->progress = progress_event;
     o->progress_ctx = bar;
 }
@@ -202,6 +220,15 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
 static int run_diff(void *p)
 {
     const diff_args *a = p;
+    int types_code = cli_types_use("diff", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
+    types_code = cli_types_load_plugins("diff", &a->plugins, a->plugin_in_process,
+                                        a->plugin_timeout);
+    if (types_code >= 0) {
+        return types_code;
+    }
     if (a->files.n > 2) {
         return cli_usage_error("diff", "diff takes two files (A B) or three (REF A B), not %zu",
                                a->files.n + 1);

@@ -14,6 +14,7 @@
 #include "text_out.h"
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "cli_source.h"
 #include "commands.h"
@@ -30,6 +31,7 @@ typedef struct info_args {
     int profile;
     uint64_t rows, max_depth, max_entries;
     const char *output;
+    cli_list types; /* --type */
 } info_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERANDS(info_args, paths)}};
@@ -52,6 +54,7 @@ static const cli_opt options[] = {
      .help = "directory entries read in one run (default 100000); the walk stops there, "
              "reported unreadable"},
     CLI_OPT_OUTPUT(info_args, output, 'o'),
+    CLI_OPT_TYPES(info_args, types),
 };
 
 static void init(void *p)
@@ -209,6 +212,10 @@ static bool is_directory(const char *path)
 static int run(void *p)
 {
     const info_args *a = p;
+    int types_code = cli_types_use("info", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);
     opts.metadata_only = a->metadata_only;
