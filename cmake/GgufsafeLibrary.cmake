@@ -8,7 +8,7 @@ foreach(t ggufsafe_static ggufsafe_shared)
   set_target_properties(${t} PROPERTIES OUTPUT_NAME ggufsafe)
   target_include_directories(${t} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  target_link_libraries(${t} PRIVATE m)
+  target_link_libraries(${t} PRIVATE m ${CMAKE_DL_LIBS}) # dlopen: the ggml path
 endforeach()
 set_target_properties(ggufsafe_shared PROPERTIES VERSION ${PROJECT_VERSION}
                       SOVERSION ${PROJECT_VERSION_MAJOR} EXPORT_NAME ggufsafe)

@@ -1,4 +1,4 @@
-/* A child process with a time limit and captured output (oracle_child.h). */
+/* A child process with a time limit and captured output (child_process.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "child_process.h"
 

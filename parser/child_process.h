@@ -1,5 +1,6 @@
-/* Running gs_oracle (or any program) as a child process with a time limit, capturing its
- * output: how the tests reach ggml without ever loading it into their own process. */
+/* Running a program as a child process with a time limit, capturing its output: how the oracle's
+ * tests reach ggml without ever loading it into their own process, and the one way the tree
+ * runs an untrusted decoder out of its own process. */
 #ifndef GGUFSAFE_CHILD_PROCESS_H
 #define GGUFSAFE_CHILD_PROCESS_H
 

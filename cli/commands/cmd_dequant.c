@@ -208,6 +208,12 @@ static int decode_failure(const run_state *rs, gs_status st, const gs_tensor_inf
     if (st == GS_E_KERNEL_UNAVAILABLE && cli_kernel_unavailable() >= 0) {
         return CLI_EXIT_USAGE;
     }
+    if (st == GS_E_KERNEL_UNAVAILABLE) {
+        const int code = cli_kernel_tensor_unavailable(t->name.ptr, t->name.len, (int32_t)t->type);
+        if (code >= 0) {
+            return code;
+        }
+    }
     if (st == GS_E_NO_MEMORY) {
         return cli_print_out_of_memory();
     }
