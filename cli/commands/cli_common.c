@@ -190,6 +190,26 @@ int cli_kernel_unavailable(void)
     return CLI_EXIT_USAGE;
 }
 
+int cli_load_ggml(const char *path)
+{
+    if (path == NULL) {
+        return -1;
+    }
+    gs_error err;
+    const gs_status st = gs_set_ggml_library(path, &err);
+    if (st == GS_OK) {
+        return -1;
+    }
+    char why[2048];
+    (void)gs_ggml_describe(why, sizeof why); /* the whole reason; err.detail is its head */
+    cli_text reason;
+    cli_text_escape_cstr(&reason, st == GS_E_INVALID_ARGUMENT ? err.detail : why);
+    fprintf(stderr, "error: %s: --ggml: %s\nhint: give the path of a libggml-base.so, 0.9 or a "
+                    "later 0.x release (docs/decoders.md, \"ggml as a decoder\")\n",
+            gs_status_name(st), reason.s);
+    return CLI_EXIT_USAGE;
+}
+
 int cli_kernel_tensor_unavailable(const char *tensor_name, size_t name_len, int32_t type)
 {
     bool usable;

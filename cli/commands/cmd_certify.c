@@ -24,6 +24,7 @@
 
 typedef struct certify_args {
     cli_args base;
+    const char *ggml;
     cli_list paths;
     int profile, fail_on;
     uint64_t max_depth, max_entries;
@@ -70,6 +71,7 @@ static const cli_opt options[] = {
              "as code scanning wants the repository root)"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
+    CLI_OPT_GGML(certify_args, ggml),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
      .help = "list every finding code (code, severity, profiles it breaks, what it means) and "
              "exit; with --json as JSON (" CLI_SCHEMA("certify-codes") ")"},
@@ -157,6 +159,10 @@ static int run(void *p)
     const certify_args *a = p;
     if (a->list_codes) {
         return list_codes(a);
+    }
+    int ggml_code = cli_load_ggml(a->ggml);
+    if (ggml_code >= 0) {
+        return ggml_code;
     }
     if (a->deep) {
         int code = cli_kernel_unavailable();

@@ -34,6 +34,7 @@
 
 typedef struct dequant_args {
     cli_args base;
+    const char *ggml;
     const char *path;
     cli_list tensors, excludes;
     const char *out_path;
@@ -65,6 +66,7 @@ static const cli_opt options[] = {
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
+    CLI_OPT_GGML(dequant_args, ggml),
 };
 
 static void init(void *p)
@@ -443,6 +445,10 @@ static int nothing_to_decode(const run_state *rs)
 static int run(void *args)
 {
     const dequant_args *a = args;
+    int ggml_code = cli_load_ggml(a->ggml);
+    if (ggml_code >= 0) {
+        return ggml_code;
+    }
     if (a->out_path != NULL && strcmp(a->out_path, "-") == 0 && (a->sha256 || a->json)) {
         return cli_usage_error("dequant", "--out - and --%s would both write to standard output",
                                a->sha256 ? "sha256" : "json");

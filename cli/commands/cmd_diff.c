@@ -23,6 +23,7 @@
 
 typedef struct diff_args {
     cli_args base;
+    const char *ggml;
     const char *path_a;
     cli_list files; /* B, or A B (three-way: path_a is then REF) */
     bool json, part_only, metadata_only, quiet;
@@ -81,6 +82,7 @@ static const cli_opt options[] = {
     /* -o is left for an HTML report */
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
+    CLI_OPT_GGML(diff_args, ggml),
 };
 
 static void init(void *p)
@@ -192,6 +194,10 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
 static int run_diff(void *p)
 {
     const diff_args *a = p;
+    int ggml_code = cli_load_ggml(a->ggml);
+    if (ggml_code >= 0) {
+        return ggml_code;
+    }
     if (a->files.n > 2) {
         return cli_usage_error("diff", "diff takes two files (A B) or three (REF A B), not %zu",
                                a->files.n + 1);

@@ -19,6 +19,7 @@
 
 typedef struct info_args {
     cli_args base;
+    const char *ggml;
     const char *path;
     bool json, part_only, metadata_only;
     int profile;
@@ -39,6 +40,7 @@ static const cli_opt options[] = {
      .help = "tensor data need not be in the file (a header-only copy, the start of a "
              "download): tensors without it are listed as such"},
     CLI_OPT_OUTPUT(info_args, output, 'o'),
+    CLI_OPT_GGML(info_args, ggml),
 };
 
 static void init(void *p)
@@ -51,6 +53,10 @@ static void init(void *p)
 static int run(void *p)
 {
     const info_args *a = p;
+    int ggml_code = cli_load_ggml(a->ggml);
+    if (ggml_code >= 0) {
+        return ggml_code;
+    }
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);
     opts.metadata_only = a->metadata_only;
