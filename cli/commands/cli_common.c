@@ -180,7 +180,7 @@ int cli_kernel_unavailable(void)
         cli_text_escape_cstr(&reason, why);
         fprintf(stderr, "error: %s: decoder path 'ggml' (GGUFSAFE_KERNEL) has no usable ggml "
                         "library: %s\nhint: name a libggml-base with --ggml PATH or "
-                        "GGUFSAFE_GGML=PATH (docs/decoders.md, \"ggml as a decoder\")\n",
+                        "GGUFSAFE_GGML=PATH (ggufsafe(1), ENVIRONMENT)\n",
                 gs_status_name(GS_E_KERNEL_UNAVAILABLE), reason.s);
     } else {
         fprintf(stderr, "error: %s: decoder path '%s' (GGUFSAFE_KERNEL) is not available on this "
@@ -205,7 +205,7 @@ int cli_load_ggml(const char *path)
     cli_text reason;
     cli_text_escape_cstr(&reason, st == GS_E_INVALID_ARGUMENT ? err.detail : why);
     fprintf(stderr, "error: %s: --ggml: %s\nhint: give the path of a libggml-base.so, 0.9 or a "
-                    "later 0.x release (docs/decoders.md, \"ggml as a decoder\")\n",
+                    "later 0.x release (ggufsafe(1), ENVIRONMENT)\n",
             gs_status_name(st), reason.s);
     return CLI_EXIT_USAGE;
 }

@@ -114,7 +114,7 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
     {.name = "ggml", .arg = "PATH", CLI_PATH(T, m),                                               \
      .help = "load this libggml-base (a ggml build of your own) for the ggml decoder path, as "   \
              "GGUFSAFE_GGML=PATH does; GGUFSAFE_KERNEL=ggml then decodes every type with its "     \
-             "to_float (docs/decoders.md, \"ggml as a decoder\")"}
+             "to_float"}
 #define CLI_OPT_QUIET(T, m)                                                                       \
     {.name = "quiet", .letter = 'q', CLI_FLAG(T, m),                                              \
      .help = "no progress bar and no closing summary; errors and the report stay"}

@@ -82,7 +82,8 @@ Test(cli, help_lists_info)
     /* generated from the option table, wrapped before column 80 */
     static const char synopsis[] =
         "usage: ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N]\n"
-        "                     [--part-only] [--metadata-only] [--output FILE]\n\n";
+        "                     [--part-only] [--metadata-only] [--output FILE]\n"
+        "                     [--ggml PATH]\n\n";
     cr_assert(strncmp(r.out, synopsis, strlen(synopsis)) == 0, "%s", r.out);
     run_result_free(&r);
 }
