@@ -1,6 +1,7 @@
 # libggufsafe: the kernels/ and parser/ objects as one static and one shared library, both named
 # ggufsafe, and their installation (header, pkg-config file, CMake package ggufsafe::ggufsafe and
 # ggufsafe::static).
+find_package(Threads REQUIRED)
 set(GS_LIB_OBJECTS $<TARGET_OBJECTS:ggufsafe_kernels> $<TARGET_OBJECTS:ggufsafe_parser>)
 add_library(ggufsafe_static STATIC ${GS_LIB_OBJECTS})
 add_library(ggufsafe_shared SHARED ${GS_LIB_OBJECTS})
@@ -8,7 +9,8 @@ foreach(t ggufsafe_static ggufsafe_shared)
   set_target_properties(${t} PROPERTIES OUTPUT_NAME ggufsafe)
   target_include_directories(${t} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  target_link_libraries(${t} PRIVATE m ${CMAKE_DL_LIBS}) # dlopen: the ggml path
+  # dlopen (decoder plugins, the ggml path) and the plugin host's lock (parser/plugin.c)
+  target_link_libraries(${t} PRIVATE m ${CMAKE_DL_LIBS} Threads::Threads)
 endforeach()
 set_target_properties(ggufsafe_shared PROPERTIES VERSION ${PROJECT_VERSION}
                       SOVERSION ${PROJECT_VERSION_MAJOR} EXPORT_NAME ggufsafe)
@@ -30,7 +32,8 @@ install(TARGETS ggufsafe_static ggufsafe_shared EXPORT ggufsafeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(FILES ${PROJECT_SOURCE_DIR}/include/ggufsafe.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_SOURCE_DIR}/include/ggufsafe.h ${PROJECT_SOURCE_DIR}/include/ggufsafe_plugin.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 # Relocatable: the prefix is found relative to the .pc file itself.
 file(RELATIVE_PATH GS_PC_PREFIX_REL "${CMAKE_INSTALL_FULL_LIBDIR}/pkgconfig"
      "${CMAKE_INSTALL_PREFIX}")

@@ -71,6 +71,8 @@ typedef enum gs_status {
     GS_E_FILE_CHANGED = 13,      /* the file is not the one opened any more: replaced, removed,
                                     resized or modified since (reopen_for_data), or it shrank
                                     while its metadata was read */
+    GS_E_DECODER_FAILED = 14,    /* a caller-supplied decoder (plugin, ggml) crashed, hung,
+                                    wrote out of bounds or reported a failure */
 
     /* 20-29: framing. */
     GS_E_BAD_MAGIC = 20,             /* first 4 bytes are not "GGUF" */
@@ -182,6 +184,47 @@ GS_API gs_status gs_type_get_info(int32_t type, gs_type_info *out);
 GS_API const char *gs_type_name(int32_t type);
 
 /* ------------------------------------------------------------------------------------------------
+ * Caller-defined types (docs/new-quant-types.md): the geometry of a type the registry does not
+ * know (a new quant format under development), and decoders for it from outside the library (a
+ * plugin, ggufsafe_plugin.h, or a user's ggml build). A file opened with them sizes, lays out and
+ * checks such tensors exactly as it does built-in ones, and decodes them through the decoder.
+ * ---------------------------------------------------------------------------------------------- */
+#define GS_TYPE_DEF_MAX 256u                 /* definitions (and decoders) per gs_options */
+#define GS_TYPE_NAME_MAX 63u                 /* bytes of a defined type's name */
+#define GS_TYPE_DEF_MAX_BLOCK_BYTES 32768u   /* bytes per block of a defined type, at most */
+#define GS_TYPE_DEF_MAX_BLOCK_ELEMS 65536u   /* elements per block of a defined type, at most */
+
+typedef struct gs_type_def {
+    int32_t id;            /* the id tensors carry in the file: 0 .. INT32_MAX */
+    const char *name;      /* 1..GS_TYPE_NAME_MAX bytes of [A-Za-z0-9_.-]; copied at open */
+    uint32_t block_elems;  /* elements per block: 1..GS_TYPE_DEF_MAX_BLOCK_ELEMS */
+    uint32_t block_bytes;  /* bytes per block: 1..GS_TYPE_DEF_MAX_BLOCK_BYTES */
+    bool override_builtin; /* the id may be one the registry knows (its geometry and decoder
+                              are replaced for this open); false: such an id is refused */
+} gs_type_def;
+
+/* A decoder of whole blocks: n_blocks blocks of the type's geometry at src (src_bytes =
+ * n_blocks * block_bytes, any alignment) into dst (n_elems = n_blocks * block_elems floats).
+ * GS_OK, or a status saying why not (GS_E_DECODER_FAILED for a decoder that crashed, hung, or
+ * reported a failure; GS_E_NO_MEMORY; GS_E_IO). Called from any thread: it must be thread-safe
+ * for one ctx. The library calls it with at most GS_DECODE_CHUNK_BYTES of src and
+ * GS_DECODE_CHUNK_ELEMS of dst (or a single block, when one is larger) at a time. */
+#define GS_DECODE_CHUNK_BYTES (32u * 1024u)
+#define GS_DECODE_CHUNK_ELEMS (256u * 1024u) /* output elements per call, or one block if more */
+typedef gs_status (*gs_decode_fn)(void *ctx, int32_t type, const void *src, size_t src_bytes,
+                                  float *dst, size_t n_elems);
+
+/* One entry of a decoder table: the type it decodes (which it also defines, as a gs_type_def
+ * does: no separate definition is needed) and the function. ctx must outlive every file opened
+ * with the table. */
+typedef struct gs_decoder {
+    gs_type_def type;
+    gs_decode_fn decode;
+    void *ctx;
+    const char *source; /* who provides it, for messages ("plugin libq.so"); may be NULL */
+} gs_decoder;
+
+/* ------------------------------------------------------------------------------------------------
  * Options: profile, limits, allocator.
  * ---------------------------------------------------------------------------------------------- */
 typedef enum gs_profile {
@@ -250,6 +293,19 @@ typedef struct gs_options {
      * checked as usual, the data that is in the file included (placement, overlap, packing).
      * gs_layout's tensors_outside counts them. Default false. */
     bool metadata_only;
+    /* Caller-defined types (gs_type_def above; checked by gs_type_defs_check together with the
+     * decoders' types, failing the open with GS_E_INVALID_ARGUMENT): tensors of these ids are
+     * sized and laid out with this geometry. Without a definition, a tensor of an id the
+     * registry does not know fails the open (GS_E_UNKNOWN_TENSOR_TYPE), except in diagnostic
+     * mode, where it is a finding and the tensor stays listed with size 0 and no data. Copied at
+     * open. Default none. */
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    /* Decoders for caller-defined types (or, with override_builtin, instead of a built-in
+     * one): gs_tensor_dequantize* of a tensor of that id calls decode. The table is copied at
+     * open; each ctx must outlive the file. Default none. */
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_options;
 
 /* Defaults: strict profile, the limits above, libc allocation; struct_size = size. size is
@@ -473,6 +529,23 @@ GS_API gs_status gs_tensor_info_at_sized(const gs_file *file, size_t index, gs_t
 GS_API gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *out);
 #define gs_tensor_info_at(file, index, out) \
     gs_tensor_info_at_sized((file), (index), (out), sizeof(gs_tensor_info))
+/* Checks a set of definitions as gs_open_* does: every id non-negative, every geometry
+ * nonzero and within the bounds above, every name well formed, no id twice, and no id the
+ * registry knows unless override_builtin (gs_type_def). GS_OK, or GS_E_INVALID_ARGUMENT with err (may be NULL)
+ * naming the definition (context: its name) and the reason (detail); err->offset is its index. */
+GS_API gs_status gs_type_defs_check(const gs_type_def *defs, size_t n_defs, gs_error *err);
+
+/* The type id as this file knows it: its caller-defined types (gs_options.type_defs and
+ * decoders) first, then the registry. As gs_type_get_info_sized otherwise; a defined type is
+ * GS_TYPE_LIVE, quantized, and decodable when a decoder serves it. file may be NULL (the
+ * registry alone). */
+GS_API gs_status gs_file_type_info_sized(const gs_file *file, int32_t type, gs_type_info *out,
+                                         size_t out_size);
+#define gs_file_type_info(file, type, out) \
+    gs_file_type_info_sized((file), (type), (out), sizeof(gs_type_info))
+/* The name of the type as this file knows it ("unknown" for neither defined nor built in). */
+GS_API const char *gs_file_type_name(const gs_file *file, int32_t type);
+
 GS_API gs_status gs_tensor_find(const gs_file *file, const char *name, size_t *index);
 GS_API gs_status gs_tensor_find_n(const gs_file *file, const char *name, size_t name_len,
                                   size_t *index);
@@ -546,6 +619,53 @@ GS_API gs_status gs_set_ggml_library(const char *path, gs_error *err);
  * "ggml VERSION (commit C) from PATH" and true when a library is loaded; otherwise the reason
  * the last load failed, or that none was asked for, and false. */
 GS_API bool gs_ggml_describe(char *out, size_t cap);
+
+/* ------------------------------------------------------------------------------------------------
+ * Decoder plugins (include/ggufsafe_plugin.h is their ABI; docs/new-quant-types.md). A loaded
+ * plugin is a decoder table (gs_decoder) for gs_options.decoders. In-process by default; with a
+ * host program, in a child process that program runs (`PROGRAM __plugin-host PLUGIN`, which
+ * gs_plugin_host_main implements): a crash, hang, out-of-bounds write or failure of the plugin
+ * is then GS_E_DECODER_FAILED, described by gs_plugin_failure, and never takes the caller down.
+ * ---------------------------------------------------------------------------------------------- */
+typedef struct gs_plugin gs_plugin;
+
+#define GS_PLUGIN_DEFAULT_TIMEOUT_MS 30000u /* a child's answer to one call */
+#define GS_PLUGIN_HOST_COMMAND "__plugin-host"
+
+typedef struct gs_plugin_options {
+    size_t struct_size;       /* set by gs_plugin_options_init */
+    /* NULL: the plugin is loaded into this process (dlopen) and trusted. Otherwise the path of
+     * a program run as `host_program __plugin-host PLUGIN_PATH` (posix_spawn; the ggufsafe
+     * command is one: it re-executes itself) that speaks gs_plugin_host_main's protocol. */
+    const char *host_program;
+    unsigned timeout_ms;      /* child: the most one answer may take (load or one decode call)
+                                 before the child is killed as hung; 0: the default above */
+} gs_plugin_options;
+
+GS_API void gs_plugin_options_init(gs_plugin_options *opts);
+/* Loads the plugin at path and checks its table (ABI version, sizes, every type as
+ * gs_type_defs_check does; an id the registry knows is refused). GS_OK with *out, or
+ * GS_E_IO (cannot be loaded, no entry point: dlerror's reason), GS_E_INVALID_ARGUMENT (a table
+ * this library cannot use), GS_E_DECODER_FAILED (the child crashed or hung while loading it),
+ * GS_E_NO_MEMORY, with err. */
+GS_API gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts, gs_plugin **out,
+                                gs_error *err);
+/* Stops the child (if any) and unloads the plugin: files opened with its decoders must be closed
+ * first. NULL is a no-op. */
+GS_API void gs_plugin_close(gs_plugin *plugin);
+/* Its decoders, for gs_options.decoders (valid while the plugin is open); *n their count. */
+GS_API const gs_decoder *gs_plugin_decoders(const gs_plugin *plugin, size_t *n);
+/* The name its table gives ("" for NULL). */
+GS_API const char *gs_plugin_name(const gs_plugin *plugin);
+/* After a decode returned GS_E_DECODER_FAILED: what happened, one line, escaped (the plugin's
+ * path and name, the type, "crashed with signal SIGSEGV", "did not answer within 30000 ms",
+ * "wrote past the end of its output", "returned 3", and what the child wrote to stderr, cut).
+ * Returns true, with buf filled (NUL-terminated, cut to cap), when this plugin has failed. */
+GS_API bool gs_plugin_failure(const gs_plugin *plugin, char *buf, size_t cap);
+/* The child's side: `PROGRAM __plugin-host PLUGIN_PATH` with the protocol on standard input and
+ * output. A program that hosts plugins calls it from main for that subcommand and exits with
+ * its result. */
+GS_API int gs_plugin_host_main(int argc, char **argv);
 
 /* ------------------------------------------------------------------------------------------------
  * Split sets (llama.cpp gguf-split: <prefix>-00001-of-00003.gguf, ...).

@@ -73,6 +73,14 @@ typedef struct gs_certify_options {
     bool metadata_only;          /* tensor data need not be in the file (gs_options.metadata_only):
                                     tensors without data are one note, layout.data_absent;
                                     everything else is certified; default false */
+    /* Caller-defined types and their decoders, as gs_options.type_defs and .decoders: every
+     * file is opened with them (tensors of those ids are sized, checked, decoded and compared
+     * like built-in ones). The arrays and each decoder's ctx must outlive the call. Default
+     * none. */
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_certify_options;
 
 /* Defaults: strict, fail on errors, no deep scan, one thread, sets opened whole, no progress,

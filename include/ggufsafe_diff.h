@@ -79,6 +79,13 @@ typedef struct gs_diff_options {
     /* Keep the worst_blocks worst blocks of the whole comparison with their values
      * (gs_diff_worst_at); 0: none; at most GS_DIFF_MAX_WORST. */
     size_t worst_blocks;
+    /* Caller-defined types and their decoders, as gs_options.type_defs and .decoders: both
+     * sides are opened with them (tensors of those ids are sized, decoded and compared like
+     * built-in ones). The arrays and each decoder's ctx must outlive the inputs. Default none. */
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_diff_options;
 
 #define GS_DIFF_MAX_WORST 1000u

@@ -47,6 +47,14 @@ typedef struct gs_manifest_options {
                                 it is: every key-value, the tensors whose data is wholly in the
                                 file (in verify mode too), and the file's own SHA-256. Default
                                 false */
+    /* Caller-defined types and their decoders, as gs_options.type_defs and .decoders: every
+     * file is opened with them (tensors of those ids are sized, checked, decoded and compared
+     * like built-in ones). The arrays and each decoder's ctx must outlive the call. Default
+     * none. */
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_manifest_options;
 
 GS_API void gs_manifest_options_init(gs_manifest_options *opts);

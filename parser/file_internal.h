@@ -29,6 +29,8 @@ typedef struct gsi_tensor {
     int32_t type;
     uint32_t n_dims;
     bool outside;           /* diagnostic mode: data not inside the file (not addressable) */
+    bool unknown_type;      /* diagnostic mode: a type id neither built in nor defined by the
+                               caller; nbytes is 0 and the data's extent is unknown */
 } gsi_tensor;
 
 struct gs_file {
@@ -55,6 +57,10 @@ struct gs_file {
     gsi_name_index kv_index;
     gsi_name_index tensor_index;
     gs_layout layout;
+
+    /* caller-defined types (type_defs.h), sorted by id */
+    struct gsi_ext_type *ext_types;
+    size_t n_ext_types, cap_ext_types;
 
     /* diagnostic mode: layout violations recorded instead of failing the open */
     gs_error *findings;
@@ -85,6 +91,6 @@ gsi_name_source gsi_tensor_names(const gs_file *f);
 uint64_t gsi_tensor_offset_field(const gsi_tensor *t);
 
 /* Strides as ggml computes them; validated not to overflow at open. */
-void gsi_tensor_strides(const gsi_tensor *t, uint64_t nb[GS_MAX_DIMS]);
+void gsi_tensor_strides(const gs_file *f, const gsi_tensor *t, uint64_t nb[GS_MAX_DIMS]);
 
 #endif

@@ -52,9 +52,16 @@ static gs_status check_packed(gsi_parser *p, uint64_t data_offset)
 {
     gs_file *f = p->file;
     uint64_t expected = 0;
+    /* false after a tensor of an unknown type (diagnostic mode): its size is unknown, so the
+       next offset starts the running sum again */
+    bool known = true;
     for (size_t i = 0; i < f->n_tensors; i++) {
         gsi_tensor *t = &f->tensors[i];
         gs_status st = GS_OK;
+        if (!known) {
+            expected = t->offset;
+        }
+        known = !t->unknown_type;
         if (t->offset % p->alignment != 0) {
             st = layout_problem(p, GS_E_MISALIGNED_OFFSET, t, "offset %llu, alignment %llu",
                                 (unsigned long long)t->offset, (unsigned long long)p->alignment);
@@ -256,6 +263,19 @@ gs_status gsi_check_layout(gsi_parser *p)
         if (padded > predicted) {
             predicted = padded;
         }
+    }
+    /* A tensor of an unknown type (diagnostic mode) that starts last may own every byte after
+     * its offset: nothing after it is counted as trailing. */
+    const gsi_tensor *last = NULL;
+    for (size_t i = 0; i < f->n_tensors; i++) {
+        const gsi_tensor *t = &f->tensors[i];
+        if (!t->outside && (last == NULL || t->offset >= last->offset)) {
+            last = t;
+        }
+    }
+    if (last != NULL && last->unknown_type && f->size > predicted) {
+        predicted = f->size;
+        data_end = f->size;
     }
     l->data_end = data_end;
     l->predicted_size = predicted;

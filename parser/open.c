@@ -5,6 +5,7 @@
 #include "options.h"
 #include "parse.h"
 #include "refill.h"
+#include "type_defs.h"
 
 static const uint8_t *kv_name_at(const void *ctx, uint32_t i, uint64_t *len)
 {
@@ -88,6 +89,7 @@ void gs_close(gs_file *file)
     }
     free_tables(file);
     gsi_mem_free(&file->mem, file->meta_copy, file->meta_copy_len);
+    gsi_file_types_free(file);
     gsi_source_close(&file->source, &file->mem);
     gsi_mem mem = file->mem;
     gsi_mem_free(&mem, file, sizeof *file);
@@ -110,6 +112,11 @@ static gs_status new_file(const gs_options *opts, gsi_budget *budget, gs_file **
     gsi_source_init(&f->source);
     gsi_index_init(&f->kv_index);
     gsi_index_init(&f->tensor_index);
+    st = gsi_file_types_load(f, opts, err);
+    if (st != GS_OK) {
+        gs_close(f);
+        return st;
+    }
     *out = f;
     return GS_OK;
 }

@@ -23,10 +23,11 @@ typedef struct options_version {
 static const options_version known_sizes[] = {
     /* 0.1.0: struct_size .. copy_metadata */
     {GSI_OPTIONS_SIZE_0_1_0, FIELD_END(gsi_options_0_1_0, copy_metadata)},
-    /* unreleased: .. reopen_for_data, max_split_metadata_memory, metadata_only */
-    {GSI_OPTIONS_SIZE_LATEST, FIELD_END(gs_options, metadata_only)},
+    /* unreleased: .. reopen_for_data, max_split_metadata_memory, metadata_only, type_defs,
+       n_type_defs, decoders, n_decoders */
+    {GSI_OPTIONS_SIZE_LATEST, FIELD_END(gs_options, n_decoders)},
 };
-_Static_assert((FIELD_END(gs_options, metadata_only) + _Alignof(gs_options) - 1) /
+_Static_assert((FIELD_END(gs_options, n_decoders) + _Alignof(gs_options) - 1) /
                        _Alignof(gs_options) * _Alignof(gs_options) ==
                    GSI_OPTIONS_SIZE_LATEST,
                "gs_options grew: add its new size to known_sizes");

@@ -1,6 +1,7 @@
 #include "checked_math.h"
 #include "key_grammar.h"
 #include "parse.h"
+#include "type_defs.h"
 #include "type_registry.h"
 #include "utf8.h"
 
@@ -160,10 +161,29 @@ static gs_status parse_one_tensor(gsi_parser *p, uint64_t index)
         return fail_tensor(p, GS_E_TRUNCATED, type_at, t, "type");
     }
     t->type = (int32_t)raw_type;
-    const gsi_type_row *row = gsi_type_lookup(t->type);
+    const gsi_type_row *row = gsi_file_type_row(f, t->type);
     if (row == NULL) {
-        return gsi_fail(p->err, GS_E_UNKNOWN_TENSOR_TYPE, type_at, GS_CONTEXT_TENSOR,
-                        f->base + t->name_off, name_len, "type id %d", t->type);
+        /* diagnostic mode: a finding, and the tensor stays listed without a size (the layout
+           checks what its offset allows) */
+        st = gsi_problem(p, GS_E_UNKNOWN_TENSOR_TYPE, type_at, GS_CONTEXT_TENSOR,
+                         f->base + t->name_off, name_len,
+                         "type id %d, neither built in nor defined by the caller", t->type);
+        if (st != GS_OK) {
+            return st;
+        }
+        t->unknown_type = true;
+        uint64_t n_elems = 1;
+        for (int j = 0; j < GS_MAX_DIMS; j++) {
+            /* Detect and prevent integer overflow */
+            if (gsi_checked_mul_u64(n_elems, t->ne[j], &n_elems) || n_elems > GSI_MAX_SIZE) {
+                return fail_tensor(p, GS_E_SIZE_OVERFLOW, type_at, t, "element count");
+            }
+        }
+        uint64_t unknown_offset_at = c->pos;
+        if (!gsi_cur_u64(c, &t->offset)) {
+            return fail_tensor(p, GS_E_TRUNCATED, unknown_offset_at, t, "offset");
+        }
+        return GS_OK;
     }
     if (!gsi_type_is_usable(row)) {
         return gsi_fail(p->err, GS_E_REMOVED_TENSOR_TYPE, type_at, GS_CONTEXT_TENSOR,

@@ -17,6 +17,7 @@
     X(GS_E_NOT_REGULAR_FILE, "not a regular file: a directory, FIFO, socket or device")          \
     X(GS_E_NO_SUCH_FILE, "no such file")                                                         \
     X(GS_E_FILE_CHANGED, "the file changed after it was opened (replaced, resized or modified)") \
+    X(GS_E_DECODER_FAILED, "a caller-supplied decoder (plugin, ggml) failed, crashed or hung")  \
     X(GS_E_BAD_MAGIC, "not a GGUF file: the first 4 bytes are not \"GGUF\"")                      \
     X(GS_E_UNSUPPORTED_VERSION, "unsupported GGUF version (only 2 and 3 are read)")               \
     X(GS_E_BYTE_SWAPPED, "byte-swapped (big-endian) GGUF file")                                   \

@@ -3,11 +3,18 @@
 
 #include "abi_compat.h"
 #include "file_internal.h"
+#include "type_defs.h"
 #include "type_registry.h"
 
-void gsi_tensor_strides(const gsi_tensor *t, uint64_t nb[GS_MAX_DIMS])
+void gsi_tensor_strides(const gs_file *f, const gsi_tensor *t, uint64_t nb[GS_MAX_DIMS])
 {
-    const gsi_type_row *row = gsi_type_lookup(t->type);
+    const gsi_type_row *row = gsi_file_type_row(f, t->type);
+    if (row == NULL || t->unknown_type) {
+        for (int j = 0; j < GS_MAX_DIMS; j++) {
+            nb[j] = 0; /* diagnostic mode: a type without geometry */
+        }
+        return;
+    }
     nb[0] = row->block_bytes;
     nb[1] = nb[0] * (t->ne[0] / row->block_elems);
     for (int j = 2; j < GS_MAX_DIMS; j++) {
@@ -34,7 +41,7 @@ gs_status gs_tensor_info_at_sized(const gs_file *file, size_t index, gs_tensor_i
         info.ne[j] = t->ne[j];
         info.n_elements *= t->ne[j]; /* validated at open: no overflow */
     }
-    gsi_tensor_strides(t, info.nb);
+    gsi_tensor_strides(file, t, info.nb);
     info.type = (gs_type)t->type;
     info.offset = t->offset;
     info.data_offset = file->layout.data_offset + t->offset; /* may wrap only when outside */

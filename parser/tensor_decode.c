@@ -4,14 +4,46 @@
 #include "checked_math.h"
 #include "decode.h"
 #include "file_internal.h"
+#include "type_defs.h"
 #include "type_registry.h"
 
-/* Bytes read per pread: whole blocks, at most this much (every block is under 300 bytes). */
-#define CHUNK_BYTES (32 * 1024)
+/* Bytes read per pread: whole blocks, at most this much (every built-in block is under 300
+ * bytes; a caller-defined one is at most GS_TYPE_DEF_MAX_BLOCK_BYTES, this much). */
+#define CHUNK_BYTES GS_DECODE_CHUNK_BYTES
+_Static_assert(GS_TYPE_DEF_MAX_BLOCK_BYTES <= CHUNK_BYTES, "a defined block fits one chunk");
+
+/* Decodes n_blocks whole blocks at src: a caller-defined decoder (ext) in chunks of at most
+ * CHUNK_BYTES of input, or the active built-in path. */
+static gs_status decode_blocks(const gsi_ext_type *ext, const gsi_type_row *row, int32_t type,
+                               const uint8_t *src, float *dst, size_t n_blocks)
+{
+    if (ext == NULL) {
+        return gsi_decode_blocks(type, src, dst, n_blocks);
+    }
+    /* at most CHUNK_BYTES in and GS_DECODE_CHUNK_ELEMS out (or one block) per call */
+    size_t per_chunk = CHUNK_BYTES / row->block_bytes;
+    size_t by_out = GS_DECODE_CHUNK_ELEMS / row->block_elems;
+    per_chunk = by_out < per_chunk ? by_out : per_chunk;
+    per_chunk = per_chunk > 0 ? per_chunk : 1;
+    while (n_blocks > 0) {
+        size_t blocks = n_blocks < per_chunk ? n_blocks : per_chunk;
+        size_t in = blocks * row->block_bytes;   /* <= CHUNK_BYTES */
+        size_t out = blocks * row->block_elems;  /* the caller's buffer holds it all */
+        gs_status st = ext->decode(ext->ctx, type, src, in, dst, out);
+        if (st != GS_OK) {
+            return st;
+        }
+        src += in;
+        dst += out;
+        n_blocks -= blocks;
+    }
+    return GS_OK;
+}
 
 /* One descriptor for the whole range (a detached file is reopened once per call). */
-static gs_status decode_from_file(const gs_file *f, const gsi_type_row *row, int32_t type,
-                                  uint64_t pos, uint64_t n_blocks, float *dst)
+static gs_status decode_from_file(const gs_file *f, const gsi_ext_type *ext,
+                                  const gsi_type_row *row, int32_t type, uint64_t pos,
+                                  uint64_t n_blocks, float *dst)
 {
     int fd = -1;
     gs_status st = gsi_source_acquire(&f->source, &fd);
@@ -24,7 +56,7 @@ static gs_status decode_from_file(const gs_file *f, const gsi_type_row *row, int
         int err_no;
         st = gsi_fd_pread(fd, pos, buf, want, &got, &err_no);
         if (st == GS_OK) {
-            st = gsi_decode_blocks(type, buf, dst, (size_t)blocks);
+            st = decode_blocks(ext, row, type, buf, dst, (size_t)blocks);
         }
         dst += blocks * row->block_elems;
         pos += want;
@@ -52,7 +84,11 @@ gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index, uint64_t
         return GS_E_OUT_OF_RANGE;
     }
     const gsi_tensor *t = &file->tensors[index];
-    const gsi_type_row *row = gsi_type_lookup(t->type);
+    if (t->unknown_type) {
+        return GS_E_UNKNOWN_TENSOR_TYPE; /* diagnostic mode: listed without geometry */
+    }
+    const gsi_ext_type *ext = gsi_file_ext_type(file, t->type);
+    const gsi_type_row *row = gsi_file_type_row(file, t->type);
     if (!row->decodable) {
         return GS_E_NOT_DECODABLE;
     }
@@ -75,9 +111,9 @@ gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index, uint64_t
     const uint64_t pos =
         file->layout.data_offset + t->offset + first_elem / row->block_elems * row->block_bytes;
     if (file->source.is_file) {
-        return decode_from_file(file, row, t->type, pos, n_blocks, dst);
+        return decode_from_file(file, ext, row, t->type, pos, n_blocks, dst);
     }
-    return gsi_decode_blocks(t->type, file->data_base + pos, dst, (size_t)n_blocks);
+    return decode_blocks(ext, row, t->type, file->data_base + pos, dst, (size_t)n_blocks);
 }
 
 gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t first_row,

@@ -106,6 +106,14 @@ const cert_code cert_codes[] = {
         "llama.cpp cannot use it as a weight",
         "llama.cpp cannot use this tensor as a weight: quantize the model again from its "
         "original weights to a storage type (q8_0 for 8 bits) with llama-quantize"),
+    ROW("compat.unknown_type", E, B,
+        "a tensor whose type id neither ggufsafe's registry nor the command line (--type, "
+        "--plugin, --ggml) defines: its size is unknown, so its data is not checked; the "
+        "message names the id, the tensor and the byte of its type field",
+        "a new or forked quant format: give its geometry with --type "
+        "ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES (and a decoder with --plugin PATH.so or --ggml PATH "
+        "for --deep), then certify again (docs/new-quant-types.md); otherwise the id is damaged: "
+        REDOWNLOAD),
     ROW("compat.version_2", I, 0,
         "GGUF version 2: llama.cpp reads it like version 3, the current spec describes 3",
         "safe to ignore: llama.cpp reads version 2 as it reads version 3"),

@@ -151,11 +151,22 @@ static void cover_part(cert_run *r, uint32_t p)
     for (size_t i = 0; i < n; i++) {
         gs_tensor_info t;
         gs_tensor_info_at(f, i, &t);
-        if (t.data_in_file && t.size > 0) {
-            spans[k++] = (cli_span){t.data_offset, t.data_offset + t.size, i};
+        gs_type_info ti;
+        bool unknown = gs_file_type_info(f, t.type, &ti) != GS_OK; /* compat.unknown_type */
+        if (t.data_in_file && (t.size > 0 || unknown)) {
+            spans[k++] = (cli_span){t.data_offset, unknown ? UINT64_MAX : t.data_offset + t.size,
+                                    i};
         }
     }
     cli_spans_sort(spans, k);
+    /* A tensor of an unknown type has no known size: it owns the bytes up to the next tensor's
+     * data (or the end of the file), so they are neither a gap nor padding. */
+    for (size_t s = 0; s < k; s++) {
+        if (spans[s].end == UINT64_MAX) {
+            uint64_t next = s + 1 < k ? spans[s + 1].start : size;
+            spans[s].end = next > spans[s].start ? next : spans[s].start;
+        }
+    }
     uint64_t cursor = l->data_offset < size ? l->data_offset : size;
     size_t prev = SIZE_MAX;
     for (size_t s = 0; s < k && ps.read_status == GS_OK; s++) {

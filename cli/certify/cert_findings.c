@@ -125,6 +125,11 @@ void cert_add_reader(cert_findings *fs, const gs_error *e, uint32_t part, unsign
 {
     char code[CERT_CODE_MAX];
     snprintf(code, sizeof code, "%s%s", CERT_READER_PREFIX, gs_status_name(e->status));
+    if (e->status == GS_E_UNKNOWN_TENSOR_TYPE) {
+        /* diagnostic mode lists the tensor and goes on: a type of its own code, with the way to
+           define it in the hint */
+        snprintf(code, sizeof code, "%s", "compat.unknown_type");
+    }
     /* The reader's detail is its own text, already escaped where it quotes the file. */
     char detail[4 * GS_ERROR_TEXT_MAX + 8];
     gsi_escape_text(detail, sizeof detail, (const uint8_t *)e->detail, strlen(e->detail));

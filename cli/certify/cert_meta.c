@@ -128,7 +128,7 @@ static bool any_quantized(const cert_run *r, size_t *part, size_t *which)
             gs_tensor_info t;
             gs_type_info ti;
             gs_tensor_info_at(f, i, &t);
-            if (gs_type_get_info(t.type, &ti) == GS_OK && ti.quantized) {
+            if (gs_file_type_info(f, t.type, &ti) == GS_OK && ti.quantized) {
                 *part = p;
                 *which = i;
                 return true;

@@ -55,7 +55,7 @@ static void scan_item(void *ctx, size_t k, unsigned worker)
     cert_dstats_init(&res->ds);
     res->st = GS_OK;
     gs_type_info ti;
-    gs_type_get_info(st->pub.type, &ti);
+    gs_file_type_info(f, st->pub.type, &ti);
     const size_t bb = ti.block_bytes;
     const size_t bytes = (size_t)it->n_blocks * bb;
     const uint64_t at = st->data_offset + it->first_block * bb;
@@ -124,7 +124,7 @@ static bool build_stats(cert_run *r)
             gs_tensor_info t;
             gs_tensor_info_at(f, i, &t);
             gs_type_info ti;
-            gs_type_get_info(t.type, &ti);
+            gs_file_type_info(f, t.type, &ti);
             cert_stats *s = &r->stats[r->n_stats];
             memset(s, 0, sizeof *s);
             s->pub.part = p;

@@ -57,6 +57,8 @@ static void open_part(cert_run *r, size_t i, const void *data, size_t size)
         cli_reader_options(&o, strict ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
         o.diagnostic = true;
         o.metadata_only = r->opt.metadata_only;
+        cli_reader_types(&o, r->opt.type_defs, r->opt.n_type_defs, r->opt.decoders,
+                         r->opt.n_decoders);
         cli_part_guard_options(&r->guard, (unsigned)strict, &o);
         gs_file **f = strict ? &p->strict : &p->file;
         gs_error *e = strict ? &p->strict_err : &p->lenient_err;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli_source.h"
+#include "cli_types.h"
 #include "text_escape.h"
 #include "text_out.h"
 
@@ -62,11 +63,23 @@ static void print_status(const gs_error *err, bool dash)
     }
 }
 
+/* What to do about a type id we do not know, on the error line itself: the type may be new (a
+ * format under development), not the file broken. */
+static void print_unknown_type_hint(const gs_error *err)
+{
+    if (err->status == GS_E_UNKNOWN_TENSOR_TYPE) {
+        fputs("; to read a new type, define it with --type " CLI_TYPE_ARG
+              " or load a decoder for it with --plugin PATH.so or --ggml PATH",
+              stderr);
+    }
+}
+
 void cli_print_error(const gs_error *err)
 {
     fflush(stdout);
     fputs("error: ", stderr);
     print_status(err, true);
+    print_unknown_type_hint(err);
     fputc('\n', stderr);
 }
 
@@ -121,6 +134,7 @@ int cli_print_open_failure(const gs_error *err, const char *path, const char *la
     fflush(stdout);
     fputs("error: ", stderr);
     print_status(err, true);
+    print_unknown_type_hint(err);
     if (label != NULL) {
         fprintf(stderr, " (%s: ", label);
         print_escaped(stderr, path);
@@ -275,6 +289,7 @@ int cli_usage_error_arg(const char *command, const char *what, const char *arg)
 void cli_options(gs_profile profile, gs_options *opts)
 {
     cli_reader_options(opts, profile);
+    cli_types_apply(opts); /* --type (and --plugin) of the command */
 }
 
 void cli_stdout_sink(gs_sink *sink)

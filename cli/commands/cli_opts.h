@@ -118,6 +118,12 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
 #define CLI_OPT_QUIET(T, m)                                                                       \
     {.name = "quiet", .letter = 'q', CLI_FLAG(T, m),                                              \
      .help = "no progress bar and no closing summary; errors and the report stay"}
+/* Caller-defined types (cli_types.h): repeatable on every command. */
+#define CLI_TYPE_ARG "ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES"
+#define CLI_OPT_TYPES(T, m)                                                                       \
+    {.name = "type", .arg = CLI_TYPE_ARG, CLI_TEXTS(T, m),                                        \
+     .help = "repeatable: a tensor type ggufsafe does not know (a new quant format): its id,\n"   \
+             "name, elements and bytes per block; add ':override' to redefine a built-in id"}
 /* The report to FILE instead of standard output; '-' is standard output. */
 #define CLI_OPT_OUTPUT(T, m, letter_)                                                             \
     {.name = "output", .letter = (letter_), .arg = "FILE", CLI_PATH(T, m),                        \

@@ -16,6 +16,7 @@
 
 #include "certify_codes.h"
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_certify.h"
@@ -32,6 +33,7 @@ typedef struct certify_args {
     bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
     const char *output;
+    cli_list types; /* --type */
 } certify_args;
 
 static const char *const fail_on_choices[] = {"error", "warning", NULL};
@@ -75,6 +77,7 @@ static const cli_opt options[] = {
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
      .help = "list every finding code (code, severity, profiles it breaks, what it means) and "
              "exit; with --json as JSON (" CLI_SCHEMA("certify-codes") ")"},
+    CLI_OPT_TYPES(certify_args, types),
 };
 
 static void init(void *p)
@@ -157,6 +160,10 @@ static bool is_directory(const char *path)
 static int run(void *p)
 {
     const certify_args *a = p;
+    int types_code = cli_types_use("certify", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
     if (a->list_codes) {
         return list_codes(a);
     }
@@ -177,6 +184,11 @@ static int run(void *p)
     opt.jobs = (unsigned)a->jobs;
     opt.part_only = a->part_only;
     opt.metadata_only = a->metadata_only;
+    const cli_types *ct = cli_types_current();
+    opt.type_defs = ct->defs;
+    opt.n_type_defs = ct->n_defs;
+    opt.decoders = ct->decoders;
+    opt.n_decoders = ct->n_decoders;
     opt.fail_on = a->fail_on == FAIL_ON_WARNING ? GS_CERTIFY_WARNING : GS_CERTIFY_ERROR;
     const char *path = a->paths.items[0];
     if (a->paths.n > 1 || is_directory(path)) {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "cli_source.h"
 #include "commands.h"
@@ -41,6 +42,7 @@ typedef struct dequant_args {
     bool sha256, json, part_only, quiet;
     int profile;
     uint64_t jobs;
+    cli_list types; /* --type */
 } dequant_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(dequant_args, path)}};
@@ -66,6 +68,7 @@ static const cli_opt options[] = {
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
+    CLI_OPT_TYPES(dequant_args, types),
     CLI_OPT_GGML(dequant_args, ggml),
 };
 
@@ -249,7 +252,7 @@ static void decode_job(void *ctx, size_t item, unsigned worker)
     gs_tensor_info t;
     gs_type_info ti;
     if (skip || gs_tensor_info_at(job->f, job->index, &t) != GS_OK ||
-        gs_type_get_info(t.type, &ti) != GS_OK || !ti.decodable) {
+        gs_file_type_info(job->f, t.type, &ti) != GS_OK || !ti.decodable) {
         return;
     }
     tensor_pass p = {0};
@@ -292,7 +295,7 @@ static int print_job(run_state *rs, const tensor_job *job)
     gs_tensor_info t;
     gs_tensor_info_at(job->f, job->index, &t);
     gs_type_info ti;
-    gs_type_get_info(t.type, &ti);
+    gs_file_type_info(job->f, t.type, &ti);
     const dequant_args *a = rs->a;
     if (job->no_digest) {
         fprintf(stderr, "error: libcrypto could not start SHA-256\n");
@@ -402,7 +405,7 @@ static tensor_job *select_jobs(const cli_source *src, const cli_name_filter *fil
             gs_tensor_info t;
             gs_type_info ti;
             gs_tensor_info_at(f, i, &t);
-            gs_type_get_info(t.type, &ti);
+            gs_file_type_info(f, t.type, &ti);
             memset(&jobs[k], 0, sizeof jobs[k]);
             jobs[k] = (tensor_job){.f = f, .part = part, .index = i, .out_offset = offset};
             if (ti.decodable) {
@@ -429,7 +432,7 @@ static int nothing_to_decode(const run_state *rs)
         cli_text name;
         cli_text_escape(&name, t.name.ptr, t.name.len, 48);
         int w = snprintf(list + len, sizeof list - len, "%s%s %s", k ? ", " : "", name.s,
-                         gs_type_name(t.type));
+                         gs_file_type_name(rs->jobs[k].f, t.type));
         len += w > 0 ? (size_t)w : 0;
     }
     if (rs->n_jobs > 0 && len + 80 >= sizeof list) {
@@ -445,6 +448,10 @@ static int nothing_to_decode(const run_state *rs)
 static int run(void *args)
 {
     const dequant_args *a = args;
+    int types_code = cli_types_use("dequant", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
     int ggml_code = cli_load_ggml(a->ggml);
     if (ggml_code >= 0) {
         return ggml_code;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_diff.h"
@@ -34,6 +35,7 @@ typedef struct diff_args {
     uint64_t jobs, worst;
     int profile;
     const char *output;
+    cli_list types; /* --type */
 } diff_args;
 
 static const cli_operand operands[] = {
@@ -82,6 +84,7 @@ static const cli_opt options[] = {
     /* -o is left for an HTML report */
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
+    CLI_OPT_TYPES(diff_args, types),
     CLI_OPT_GGML(diff_args, ggml),
 };
 
@@ -187,6 +190,11 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
     o->ignore_keys = a->ignore_keys.items;
     o->n_ignore_keys = a->ignore_keys.n;
     o->worst_blocks = (size_t)a->worst;
+    const cli_types *ct = cli_types_current();
+    o->type_defs = ct->defs;
+    o->n_type_defs = ct->n_defs;
+    o->decoders = ct->decoders;
+    o->n_decoders = ct->n_decoders;
     o->progress = progress_event;
     o->progress_ctx = bar;
 }
@@ -194,6 +202,10 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
 static int run_diff(void *p)
 {
     const diff_args *a = p;
+    int types_code = cli_types_use("diff", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
     int ggml_code = cli_load_ggml(a->ggml);
     if (ggml_code >= 0) {
         return ggml_code;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "commands.h"
 #include "generate.h"
@@ -21,6 +22,7 @@ typedef struct hash_args {
     uint64_t jobs;
     int profile;
     bool part_only, metadata_only, quiet, json;
+    cli_list types; /* --type */
 } hash_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(hash_args, path)}};
@@ -38,6 +40,7 @@ static const cli_opt options[] = {
     CLI_OPT_QUIET(hash_args, quiet),
     /* refused with the reason, rather than as an unknown option */
     {.name = "json", CLI_FLAG(hash_args, json), .flags = CLI_HIDDEN},
+    CLI_OPT_TYPES(hash_args, types),
 };
 
 static void init(void *p)
@@ -83,6 +86,10 @@ static void man_format(FILE *out)
 static int run(void *p)
 {
     const hash_args *a = p;
+    int types_code = cli_types_use("hash", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
     if (a->json) {
         return cli_usage_error("hash", "--json: the manifest is a text format, not JSON (see "
                                        "MANIFEST FORMAT in ggufsafe-hash(1))");

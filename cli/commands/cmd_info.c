@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "cli_source.h"
 #include "commands.h"
@@ -25,6 +26,7 @@ typedef struct info_args {
     int profile;
     uint64_t rows;
     const char *output;
+    cli_list types; /* --type */
 } info_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(info_args, path)}};
@@ -40,6 +42,7 @@ static const cli_opt options[] = {
      .help = "tensor data need not be in the file (a header-only copy, the start of a "
              "download): tensors without it are listed as such"},
     CLI_OPT_OUTPUT(info_args, output, 'o'),
+    CLI_OPT_TYPES(info_args, types),
     CLI_OPT_GGML(info_args, ggml),
 };
 
@@ -53,6 +56,10 @@ static void init(void *p)
 static int run(void *p)
 {
     const info_args *a = p;
+    int types_code = cli_types_use("info", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
     int ggml_code = cli_load_ggml(a->ggml);
     if (ggml_code >= 0) {
         return ggml_code;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_manifest.h"
@@ -26,6 +27,7 @@ typedef struct verify_args {
     uint64_t jobs;
     bool part_only, metadata_only, quiet, json, tensors_only;
     const char *output;
+    cli_list types; /* --type */
 } verify_args;
 
 static const cli_operand operands[] = {
@@ -45,6 +47,7 @@ static const cli_opt options[] = {
              "manifest from 'hash --metadata-only' of a header-only copy)"},
     CLI_OPT_OUTPUT(verify_args, output, 'o'),
     CLI_OPT_QUIET(verify_args, quiet),
+    CLI_OPT_TYPES(verify_args, types),
 };
 
 static void init(void *p)
@@ -141,6 +144,10 @@ static int report(const verify_args *a, const gs_manifest *want, const gs_manife
 static int run(void *p)
 {
     const verify_args *a = p;
+    int types_code = cli_types_use("verify", &a->types);
+    if (types_code >= 0) {
+        return types_code;
+    }
     gs_manifest *want;
     int code = read_manifest(a->manifest, &want);
     if (code >= 0) {

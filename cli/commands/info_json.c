@@ -46,7 +46,7 @@ static void json_metadata_entry(cli_json *j, const gs_file *f, size_t i, const g
     cli_json_end_object(j);
 }
 
-static void json_tensor(cli_json *j, const gs_tensor_info *t)
+static void json_tensor(cli_json *j, const gs_file *f, const gs_tensor_info *t)
 {
     cli_json_begin_object(j);
     cli_json_key(j, "name");
@@ -58,7 +58,7 @@ static void json_tensor(cli_json *j, const gs_tensor_info *t)
         cli_json_u64(j, t->ne[d]);
     }
     cli_json_end_array(j);
-    cli_json_key_cstring(j, "type", gs_type_name((int32_t)t->type));
+    cli_json_key_cstring(j, "type", gs_file_type_name(f, (int32_t)t->type));
     cli_json_key(j, "type_id");
     cli_json_i64(j, t->type);
     cli_json_key_u64(j, "n_elements", t->n_elements);
@@ -144,7 +144,7 @@ static void json_file_members(cli_json *j, const gs_file *f, const char *path)
     for (size_t i = 0; i < gs_tensor_count(f); i++) {
         gs_tensor_info t;
         if (gs_tensor_info_at(f, i, &t) == GS_OK) {
-            json_tensor(j, &t);
+            json_tensor(j, f, &t);
         }
     }
     cli_json_end_array(j);

@@ -77,10 +77,10 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
     }
 }
 
-static void type_label(char buf[32], int32_t type)
+static void type_label(char buf[32], const gs_file *f, int32_t type)
 {
     /* ggml's names upper-cased, as model cards and llama.cpp's logs show them (Q4_K, IQ2_XXS). */
-    snprintf(buf, 32, "%s", gs_type_name(type));
+    snprintf(buf, 32, "%s", gs_file_type_name(f, type));
     for (char *p = buf; *p != '\0'; p++) {
         if (*p >= 'a' && *p <= 'z') {
             *p = (char)(*p - 'a' + 'A');
@@ -120,7 +120,7 @@ static void measure_rows(const gs_file *f, size_t from, size_t to, row_widths *w
         char type[32], offset[24];
         cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
         shape_text(&t, &shape);
-        type_label(type, (int32_t)t.type);
+        type_label(type, f, (int32_t)t.type);
         size_t ow = (size_t)snprintf(offset, sizeof offset, "%" PRIu64, t.offset);
         w->name = name.width > w->name ? name.width : w->name;
         w->shape = shape.width > w->shape ? shape.width : w->shape;
@@ -140,7 +140,7 @@ static void print_rows(cli_out *out, const gs_file *f, size_t from, size_t to, c
         char type[32];
         cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
         shape_text(&t, &shape);
-        type_label(type, (int32_t)t.type);
+        type_label(type, f, (int32_t)t.type);
         cli_out_puts(out, "  ");
         cli_text_print_padded(out, &name, w->name);
         cli_out_puts(out, "  ");
@@ -212,7 +212,7 @@ static void print_totals(cli_out *out, const info_summary *s)
             continue;
         }
         char label[32];
-        type_label(label, type);
+        type_label(label, NULL, type);
         uint64_t bytes = s->type_bytes[type];
         double share = info_share_percent(s, type);
         human_bytes(h, bytes);

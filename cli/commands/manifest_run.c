@@ -1,6 +1,7 @@
 #include "manifest_run.h"
 
 #include "cli_common.h"
+#include "cli_types.h"
 #include "open_notes.h"
 #include "progress.h"
 
@@ -18,6 +19,11 @@ int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, bool 
     o.jobs = jobs;
     o.progress = progress_event;
     o.progress_ctx = &bar;
+    const cli_types *ct = cli_types_current();
+    o.type_defs = ct->defs;
+    o.n_type_defs = ct->n_defs;
+    o.decoders = ct->decoders;
+    o.n_decoders = ct->n_decoders;
     gs_manifest_input *in;
     gs_error err;
     *out = NULL;

@@ -12,6 +12,15 @@ void cli_reader_options(gs_options *opts, gs_profile profile)
     opts->reopen_for_data = true;
 }
 
+void cli_reader_types(gs_options *opts, const gs_type_def *defs, size_t n_defs,
+                      const gs_decoder *decoders, size_t n_decoders)
+{
+    opts->type_defs = defs;
+    opts->n_type_defs = n_defs;
+    opts->decoders = decoders;
+    opts->n_decoders = n_decoders;
+}
+
 bool cli_first_of_set(const char *path, gs_split_name *name)
 {
     gs_split_name n;

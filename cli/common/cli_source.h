@@ -21,6 +21,9 @@ typedef struct cli_source {
  * set of any size opens within the descriptor limit: tensor data is read by reopening the path,
  * GS_E_FILE_CHANGED when the file changed meanwhile (reopen_for_data). */
 void cli_reader_options(gs_options *opts, gs_profile profile);
+/* The caller-defined types and decoders an engine's options carry, into the reader's. */
+void cli_reader_types(gs_options *opts, const gs_type_def *defs, size_t n_defs,
+                      const gs_decoder *decoders, size_t n_decoders);
 
 /* True when path names part 1 of a set of more than one part (*name filled; name may be NULL). */
 bool cli_first_of_set(const char *path, gs_split_name *name);

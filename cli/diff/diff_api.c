@@ -82,6 +82,7 @@ gs_status gs_diff_open(const char *path, const char *label, const gs_diff_option
     }
     cli_reader_options(&in->opts, o.profile);
     in->opts.metadata_only = o.metadata_only;
+    cli_reader_types(&in->opts, o.type_defs, o.n_type_defs, o.decoders, o.n_decoders);
     st = cli_source_open(&in->src, path, o.part_only, &in->opts, label, err);
     if (st != GS_OK) {
         free(in->path);

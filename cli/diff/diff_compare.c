@@ -40,7 +40,7 @@ static gs_status compare_row(const diff_side *ref, candidate *c, size_t n, size_
     if (st != GS_OK) {
         return st;
     }
-    gs_type_get_info(tr.type, &kr);
+    gs_file_type_info(ref->file, tr.type, &kr);
     if (kr.block_elems == 0) {
         return GS_E_INVALID_ARGUMENT; /* diff_match pairs only live types */
     }
@@ -56,7 +56,7 @@ static gs_status compare_row(const diff_side *ref, candidate *c, size_t n, size_
         if (st != GS_OK) {
             return st;
         }
-        gs_type_get_info(t.type, &ki);
+        gs_file_type_info(c[k].pair->b.file, t.type, &ki);
         if (ki.block_elems == 0 || t.n_elements != tr.n_elements) {
             return GS_E_INVALID_ARGUMENT; /* diff_match pairs only same shapes of live types */
         }

@@ -26,14 +26,15 @@ static gs_status push(diff_pairs *l, diff_pair_kind kind, diff_side a, diff_side
     return GS_OK;
 }
 
-static diff_pair_kind classify(const gs_tensor_info *ta, const gs_tensor_info *tb)
+static diff_pair_kind classify(const gs_file *fa, const gs_tensor_info *ta, const gs_file *fb,
+                               const gs_tensor_info *tb)
 {
     if (memcmp(ta->ne, tb->ne, sizeof ta->ne) != 0) {
         return DIFF_PAIR_SHAPE_MISMATCH;
     }
     gs_type_info ia, ib;
-    gs_type_get_info(ta->type, &ia);
-    gs_type_get_info(tb->type, &ib);
+    gs_file_type_info(fa, ta->type, &ia);
+    gs_file_type_info(fb, tb->type, &ib);
     return ia.decodable && ib.decodable ? DIFF_PAIR_COMPARED : DIFF_PAIR_NOT_DECODABLE;
 }
 
@@ -68,7 +69,7 @@ gs_status diff_match(const cli_source *a, const cli_source *b, const cli_name_fi
                     } else {
                         gs_tensor_info tb;
                         diff_side_info(&theirs, &tb);
-                        st = push(out, classify(&t, &tb), mine, theirs);
+                        st = push(out, classify(f, &t, theirs.file, &tb), mine, theirs);
                     }
                 } else {
                     out->tensors_b++;

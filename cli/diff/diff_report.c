@@ -96,7 +96,7 @@ static uint32_t block_of(const diff_side *s)
     gs_tensor_info t;
     gs_type_info k;
     diff_side_info(s, &t);
-    gs_type_get_info(t.type, &k);
+    gs_file_type_info(s->file, t.type, &k);
     return k.block_elems > 0 ? k.block_elems : 1;
 }
 

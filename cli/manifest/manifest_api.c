@@ -74,11 +74,11 @@ void gs_manifest_input_close(gs_manifest_input *in)
  * part's file again (a link) is not read twice; a part the environment keeps from being opened
  * (descriptors, permissions, a FIFO or device) stops verify with that error: it is no
  * difference from the manifest. */
-static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_only,
-                            gs_error *err)
+static gs_status open_parts(gs_manifest_input *in, const char *path,
+                            const gs_manifest_options *mo, gs_error *err)
 {
     gs_split_name name;
-    bool set = !part_only && cli_first_of_set(path, &name);
+    bool set = !mo->part_only && cli_first_of_set(path, &name);
     size_t n = set ? name.count : 1;
     in->parts = cli_alloc_array(n, sizeof *in->parts);
     in->paths = cli_alloc_array(n, sizeof *in->paths);
@@ -96,6 +96,7 @@ static gs_status open_parts(gs_manifest_input *in, const char *path, bool part_o
         gs_options opts;
         cli_reader_options(&opts, GS_PROFILE_LENIENT);
         opts.diagnostic = true;
+        cli_reader_types(&opts, mo->type_defs, mo->n_type_defs, mo->decoders, mo->n_decoders);
         cli_part_guard_options(&in->guard, 0, &opts);
         size_t cap = set ? name.prefix_len + GS_SPLIT_NAME_SUFFIX_LEN + 1 : strlen(path) + 1;
         in->paths[p] = malloc(cap);
@@ -166,11 +167,12 @@ gs_status gs_manifest_open(const char *path, const gs_manifest_options *opts,
                         strlen(path), "manifest: opening");
     }
     if (o.mode == GS_MANIFEST_VERIFY) {
-        st = open_parts(in, path, o.part_only, err);
+        st = open_parts(in, path, &o, err);
     } else {
         gs_options ro;
         cli_reader_options(&ro, o.profile);
         ro.metadata_only = o.metadata_only;
+        cli_reader_types(&ro, o.type_defs, o.n_type_defs, o.decoders, o.n_decoders);
         st = cli_source_open(&in->src, path, o.part_only, &ro, NULL, err);
         in->n_parts = st == GS_OK ? cli_source_parts(&in->src) : 0;
         if (st == GS_OK) {

@@ -162,7 +162,7 @@ static gs_status collect(hasher *h, bool skip_absent)
         if (e == NULL) {
             return GS_E_NO_MEMORY;
         }
-        snprintf(e->type, sizeof e->type, "%s", gs_type_name(t.type));
+        snprintf(e->type, sizeof e->type, "%s", gs_file_type_name(f, t.type));
         size_t k = 0;
         e->shape[0] = '\0';
         for (uint32_t d = 0; d < t.n_dims && d < GS_MAX_DIMS; d++) {

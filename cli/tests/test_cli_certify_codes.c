@@ -335,6 +335,19 @@ static void b_newer_type(built *out)
     one_typed_tensor(out, GS_TYPE_NVFP4, 64, "nvfp4.gguf");
 }
 
+/* A Q8_0 tensor relabelled with an id nobody defined: the finding is at its type field. */
+static void b_unknown_type(built *out)
+{
+    gsw_model m;
+    quantized(&m, GS_TYPE_Q8_0, 64);
+    m.tensors[0].type = 200;
+    out_file o;
+    write_model(&m, GSW_LAX, &o);
+    where_tensor(out, at(&o, GSW_TENSOR_TYPE, 0, 0), "q");
+    save(&o, out, "unknown_type.gguf");
+    gsw_model_free(&m);
+}
+
 static void b_version2(built *out)
 {
     gsw_model m;
@@ -868,6 +881,7 @@ static const crafted cases[] = {
     {"compat.tail_padding_missing", "warning", NULL, 0, b_tail_padding},
     {"compat.int_key_type", "error", NULL, 1, b_int_key},
     {"compat.activation_type", "warning", NULL, 0, b_activation},
+    {"compat.unknown_type", "error", NULL, 1, b_unknown_type},
     {"compat.version_2", "info", NULL, 0, b_version2},
     {"compat.type_not_in_spec", "info", NULL, 0, b_newer_type},
     {"meta.architecture_missing", "error", NULL, 1, b_arch_missing},
@@ -916,7 +930,7 @@ static const char *const breaks_lenient[] = {
     "split.key_type",         "split.number_mismatch",       "split.count_mismatch",
     "split.tensor_count_mismatch", "split.duplicate_tensor", "split.same_file",
     "reader.not_gguf",        "layout.metadata_truncated",   "meta.chat_template_risk",
-    "split.part_one_absent",
+    "split.part_one_absent",  "compat.unknown_type",
 };
 
 static bool in_breaks_lenient(const char *code)

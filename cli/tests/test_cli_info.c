@@ -83,6 +83,7 @@ Test(cli, help_lists_info)
     static const char synopsis[] =
         "usage: ggufsafe info FILE [--json] [--profile strict|lenient] [--rows N]\n"
         "                     [--part-only] [--metadata-only] [--output FILE]\n"
+        "                     [--type ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES]...\n"
         "                     [--ggml PATH]\n\n";
     cr_assert(strncmp(r.out, synopsis, strlen(synopsis)) == 0, "%s", r.out);
     run_result_free(&r);

@@ -77,14 +77,18 @@ static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
 Test(abi, sizes_0_1_0)
 {
     cr_assert_eq(sizeof(gs_options),
-                 ROUND_UP(END_OF(gs_options, metadata_only), _Alignof(gs_options)),
+                 ROUND_UP(END_OF(gs_options, n_decoders), _Alignof(gs_options)),
                  "gs_options grew: extend this test");
     cr_assert_eq(offsetof(gs_options, reopen_for_data), END_OF(options_0_1_0, copy_metadata));
     /* metadata_only follows max_split_metadata_memory */
     cr_assert_eq(offsetof(gs_options, metadata_only), END_OF(gs_options, max_split_metadata_memory));
+    /* the caller-defined types follow metadata_only */
+    cr_assert_eq(offsetof(gs_options, type_defs),
+                 ROUND_UP(END_OF(gs_options, metadata_only), _Alignof(const gs_type_def *)));
+    cr_assert_eq(offsetof(gs_options, n_decoders), END_OF(gs_options, decoders));
 #if defined(__LP64__)
     cr_assert_eq(sizeof(options_0_1_0), 104);
-    cr_assert_eq(sizeof(gs_options), 120);
+    cr_assert_eq(sizeof(gs_options), 152);
     cr_assert_eq(TYPE_INFO_0_1_0, 24);
     cr_assert_eq(LAYOUT_0_1_0, 96);
     cr_assert_eq(KV_INFO_0_1_0, 56);
@@ -157,6 +161,9 @@ Test(abi, options_0_1_0_padding_is_no_option)
      * bools: today's size reads them, and a bool of 0xff would be undefined behaviour) */
     ((uint8_t *)old)[offsetof(gs_options, metadata_only)] = 1;
     ((uint8_t *)old)[offsetof(gs_options, reopen_for_data)] = 0;
+    /* and no caller-defined types (valid pointers and counts for today's size) */
+    memset((uint8_t *)old + offsetof(gs_options, type_defs), 0,
+           END_OF(gs_options, n_decoders) - offsetof(gs_options, type_defs));
     gs_file *f = NULL;
     gs_error e;
     cr_assert_eq(gs_open_memory(b.data, b.len, (const gs_options *)(void *)old, &f, &e),

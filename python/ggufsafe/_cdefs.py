@@ -27,6 +27,7 @@ typedef enum gs_status {
     GS_E_NOT_REGULAR_FILE = 11,
     GS_E_NO_SUCH_FILE = 12,
     GS_E_FILE_CHANGED = 13,
+    GS_E_DECODER_FAILED = 14,
     GS_E_BAD_MAGIC = 20,
     GS_E_UNSUPPORTED_VERSION = 21,
     GS_E_BYTE_SWAPPED = 22,

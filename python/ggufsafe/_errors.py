@@ -13,7 +13,8 @@ _ERRNO_BY_TEXT: Dict[str, int] = {os.strerror(e): e for e in sorted(_errno.error
 
 # Statuses that are the environment's, not the file's: the errno Python would give.
 _ENVIRONMENT = {"GS_E_IO": None, "GS_E_NO_SUCH_FILE": _errno.ENOENT,
-                "GS_E_NOT_REGULAR_FILE": None, "GS_E_FILE_CHANGED": _errno.ESTALE}
+                "GS_E_NOT_REGULAR_FILE": None, "GS_E_FILE_CHANGED": _errno.ESTALE,
+                "GS_E_DECODER_FAILED": None}
 _CONTEXT_KINDS = {0: None, 1: "header", 2: "key", 3: "tensor", 4: "part"}
 
 

@@ -1,0 +1,31 @@
+/* The caller-defined types of a command line (--type, repeatable on every command), and later
+ * the decoders of --plugin: parsed, checked as one set, and kept for the run of the one command
+ * a process runs, so that every open the command makes (cli_options, and the engines' options
+ * through cli_types_current) gets them. */
+#ifndef GGUFSAFE_CLI_TYPES_H
+#define GGUFSAFE_CLI_TYPES_H
+
+#include <stddef.h>
+
+#include "cli_opts.h"
+#include "ggufsafe.h"
+#include "type_spec.h"
+
+typedef struct cli_types {
+    gs_type_def defs[GS_TYPE_DEF_MAX];
+    size_t n_defs;
+    gs_decoder decoders[GS_TYPE_DEF_MAX];
+    size_t n_decoders;
+} cli_types;
+
+/* Parses and checks every --type value into the command's set: -1, or the exit code after a
+ * usage error naming the value (CLI_EXIT_USAGE). */
+int cli_types_use(const char *command, const cli_list *specs);
+
+/* The command's set (empty until cli_types_use). */
+const cli_types *cli_types_current(void);
+
+/* The set into the reader's options (cli_options does it). */
+void cli_types_apply(gs_options *opts);
+
+#endif

@@ -1,0 +1,231 @@
+/* The child's side of a plugin run out of process: `PROGRAM __plugin-host PLUGIN` loads the
+ * plugin, sends its encoded table, then answers decode frames until its input ends. The output
+ * of every call lies at the very end of a mapping followed by guard pages, and a canary precedes
+ * it: a plugin writing past its output faults at the first byte too far, the handler reports how
+ * far (GSI_PF_OOB) and the child exits; a write before it is found by the canary. The parent
+ * never trusts any of this (plugin.c checks every frame). */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "ggufsafe_plugin.h"
+#include "le_load.h"
+#include "plugin_proto.h"
+#include "plugin_table.h"
+
+#define GUARD_BYTES (64u * 1024u)
+#define CANARY_BYTES 4096u
+#define CANARY 0xA5u
+
+static uint8_t *out_base;   /* the mapping: [canary room | output | guard] */
+static uint8_t *guard_at;   /* first byte of the guard pages */
+static size_t out_room;     /* bytes before the guard */
+static uint8_t *canary_at;  /* where this call's canary begins */
+
+static bool write_all(int fd, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    while (n > 0) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0 && errno == EINTR) {
+            continue;
+        }
+        if (w <= 0) {
+            return false;
+        }
+        b += w;
+        n -= (size_t)w;
+    }
+    return true;
+}
+
+static bool read_all(int fd, void *p, size_t n)
+{
+    uint8_t *b = p;
+    while (n > 0) {
+        ssize_t r = read(fd, b, n);
+        if (r < 0 && errno == EINTR) {
+            continue;
+        }
+        if (r <= 0) {
+            return false;
+        }
+        b += r;
+        n -= (size_t)r;
+    }
+    return true;
+}
+
+static void send_frame(uint32_t kind, const void *payload, uint32_t len)
+{
+    uint8_t h[GSI_PF_HEADER];
+    gsi_pf_header(h, kind, len);
+    if (!write_all(1, h, sizeof h) || (len > 0 && !write_all(1, payload, len))) {
+        _exit(3); /* the parent is gone */
+    }
+}
+
+static void send_text(uint32_t kind, const char *text)
+{
+    size_t n = strlen(text);
+    send_frame(kind, text, (uint32_t)(n < GSI_PF_TEXT_MAX ? n : GSI_PF_TEXT_MAX));
+}
+
+/* SIGSEGV/SIGBUS: a fault in the guard is a write past the output (async-signal-safe only). */
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    uint8_t *a = si->si_addr;
+    if (guard_at != NULL && a >= guard_at && a < guard_at + GUARD_BYTES) {
+        uint8_t f[GSI_PF_HEADER + 12];
+        gsi_pf_header(f, GSI_PF_OOB, 12);
+        uint64_t past = (uint64_t)(a - guard_at);
+        for (unsigned i = 0; i < 8; i++) {
+            f[GSI_PF_HEADER + i] = (uint8_t)(past >> (8 * i));
+        }
+        f[GSI_PF_HEADER + 8] = 1;
+        f[GSI_PF_HEADER + 9] = f[GSI_PF_HEADER + 10] = f[GSI_PF_HEADER + 11] = 0;
+        ssize_t w = write(1, f, sizeof f);
+        (void)w;
+        _exit(4);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig); /* any other fault: the parent sees the signal */
+}
+
+static bool setup_output(void)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t need = CANARY_BYTES + (size_t)GSI_PLUGIN_MAX_OUT_ELEMS * sizeof(float);
+    out_room = (need + page - 1) / page * page;
+    void *m = mmap(NULL, out_room + GUARD_BYTES, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        return false;
+    }
+    out_base = m;
+    guard_at = out_base + out_room;
+    if (mprotect(guard_at, GUARD_BYTES, PROT_NONE) != 0) {
+        return false;
+    }
+    static uint8_t alt[64 * 1024];
+    stack_t ss = {.ss_sp = alt, .ss_size = sizeof alt, .ss_flags = 0};
+    sigaltstack(&ss, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&sa.sa_mask);
+    return sigaction(SIGSEGV, &sa, NULL) == 0 && sigaction(SIGBUS, &sa, NULL) == 0;
+}
+
+static const gs_plugin_type *find(const gs_plugin_table *t, int32_t id)
+{
+    for (size_t i = 0; i < t->n_types; i++) {
+        if (t->types[i].id == id) {
+            return &t->types[i];
+        }
+    }
+    return NULL;
+}
+
+/* One decode frame: answers it, or exits when the parent sent nonsense. */
+static void decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len)
+{
+    if (len < 8) {
+        _exit(5);
+    }
+    int32_t type = (int32_t)gsi_load_u32le(in);
+    uint32_t n_elems = gsi_load_u32le(in + 4);
+    const gs_plugin_type *ty = find(t, type);
+    size_t src_bytes = len - 8;
+    if (ty == NULL || n_elems > GSI_PLUGIN_MAX_OUT_ELEMS || ty->block_bytes == 0 ||
+        src_bytes % ty->block_bytes != 0 ||
+        (uint64_t)(src_bytes / ty->block_bytes) * ty->block_elems != n_elems) {
+        _exit(5);
+    }
+    float *dst = (float *)(void *)(guard_at - (size_t)n_elems * sizeof(float));
+    canary_at = (uint8_t *)dst - CANARY_BYTES;
+    memset(canary_at, CANARY, CANARY_BYTES);
+    int rc = ty->decode(type, in + 8, src_bytes, dst, n_elems);
+    for (size_t i = 0; i < CANARY_BYTES; i++) {
+        if (canary_at[i] != CANARY) {
+            uint8_t p[12];
+            uint64_t before = CANARY_BYTES - i;
+            for (unsigned k = 0; k < 8; k++) {
+                p[k] = (uint8_t)(before >> (8 * k));
+            }
+            p[8] = p[9] = p[10] = p[11] = 0;
+            send_frame(GSI_PF_OOB, p, sizeof p);
+            _exit(4);
+        }
+    }
+    uint8_t head[GSI_PF_HEADER + 4];
+    uint32_t out_len = rc == 0 ? 4 + n_elems * 4u : 4;
+    gsi_pf_header(head, GSI_PF_RESULT, out_len);
+    for (unsigned i = 0; i < 4; i++) {
+        head[GSI_PF_HEADER + i] = (uint8_t)((uint32_t)rc >> (8 * i));
+    }
+    if (!write_all(1, head, sizeof head) ||
+        (rc == 0 && !write_all(1, dst, (size_t)n_elems * sizeof(float)))) {
+        _exit(3);
+    }
+}
+
+int gs_plugin_host_main(int argc, char **argv)
+{
+    if (argc != 3 || strcmp(argv[1], GS_PLUGIN_HOST_COMMAND) != 0) {
+        fprintf(stderr, "usage: %s " GS_PLUGIN_HOST_COMMAND " PLUGIN (internal: started by "
+                        "ggufsafe to run a decoder plugin)\n", argc > 0 ? argv[0] : "ggufsafe");
+        return 2;
+    }
+    signal(SIGPIPE, SIG_DFL);
+    void *dl = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+    if (dl == NULL) {
+        const char *why = dlerror();
+        send_text(GSI_PF_LOAD_ERROR, why != NULL ? why : "dlopen failed");
+        return 1;
+    }
+    gs_plugin_entry_fn entry;
+    void *sym = dlsym(dl, GGUFSAFE_PLUGIN_ENTRY_NAME);
+    memcpy(&entry, &sym, sizeof entry);
+    if (sym == NULL) {
+        send_text(GSI_PF_LOAD_ERROR, "no " GGUFSAFE_PLUGIN_ENTRY_NAME " symbol: not a ggufsafe "
+                                     "plugin (include/ggufsafe_plugin.h)");
+        return 1;
+    }
+    const gs_plugin_table *t = entry();
+    static uint8_t enc[GSI_PLUGIN_TABLE_MAX_BYTES];
+    size_t enc_len;
+    gs_error e;
+    if (gsi_plugin_table_encode(t, enc, &enc_len, &e) != GS_OK) {
+        send_text(GSI_PF_LOAD_ERROR, e.detail);
+        return 1;
+    }
+    if (!setup_output()) {
+        send_text(GSI_PF_LOAD_ERROR, "the child could not map its output buffer");
+        return 1;
+    }
+    send_frame(GSI_PF_TABLE, enc, (uint32_t)enc_len);
+    static uint8_t in[GSI_PF_HEADER + 8 + GS_DECODE_CHUNK_BYTES];
+    for (;;) {
+        uint8_t h[GSI_PF_HEADER];
+        if (!read_all(0, h, sizeof h)) {
+            return 0; /* the parent closed: done */
+        }
+        uint32_t kind = gsi_load_u32le(h), len = gsi_load_u32le(h + 4);
+        if (kind == GSI_PF_QUIT) {
+            return 0;
+        }
+        if (kind != GSI_PF_DECODE || len > sizeof in || !read_all(0, in, len)) {
+            return 5;
+        }
+        decode_one(t, in, len);
+    }
+}

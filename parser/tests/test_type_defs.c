@@ -1,0 +1,334 @@
+/* Caller-defined types (gs_options.type_defs, .decoders): the checks of a definition set, a
+ * tensor of a defined id sized, laid out and decoded like a built-in one, an undefined id failing
+ * the open at its type field (and, in diagnostic mode, a finding that leaves the rest of the file
+ * checked), and a decoder table called in bounded chunks. */
+#include <criterion/criterion.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gsw_write.h"
+#include "test_util.h"
+
+#define ID 200
+static const uint64_t W_NE[2] = {64, 4}; /* 8 blocks of 32 */
+#define W_BYTES (8u * 34u)
+
+/* "w": 64 x 4 of type `type` carrying the bytes of a Q8_0 tensor; "b": 8 f32. */
+static void write_file(gsw_bytes *out, int32_t type)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "test");
+    gsw_tensor *q = gsw_add_tensor(&m, "w", 2, W_NE, GS_TYPE_Q8_0);
+    cr_assert(gsw_tensor_fill(q, 7, 1u << 20));
+    cr_assert_eq(q->data.len, W_BYTES);
+    q->type = type; /* relabelled: the same bytes */
+    gsw_tensor *b = gsw_add_tensor(&m, "b", 1, (const uint64_t[]){8}, GS_TYPE_F32);
+    cr_assert(gsw_tensor_fill(b, 9, 1024));
+    char why[128];
+    gsw_bytes_init(out);
+    cr_assert_eq(gsw_write(&m, GSW_LAX, out, NULL, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
+}
+
+/* Where the type field of tensor 0 ("w", 2 dims) is: after its name and dimensions. */
+static uint64_t w_type_field(const gs_file *f)
+{
+    gs_tensor_info t;
+    cr_assert_eq(gs_tensor_info_at(f, 0, &t), GS_OK);
+    return t.info_offset + 8 + 1 + 4 + 2 * 8;
+}
+
+static const gs_type_def q8_like = {ID, "q8_0_example", 32, 34, false};
+
+static gs_status check1(gs_type_def d, gs_error *e)
+{
+    return gs_type_defs_check(&d, 1, e);
+}
+
+Test(type_defs, checks_refuse_zero_overflow_and_clashes)
+{
+    gs_error e;
+    cr_assert_eq(check1(q8_like, &e), GS_OK);
+    gs_type_def d = q8_like;
+    d.block_elems = 0;
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_str_eq(e.detail, "type id 200: 0 elements in 34 bytes per block; both must be "
+                               "nonzero");
+    cr_assert_str_eq(e.context, "q8_0_example");
+    d = q8_like;
+    d.block_bytes = GS_TYPE_DEF_MAX_BLOCK_BYTES + 1;
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_str_eq(e.detail, "type id 200: 32769 bytes per block, at most 32768");
+    d = q8_like;
+    d.block_elems = UINT32_MAX; /* elements * 4 bytes of f32 would not fit 32 bits */
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_str_eq(e.detail, "type id 200: 4294967295 elements per block, at most 65536");
+    d = q8_like;
+    d.id = GS_TYPE_Q8_0;
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_str_eq(e.detail, "type id 8 is built in (q8_0): redefining it needs the override "
+                               "flag");
+    d.override_builtin = true;
+    cr_assert_eq(check1(d, &e), GS_OK);
+    d.id = 4; /* a removed id is a registry id too */
+    d.override_builtin = false;
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    d = q8_like;
+    d.id = -1;
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_str_eq(e.detail, "type id -1: negative");
+    d = q8_like;
+    d.name = "bad name";
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    d.name = "";
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    d.name = NULL;
+    cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
+    gs_type_def two[2] = {q8_like, q8_like};
+    cr_assert_eq(gs_type_defs_check(two, 2, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(e.offset, 1);
+    cr_assert_str_eq(e.detail, "type id 200 is defined twice (definitions 0 and 1)");
+    cr_assert_eq(gs_type_defs_check(NULL, 1, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_type_defs_check(NULL, 0, &e), GS_OK);
+    cr_assert_eq(gs_type_defs_check(two, GS_TYPE_DEF_MAX + 1, &e), GS_E_INVALID_ARGUMENT);
+}
+
+Test(type_defs, undefined_id_fails_at_its_type_field)
+{
+    gsw_bytes b;
+    write_file(&b, ID);
+    gsw_bytes q;
+    write_file(&q, GS_TYPE_Q8_0);
+    gs_file *f;
+    cr_assert_eq(gs_open_memory(q.data, q.len, NULL, &f, NULL), GS_OK);
+    uint64_t at = w_type_field(f);
+    gs_close(f);
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, &e), GS_E_UNKNOWN_TENSOR_TYPE);
+    cr_assert_eq(e.offset, at);
+    cr_assert_str_eq(e.context, "w");
+    cr_assert_str_eq(e.detail, "type id 200, neither built in nor defined by the caller");
+    gsw_bytes_free(&b);
+    gsw_bytes_free(&q);
+}
+
+Test(type_defs, defined_id_is_laid_out_like_a_builtin)
+{
+    gsw_bytes b, q;
+    write_file(&b, ID);
+    write_file(&q, GS_TYPE_Q8_0);
+    gs_options o;
+    gs_options_init(&o);
+    gs_type_def def = q8_like;
+    o.type_defs = &def;
+    o.n_type_defs = 1;
+    gs_file *f, *fq;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_OK, "%s", e.detail);
+    def.name = "changed"; /* copied at open */
+    cr_assert_eq(gs_open_memory(q.data, q.len, NULL, &fq, &e), GS_OK);
+    gs_tensor_info t, tq;
+    cr_assert_eq(gs_tensor_info_at(f, 0, &t), GS_OK);
+    cr_assert_eq(gs_tensor_info_at(fq, 0, &tq), GS_OK);
+    cr_assert_eq((int)t.type, ID);
+    cr_assert_eq(t.size, W_BYTES);
+    cr_assert_eq(memcmp(t.nb, tq.nb, sizeof t.nb), 0);
+    cr_assert_eq(t.data_offset, tq.data_offset);
+    gs_layout l, lq;
+    cr_assert_eq(gs_file_layout(f, &l), GS_OK);
+    cr_assert_eq(gs_file_layout(fq, &lq), GS_OK);
+    cr_assert_eq(l.predicted_size, lq.predicted_size);
+    cr_assert_eq(l.trailing_bytes, 0);
+    gs_type_info ti;
+    cr_assert_eq(gs_file_type_info(f, ID, &ti), GS_OK);
+    cr_assert_str_eq(ti.name, "q8_0_example");
+    cr_assert_eq(ti.block_elems, 32);
+    cr_assert_eq(ti.block_bytes, 34);
+    cr_assert(!ti.decodable);
+    cr_assert(ti.quantized);
+    cr_assert_str_eq(gs_file_type_name(f, ID), "q8_0_example");
+    cr_assert_str_eq(gs_file_type_name(fq, ID), "unknown");
+    cr_assert_eq(gs_file_type_info(NULL, ID, &ti), GS_E_UNKNOWN_TENSOR_TYPE);
+    float out[256];
+    cr_assert_eq(gs_tensor_dequantize(f, 0, out, 256), GS_E_NOT_DECODABLE);
+    gs_close(f);
+    gs_close(fq);
+
+    /* a wrong geometry for the file: ne[0] = 64 is no whole number of 48-element blocks */
+    def = (gs_type_def){ID, "wide", 48, 34, false};
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_ROW_NOT_BLOCK_MULTIPLE);
+    /* a refused definition fails the open as an argument */
+    def = (gs_type_def){GS_TYPE_Q8_0, "q8_0", 32, 34, false};
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_str_eq(e.detail, "type id 8 is built in (q8_0): redefining it needs the override "
+                               "flag");
+    gsw_bytes_free(&b);
+    gsw_bytes_free(&q);
+}
+
+Test(type_defs, diagnostic_mode_lists_the_tensor_and_checks_the_rest)
+{
+    gsw_bytes b;
+    write_file(&b, ID);
+    b.len -= 8; /* and "b" loses its last two floats: a layout finding after the unknown type */
+    gs_options o;
+    gs_options_init(&o);
+    o.diagnostic = true;
+    gs_file *f;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(gs_file_finding_count(f), 2);
+    gs_error e0, e1;
+    cr_assert_eq(gs_file_finding(f, 0, &e0), GS_OK);
+    cr_assert_eq(gs_file_finding(f, 1, &e1), GS_OK);
+    cr_assert_eq(e0.status, GS_E_UNKNOWN_TENSOR_TYPE);
+    cr_assert_eq(e0.offset, w_type_field(f));
+    cr_assert_str_eq(e0.context, "w");
+    cr_assert_eq(e1.status, GS_E_DATA_OUTSIDE_FILE);
+    cr_assert_str_eq(e1.context, "b");
+    gs_tensor_info t;
+    cr_assert_eq(gs_tensor_info_at(f, 0, &t), GS_OK);
+    cr_assert_eq(t.size, 0);
+    cr_assert_eq(t.nb[0], 0);
+    cr_assert_eq(t.n_elements, 256);
+    float out[256];
+    cr_assert_eq(gs_tensor_dequantize(f, 0, out, 256), GS_E_UNKNOWN_TENSOR_TYPE);
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+/* A decoder of the Q8_0 layout, written here (not ours) and counting its calls. */
+typedef struct counting {
+    size_t calls, max_src;
+} counting;
+
+static gs_status q8_decode(void *ctx, int32_t type, const void *src, size_t src_bytes,
+                           float *dst, size_t n_elems)
+{
+    counting *c = ctx;
+    c->calls++;
+    c->max_src = src_bytes > c->max_src ? src_bytes : c->max_src;
+    cr_assert_eq(type, ID);
+    cr_assert_eq(src_bytes / 34 * 32, n_elems);
+    cr_assert_eq(src_bytes % 34, 0);
+    return gs_dequantize(GS_TYPE_Q8_0, src, src_bytes, dst, n_elems);
+}
+
+static gs_status failing_decode(void *ctx, int32_t type, const void *src, size_t src_bytes,
+                                float *dst, size_t n_elems)
+{
+    (void)ctx, (void)type, (void)src, (void)src_bytes, (void)dst, (void)n_elems;
+    return GS_E_DECODER_FAILED;
+}
+
+Test(type_defs, decoder_table_decodes_like_the_builtin)
+{
+    gsw_bytes b, q;
+    write_file(&b, ID);
+    write_file(&q, GS_TYPE_Q8_0);
+    counting c = {0};
+    gs_decoder dec = {q8_like, q8_decode, &c, "test"};
+    gs_options o;
+    gs_options_init(&o);
+    o.decoders = &dec;
+    o.n_decoders = 1;
+    gs_file *f, *fq;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_OK);
+    cr_assert_eq(gs_open_memory(q.data, q.len, NULL, &fq, NULL), GS_OK);
+    float got[256], want[256];
+    cr_assert_eq(gs_tensor_dequantize(f, 0, got, 256), GS_OK);
+    cr_assert_eq(gs_tensor_dequantize(fq, 0, want, 256), GS_OK);
+    cr_assert_eq(memcmp(got, want, sizeof got), 0);
+    cr_assert_eq(c.calls, 1);
+    cr_assert_eq(gs_tensor_dequantize_rows(f, 0, 1, 2, got, 128), GS_OK);
+    cr_assert_eq(memcmp(got, want + 64, 128 * sizeof(float)), 0);
+    gs_type_info ti;
+    cr_assert_eq(gs_file_type_info(f, ID, &ti), GS_OK);
+    cr_assert(ti.decodable);
+    gs_close(f);
+
+    /* the same definition given twice (type_defs and the decoder) is one type */
+    gs_type_def def = q8_like;
+    o.type_defs = &def;
+    o.n_type_defs = 1;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_OK);
+    cr_assert_eq(gs_tensor_dequantize(f, 0, got, 256), GS_OK);
+    cr_assert_eq(memcmp(got, want, sizeof got), 0);
+    gs_close(f);
+    /* but not with another geometry */
+    def.block_bytes = 36;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_str_eq(e.detail, "type id 200: the decoder's block (32 elements, 34 bytes) "
+                               "differs from its definition's (32, 36)");
+    o.n_type_defs = 0;
+    dec.decode = failing_decode;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_OK);
+    cr_assert_eq(gs_tensor_dequantize(f, 0, got, 256), GS_E_DECODER_FAILED);
+    gs_close(f);
+    dec.decode = NULL;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_INVALID_ARGUMENT);
+    gs_close(fq);
+    gsw_bytes_free(&b);
+    gsw_bytes_free(&q);
+}
+
+/* A large tensor: the decoder sees at most GS_DECODE_CHUNK_BYTES at a time, whole blocks. */
+Test(type_defs, decoder_calls_are_bounded_chunks)
+{
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    const uint64_t ne[2] = {4096, 64}; /* 8192 blocks, 278,528 bytes */
+    gsw_tensor *t = gsw_add_tensor(&m, "big", 2, ne, GS_TYPE_Q8_0);
+    cr_assert(gsw_tensor_fill(t, 3, 1u << 20));
+    t->type = ID;
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    char why[128];
+    cr_assert_eq(gsw_write(&m, GSW_LAX, &b, NULL, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
+    counting c = {0};
+    gs_decoder dec = {q8_like, q8_decode, &c, NULL};
+    gs_options o;
+    gs_options_init(&o);
+    o.decoders = &dec;
+    o.n_decoders = 1;
+    gs_file *f;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_OK);
+    size_t n = 4096 * 64;
+    float *out = malloc(n * sizeof *out);
+    cr_assert_not_null(out);
+    cr_assert_eq(gs_tensor_dequantize(f, 0, out, n), GS_OK);
+    cr_assert_leq(c.max_src, GS_DECODE_CHUNK_BYTES);
+    cr_assert_eq(c.max_src, GS_DECODE_CHUNK_BYTES / 34 * 34);
+    cr_assert_eq(c.calls, (8192 * 34 + c.max_src - 1) / c.max_src);
+    free(out);
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+/* Overriding a built-in id replaces its geometry for that open. */
+Test(type_defs, override_replaces_a_builtin_geometry)
+{
+    gsw_bytes b;
+    write_file(&b, GS_TYPE_Q8_0);
+    gs_type_def def = {GS_TYPE_Q8_0, "q8_0_twice", 64, 68, true};
+    gs_options o;
+    gs_options_init(&o);
+    o.type_defs = &def;
+    o.n_type_defs = 1;
+    gs_file *f;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_OK, "%s", e.detail);
+    gs_tensor_info t;
+    cr_assert_eq(gs_tensor_info_at(f, 0, &t), GS_OK);
+    cr_assert_eq(t.size, W_BYTES); /* 4 rows of one 68-byte block... */
+    cr_assert_eq(t.nb[0], 68);
+    cr_assert_str_eq(gs_file_type_name(f, GS_TYPE_Q8_0), "q8_0_twice");
+    float out[256];
+    cr_assert_eq(gs_tensor_dequantize(f, 0, out, 256), GS_E_NOT_DECODABLE);
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
