@@ -619,6 +619,12 @@ GS_API gs_status gs_set_ggml_library(const char *path, gs_error *err);
  * "ggml VERSION (commit C) from PATH" and true when a library is loaded; otherwise the reason
  * the last load failed, or that none was asked for, and false. */
 GS_API bool gs_ggml_describe(char *out, size_t cap);
+/* The types of the loaded ggml that our registry does not know (ids from GS_TYPE_COUNT up, while
+ * ggml has one: a new type of the user's branch), each with ggml's name and geometry
+ * (ggml_type_traits: type_size, blck_size, type_name) and its to_float as the decoder: for
+ * gs_options.decoders. *n_out is their number (0 without a library, or when ggml has none);
+ * the table lives as long as the process. Types without a to_float are not listed. */
+GS_API const gs_decoder *gs_ggml_decoders(size_t *n_out);
 
 /* ------------------------------------------------------------------------------------------------
  * Decoder plugins (include/ggufsafe_plugin.h is their ABI; docs/new-quant-types.md). A loaded

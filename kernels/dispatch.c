@@ -45,9 +45,58 @@ static int ggml_take(bool retry_failed)
 
 static void ggml_became_available(void);
 
+/* The loaded ggml's types beyond our registry, as gs_decoder entries (gs_ggml_decoders). */
+static gs_decoder ggml_extra[GS_TYPE_DEF_MAX];
+static char ggml_extra_names[GS_TYPE_DEF_MAX][64];
+static gsi_ggml_to_float_fn ggml_extra_fn[GS_TYPE_DEF_MAX];
+static size_t ggml_n_extra;
+
+static gs_status ggml_extra_decode(void *ctx, int32_t type, const void *src, size_t src_bytes,
+                                   float *dst, size_t n_elems)
+{
+    (void)type;
+    (void)src_bytes; /* whole blocks of the geometry ggml gave, checked by the caller */
+    const gsi_ggml_to_float_fn *fn = ctx;
+    if (n_elems > (size_t)INT64_MAX) {
+        return GS_E_SIZE_MISMATCH;
+    }
+    (*fn)(src, dst, (int64_t)n_elems);
+    return GS_OK;
+}
+
+static void ggml_collect_extra(void)
+{
+    ggml_n_extra = 0;
+    for (uint32_t i = 0; i < GS_TYPE_DEF_MAX; i++) {
+        const int32_t id = GS_TYPE_COUNT + (int32_t)i;
+        uint32_t elems, bytes;
+        gsi_ggml_to_float_fn fn;
+        if (gsi_ggml_type(&ggml_lib, id, ggml_extra_names[ggml_n_extra], &elems, &bytes, &fn,
+                          NULL, 0) != 0) {
+            break; /* past ggml's last type */
+        }
+        if (fn == NULL || elems > GS_TYPE_DEF_MAX_BLOCK_ELEMS ||
+            bytes > GS_TYPE_DEF_MAX_BLOCK_BYTES) {
+            continue;
+        }
+        const size_t k = ggml_n_extra++;
+        ggml_extra_fn[k] = fn;
+        ggml_extra[k] = (gs_decoder){
+            .type = {.id = id, .name = ggml_extra_names[k], .block_elems = elems,
+                     .block_bytes = bytes},
+            .decode = ggml_extra_decode,
+            .ctx = &ggml_extra_fn[k],
+            .source = "ggml",
+        };
+    }
+}
+
 static gsi_ggml_status ggml_load_locked(const char *path)
 {
     const gsi_ggml_status st = gsi_ggml_open(&ggml_lib, path, ggml_why, sizeof ggml_why);
+    if (st == GSI_GGML_LOADED) {
+        ggml_collect_extra(); /* before the state says loaded: readers see a full table */
+    }
     atomic_store(&ggml_state, st == GSI_GGML_LOADED ? GGML_LOADED : GGML_FAILED);
     if (st == GSI_GGML_LOADED) {
         ggml_became_available();
@@ -123,6 +172,15 @@ gs_status gs_set_ggml_library(const char *path, gs_error *err)
     }
     fill_error(err, GS_E_KERNEL_UNAVAILABLE, ggml_why);
     return GS_E_KERNEL_UNAVAILABLE;
+}
+
+const gs_decoder *gs_ggml_decoders(size_t *n_out)
+{
+    const bool loaded = gsi_ggml_active() != NULL;
+    if (n_out != NULL) {
+        *n_out = loaded ? ggml_n_extra : 0;
+    }
+    return ggml_extra;
 }
 
 bool gs_ggml_describe(char *out, size_t cap)

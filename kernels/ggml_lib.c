@@ -1,5 +1,5 @@
 /* Loading libggml-base with dlopen and checking that our declarations fit it (ggml_lib.h). */
-#define _POSIX_C_SOURCE 200809L /* access */
+#define _GNU_SOURCE /* dladdr */
 #include "ggml_lib.h"
 
 #include <dlfcn.h>
@@ -211,6 +211,18 @@ gsi_ggml_to_float_fn gsi_ggml_decoder(const gsi_ggml *g, int32_t type)
     return g->ggml_get_type_traits((int)type)->to_float;
 }
 
+/* True when [p, p + n) lies in the loaded image of the object that holds `anchor` (ggml's own
+ * function): dladdr reads the process's list of mappings, never the bytes at p. */
+static bool in_image(const void *p, size_t n, const void *anchor)
+{
+    Dl_info a, b, c;
+    if (p == NULL || dladdr(anchor, &a) == 0 || dladdr(p, &b) == 0 || b.dli_fbase != a.dli_fbase) {
+        return false;
+    }
+    const char *last = (const char *)p + (n > 0 ? n - 1 : 0);
+    return dladdr(last, &c) != 0 && c.dli_fbase == a.dli_fbase;
+}
+
 int gsi_ggml_type(const gsi_ggml *g, int32_t type, char name[64], uint32_t *block_elems,
                   uint32_t *block_bytes, gsi_ggml_to_float_fn *to_float, char *why, size_t cap)
 {
@@ -218,9 +230,20 @@ int gsi_ggml_type(const gsi_ggml *g, int32_t type, char name[64], uint32_t *bloc
         say(why, cap, "type %d: no ggml library loaded", (int)type);
         return -1;
     }
+    /* ggml indexes its table with the id unchecked: past its last type the entry is whatever
+     * follows the table. Only an entry, name and to_float inside ggml's own image are read. */
+    void *anchor;
+    memcpy(&anchor, &g->ggml_get_type_traits, sizeof anchor);
     const gsi_ggml_traits *tr = g->ggml_get_type_traits((int)type);
-    if (tr == NULL || tr->blck_size <= 0 || tr->blck_size > (int64_t)UINT32_MAX ||
-        tr->type_size == 0 || tr->type_size > (size_t)UINT32_MAX) {
+    void *fn_addr = NULL;
+    if (tr != NULL && in_image(tr, sizeof *tr, anchor) && tr->to_float != NULL) {
+        memcpy(&fn_addr, &tr->to_float, sizeof fn_addr);
+    }
+    if (tr == NULL || !in_image(tr, sizeof *tr, anchor) ||
+        !in_image(tr->type_name, 64, anchor) || tr->blck_size <= 0 ||
+        tr->blck_size > (int64_t)UINT32_MAX || tr->type_size == 0 ||
+        tr->type_size > (size_t)UINT32_MAX ||
+        (tr->to_float != NULL && !in_image(fn_addr, 1, anchor))) {
         say(why, cap, "type %d: %s (ggml %s) has no live type with this id", (int)type, g->path,
             g->version);
         return -1;

@@ -81,10 +81,11 @@ void gsi_ggml_close(gsi_ggml *g);
 gsi_ggml_to_float_fn gsi_ggml_decoder(const gsi_ggml *g, int32_t type);
 
 /* Geometry, name and decoder ggml gives an id our registry does not know (a type of the user's
- * branch). ggml indexes its traits table with the id unchecked, so only ids the caller was told
- * exist (a tensor's type, with `--ggml`) may be asked, in a child process where it can crash.
+ * branch). ggml indexes its traits table with the id unchecked, so past its last type the entry
+ * is whatever follows the table: the entry, its name and its to_float are used only when each
+ * lies inside ggml's own loaded image (dladdr), which ends the walk at ggml's last type.
  * 0 when ggml has a live type there (block elements and bytes nonzero and representable, a
- * printable name of at most 63 bytes, copied into name); -1 otherwise, with why. */
+ * printable name of at most 63 bytes of [A-Za-z0-9_.-], copied into name); -1 otherwise. */
 int gsi_ggml_type(const gsi_ggml *g, int32_t type, char name[64], uint32_t *block_elems,
                   uint32_t *block_bytes, gsi_ggml_to_float_fn *to_float, char *why,
                   size_t why_cap);

@@ -204,7 +204,7 @@ int cli_kernel_unavailable(void)
     return CLI_EXIT_USAGE;
 }
 
-int cli_load_ggml(const char *path)
+int cli_load_ggml(const char *command, const char *path)
 {
     if (path == NULL) {
         return -1;
@@ -212,7 +212,9 @@ int cli_load_ggml(const char *path)
     gs_error err;
     const gs_status st = gs_set_ggml_library(path, &err);
     if (st == GS_OK) {
-        return -1;
+        size_t n = 0;
+        const gs_decoder *d = gs_ggml_decoders(&n);
+        return cli_types_add_decoders(command, d, n);
     }
     char why[2048];
     (void)gs_ggml_describe(why, sizeof why); /* the whole reason; err.detail is its head */

@@ -38,6 +38,17 @@ int cli_types_use(const char *command, const cli_list *specs)
     return -1;
 }
 
+int cli_types_add_decoders(const char *command, const gs_decoder *d, size_t n)
+{
+    if (n > GS_TYPE_DEF_MAX - current.n_decoders) {
+        return cli_usage_error(command, "more than %u decoders in all", GS_TYPE_DEF_MAX);
+    }
+    for (size_t i = 0; i < n; i++) {
+        current.decoders[current.n_decoders++] = d[i];
+    }
+    return -1;
+}
+
 const cli_types *cli_types_current(void)
 {
     return &current;

@@ -167,7 +167,7 @@ static int run(void *p)
     if (a->list_codes) {
         return list_codes(a);
     }
-    int ggml_code = cli_load_ggml(a->ggml);
+    int ggml_code = cli_load_ggml("certify", a->ggml);
     if (ggml_code >= 0) {
         return ggml_code;
     }

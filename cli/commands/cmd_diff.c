@@ -206,7 +206,7 @@ static int run_diff(void *p)
     if (types_code >= 0) {
         return types_code;
     }
-    int ggml_code = cli_load_ggml(a->ggml);
+    int ggml_code = cli_load_ggml("diff", a->ggml);
     if (ggml_code >= 0) {
         return ggml_code;
     }

@@ -10,7 +10,9 @@
  *   FAKE_BAD_TRAITS     type 12 (q4_K) claims 128 elements per block
  *   FAKE_BAD_WITNESS    q4_0's to_float is not the exported dequantize_row_q4_0
  * Its decoders are not ggml's: each writes a marker value per element (q4_0: 1, q8_K: 2, others:
- * 3), so that a test sees which function decoded; q8_1 has no to_float, as in ggml. */
+ * 3, the branch type: 4), so that a test sees which function decoded; q8_1 has no to_float, as
+ * in ggml. FAKE_GOOD also has a type our registry lacks, id GS_TYPE_COUNT "q8_0_branch" (Q8_0's
+ * geometry), as a ggml branch with a new type would. */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -67,6 +69,14 @@ static void other_row(const void *x, float *y, int64_t k)
     fill(y, k, 3.0f);
 }
 
+#ifdef FAKE_GOOD
+static void branch_row(const void *x, float *y, int64_t k)
+{
+    (void)x;
+    fill(y, k, 4.0f);
+}
+#endif
+
 #ifdef FAKE_BAD_WITNESS
 static void not_the_witness(const void *x, float *y, int64_t k)
 {
@@ -99,7 +109,9 @@ void ggml_log_set(void (*fn)(int, const char *, void *), void *user)
     (void)user;
 }
 
-static struct traits table[GS_TYPE_COUNT];
+/* the registry's ids, then (FAKE_GOOD) one type of "the user's branch" at id GS_TYPE_COUNT with
+ * Q8_0's geometry, then an empty entry: where ggml's real table would end */
+static struct traits table[GS_TYPE_COUNT + 2];
 
 const struct traits *ggml_get_type_traits(int type)
 {
@@ -115,6 +127,11 @@ const struct traits *ggml_get_type_traits(int type)
                                     ? other_row : NULL;
         }
         table[GS_TYPE_Q4_0].to_float = dequantize_row_q4_0;
+#ifdef FAKE_GOOD
+        table[GS_TYPE_COUNT] = (struct traits){.type_name = "q8_0_branch", .blck_size = 32,
+                                               .type_size = 34, .is_quantized = true,
+                                               .to_float = branch_row};
+#endif
 #ifdef FAKE_BAD_TRAITS
         table[GS_TYPE_Q4_K].blck_size = 128;
 #endif
@@ -122,5 +139,5 @@ const struct traits *ggml_get_type_traits(int type)
         table[GS_TYPE_Q4_0].to_float = not_the_witness;
 #endif
     }
-    return type >= 0 && type < GS_TYPE_COUNT ? &table[type] : NULL;
+    return type >= 0 ? &table[type] : NULL; /* unchecked, as ggml's */
 }

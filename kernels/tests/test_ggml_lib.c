@@ -209,3 +209,27 @@ Test(ggml_path, environment_library)
     cr_expect(gs_ggml_describe(text, sizeof text));
     cr_expect_str_eq(text, "ggml 0.25.1 (commit fake0001) from " FAKE_GOOD);
 }
+
+/* The stand-in's type beyond our registry, with its geometry, name and decoder; the walk stops
+ * at the empty entry after it. */
+Test(ggml_path, branch_types_from_ggml)
+{
+    size_t n = 7;
+    (void)gs_ggml_decoders(&n);
+    cr_expect_eq(n, 0, "no library: no types");
+    gs_error err;
+    cr_assert_eq(gs_set_ggml_library(FAKE_GOOD, &err), GS_OK);
+    const gs_decoder *d = gs_ggml_decoders(&n);
+    cr_assert_eq(n, 1);
+    cr_expect_eq(d[0].type.id, GS_TYPE_COUNT);
+    cr_expect_str_eq(d[0].type.name, "q8_0_branch");
+    cr_expect_eq(d[0].type.block_elems, 32);
+    cr_expect_eq(d[0].type.block_bytes, 34);
+    cr_expect_not(d[0].type.override_builtin);
+    cr_expect_str_eq(d[0].source, "ggml");
+    static uint8_t src[68];
+    static float out[64];
+    cr_expect_eq(d[0].decode(d[0].ctx, d[0].type.id, src, sizeof src, out, 64), GS_OK);
+    cr_expect_eq(out[0], 4.0f);
+    cr_expect_eq(out[63], 4.0f);
+}
