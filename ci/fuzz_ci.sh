@@ -20,7 +20,8 @@ broot=${BUILD_ROOT:-$root/build} # where the three builds and the work directory
 build=$broot/fuzz
 afl_build=$broot/afl
 work=$broot/fuzz-ci
-targets=(open dequant decode_blocks roundtrip detect certify manifest open_file utf8 walk)
+targets=(open dequant decode_blocks roundtrip detect certify manifest open_file utf8 walk
+         type_spec plugin_table)
 
 echo "--- build: libFuzzer (ASan+UBSan) and AFL++"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-14 \

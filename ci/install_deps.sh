@@ -17,10 +17,12 @@ python3 python3-jsonschema
 python3-venv python3-pip python3-setuptools python3-wheel python3-cffi python3-numpy python3-pytest mypy
 binutils file zip unzip
 abigail-tools
-groff-base man-db zsh"
+groff-base man-db zsh
+chromium fonts-dejavu-core"
 
 # groff-base and man-db check the generated man pages (groff -ww, man --warnings), zsh the zsh
-# completion (zsh -n): test_cli_generate.
+# completion (zsh -n): test_cli_generate. chromium and fonts-dejavu-core render diff's HTML page
+# headless (test_diff_html_render) and make the README's screenshot (docs/img/make_screenshots.sh).
 # npm fetches ggml's package for the oracle and the node readers of the conformance matrix:
 # Debian's nodejs and npm, unless a Node.js with npm is already installed (NodeSource's, say).
 command -v npm >/dev/null 2>&1 || PACKAGES="$PACKAGES nodejs npm"

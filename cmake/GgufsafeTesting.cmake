@@ -15,10 +15,10 @@ if(NOT CMAKE_CROSSCOMPILING)
   endif()
 endif()
 
-# gs_add_criterion_test(NAME SOURCES ... [LIBS ...] [ENV ...]): a no-op without Criterion and in
-# cross builds (the qemu runs use the plain-C programs).
+# gs_add_criterion_test(NAME SOURCES ... [LIBS ...] [ENV ...] [JOBS N]): a no-op without Criterion
+# and in cross builds (the qemu runs use the plain-C programs). JOBS: Criterion's workers (2).
 function(gs_add_criterion_test name)
-  cmake_parse_arguments(T "" "" "SOURCES;LIBS;ENV" ${ARGN})
+  cmake_parse_arguments(T "" "JOBS" "SOURCES;LIBS;ENV" ${ARGN})
   if(NOT GS_HAVE_CRITERION)
     return()
   endif()
@@ -28,7 +28,10 @@ function(gs_add_criterion_test name)
                          -Wno-missing-prototypes)
   target_include_directories(${name} PRIVATE ${CRITERION_INCLUDE_DIR})
   target_link_libraries(${name} PRIVATE ${T_LIBS} ${CRITERION_LIBRARY})
-  add_test(NAME ${name} COMMAND ${name} --jobs 2)
+  if(NOT T_JOBS)
+    set(T_JOBS 2)
+  endif()
+  add_test(NAME ${name} COMMAND ${name} --jobs ${T_JOBS})
   set_tests_properties(${name} PROPERTIES FAIL_REGULAR_EXPRESSION "${GS_TEST_FAIL_REGEX}"
                        ENVIRONMENT "GS_SOURCE_DIR=${PROJECT_SOURCE_DIR};GS_BINARY_DIR=${PROJECT_BINARY_DIR};${T_ENV}")
 endfunction()

@@ -19,6 +19,9 @@
  *                      (fuzz_manifest reads the whole input).
  *   OUT/detect/        every input's first GS_DETECT_BYTES bytes (all gs_detect looks at),
  *                      with the zero trailer.
+ *   OUT/type_spec/     --type values, accepted and refused ones (no trailer);
+ *   OUT/plugin_table/  encoded plugin tables (plugin_table.h): the example plugin's, one of
+ *                      three types, and broken ones (no trailer).
  * Deterministic: inputs are visited in name order. */
 #define _DEFAULT_SOURCE
 #include <dirent.h>
@@ -31,6 +34,7 @@
 #include <sys/stat.h>
 
 #include "fuzz_common.h"
+#include "plugin_table.h"
 #ifdef GS_SEEDS_MANIFEST
 #include "ggufsafe_manifest.h"
 #endif
@@ -350,6 +354,56 @@ static void synthetic_block_seeds(void)
     }
 }
 
+static void type_spec_seeds(void)
+{
+    static const char *const specs[] = {
+        "200:q8_0_example:32:34", "8:q8_0:32:34:override", "2147483647:z:4096:4096",
+        "200:x:4294967296:34",    "8:q8:32:34",            "200:bad name:32:34",
+        "200:x:0:34",             "200::32:34",            "200:x:32:34:overrid",
+        "-1:x:32:34",             "200:x:32",              "",
+    };
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "spec_%02zu", i);
+        write_seed("type_spec", name, (const uint8_t *)specs[i], strlen(specs[i]), NULL);
+    }
+}
+
+static int no_decode(int32_t type, const void *src, size_t src_bytes, float *dst, size_t n)
+{
+    (void)type, (void)src, (void)src_bytes, (void)dst, (void)n;
+    return 1;
+}
+
+static void plugin_table_seeds(void)
+{
+    static const gs_plugin_type one[] = {{200, "q8_0_example", 32, 34, no_decode}};
+    static const gs_plugin_type three[] = {{200, "a", 32, 34, no_decode},
+                                           {201, "b.c-d_e", 256, 210, no_decode},
+                                           {100000, "c", 1, 1, no_decode}};
+    static const gs_plugin_type builtin[] = {{8, "q8_0", 32, 34, no_decode}};
+    const gs_plugin_table tables[] = {
+        {GGUFSAFE_PLUGIN_ABI_VERSION, sizeof(gs_plugin_table), "q8_0 example", 1, one},
+        {GGUFSAFE_PLUGIN_ABI_VERSION, sizeof(gs_plugin_table), "three", 3, three},
+        {GGUFSAFE_PLUGIN_ABI_VERSION, sizeof(gs_plugin_table), "builtin", 1, builtin},
+    };
+    static uint8_t enc[GSI_PLUGIN_TABLE_MAX_BYTES];
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        size_t len;
+        if (gsi_plugin_table_encode(&tables[i], enc, &len, NULL) != GS_OK) {
+            die("cannot encode a plugin table seed", "");
+        }
+        char name[32];
+        snprintf(name, sizeof name, "table_%zu", i);
+        write_seed("plugin_table", name, enc, len, NULL);
+        if (i == 0) {
+            enc[4] = 2; /* another ABI version */
+            write_seed("plugin_table", "table_abi_2", enc, len, NULL);
+            write_seed("plugin_table", "table_cut", enc, len - 3, NULL);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -361,7 +415,7 @@ int main(int argc, char **argv)
     make_dir(out_dir);
     static const char *const targets[] = {"open",    "dequant",  "roundtrip", "decode_blocks",
                                           "certify", "manifest", "open_file", "utf8",
-                                          "detect", "walk"};
+                                          "detect", "walk", "type_spec", "plugin_table"};
     for (size_t t = 0; t < sizeof targets / sizeof targets[0]; t++) {
         char path[4096];
         snprintf(path, sizeof path, "%s/%s", out_dir, targets[t]);
@@ -377,6 +431,8 @@ int main(int argc, char **argv)
     }
     synthetic_block_seeds();
     walk_seeds();
+    type_spec_seeds();
+    plugin_table_seeds();
     printf("gs_fuzz_seeds: %zu seeds in %s\n", n_written, out_dir);
     return 0;
 }

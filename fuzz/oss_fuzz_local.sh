@@ -7,7 +7,7 @@
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${1:-$root/build/oss-fuzz}
-targets="open dequant decode_blocks roundtrip detect certify manifest open_file utf8 walk"
+targets="open dequant decode_blocks roundtrip detect certify manifest open_file utf8 walk type_spec plugin_table"
 
 CC=clang-14
 CXX=clang++-14

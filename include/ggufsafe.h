@@ -191,8 +191,9 @@ GS_API const char *gs_type_name(int32_t type);
  * ---------------------------------------------------------------------------------------------- */
 #define GS_TYPE_DEF_MAX 256u                 /* definitions (and decoders) per gs_options */
 #define GS_TYPE_NAME_MAX 63u                 /* bytes of a defined type's name */
-#define GS_TYPE_DEF_MAX_BLOCK_BYTES 32768u   /* bytes per block of a defined type, at most */
-#define GS_TYPE_DEF_MAX_BLOCK_ELEMS 65536u   /* elements per block of a defined type, at most */
+#define GS_TYPE_DEF_MAX_BLOCK_BYTES 4096u    /* bytes per block of a defined type, at most (ggml's
+                                                largest block is 292 bytes) */
+#define GS_TYPE_DEF_MAX_BLOCK_ELEMS 4096u    /* elements per block of a defined type, at most */
 
 typedef struct gs_type_def {
     int32_t id;            /* the id tensors carry in the file: 0 .. INT32_MAX */
@@ -561,6 +562,10 @@ GS_API gs_status gs_tensor_find_n(const gs_file *file, const char *name, size_t 
  * GS_E_REMOVED_TENSOR_TYPE for ids without a layout. */
 GS_API gs_status gs_dequantize(gs_type type, const void *src, size_t src_bytes, float *dst,
                                size_t n_elems);
+/* gs_dequantize with the types `file` knows (its caller-defined types and decoders first, then
+ * the registry): for raw blocks read from the file (gs_file_read). file may be NULL. */
+GS_API gs_status gs_file_dequantize(const gs_file *file, int32_t type, const void *src,
+                                    size_t src_bytes, float *dst, size_t n_elems);
 /* The whole tensor: n_elems must equal its element count. */
 GS_API gs_status gs_tensor_dequantize(const gs_file *file, size_t index, float *dst,
                                       size_t n_elems);

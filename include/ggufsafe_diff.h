@@ -330,6 +330,11 @@ GS_API gs_status gs_diff_worst_at(const gs_diff *diff, size_t i, gs_diff_block *
  * GS_E_IO when the sink fails, GS_E_NO_MEMORY. */
 GS_API gs_status gs_diff_write_text(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 GS_API gs_status gs_diff_write_json(const gs_diff *diff, const gs_sink *sink, gs_error *err);
+/* One self-contained HTML page (`ggufsafe diff --html`): the gate's verdict, NMSE per layer for
+ * each role and NMSE against bits per weight per tensor as inline SVG, the gate's failures and
+ * the roll-up tables; no script, no href or src, nothing fetched; the same bytes for the same
+ * comparison. docs/diff.md describes the page, its axes and its size. Failures as above. */
+GS_API gs_status gs_diff_write_html(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 
 #ifdef __cplusplus
 }

@@ -51,8 +51,8 @@ typedef int (*gs_plugin_decode_fn)(int32_t type, const void *src, size_t src_byt
 typedef struct gs_plugin_type {
     int32_t id;               /* the type id tensors carry: not one ggufsafe knows */
     const char *name;         /* 1..GGUFSAFE_PLUGIN_NAME_MAX bytes of [A-Za-z0-9_.-] */
-    uint32_t block_elems;     /* elements per block, 1..65536 */
-    uint32_t block_bytes;     /* bytes per block, 1..32768 */
+    uint32_t block_elems;     /* elements per block, 1..4096 */
+    uint32_t block_bytes;     /* bytes per block, 1..4096 */
     gs_plugin_decode_fn decode;
 } gs_plugin_type;
 

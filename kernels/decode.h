@@ -60,4 +60,11 @@ gsi_decode_fn gsi_decoder_neon(int32_t type);
  * GS_E_INVALID_ARGUMENT for NULL buffers with n_blocks > 0. */
 gs_status gsi_decode_blocks(int32_t type, const uint8_t *src, float *dst, size_t n_blocks);
 
+struct gsi_type_row;
+/* gs_dequantize's argument checks for a row's geometry (built in or caller-defined): NULL
+ * buffers with data (GS_E_INVALID_ARGUMENT), n_elems not whole blocks or src_bytes not their
+ * size (GS_E_SIZE_MISMATCH, overflow included); GS_OK with *n_blocks. */
+gs_status gsi_decode_sizes(const struct gsi_type_row *row, const void *src, size_t src_bytes,
+                           const float *dst, size_t n_elems, size_t *n_blocks);
+
 #endif

@@ -20,6 +20,24 @@ static gs_status decodable_status(const gsi_type_row *row)
     return row->decodable ? GS_OK : GS_E_NOT_DECODABLE;
 }
 
+gs_status gsi_decode_sizes(const gsi_type_row *row, const void *src, size_t src_bytes,
+                           const float *dst, size_t n_elems, size_t *n_blocks)
+{
+    if ((src == NULL && src_bytes != 0) || (dst == NULL && n_elems != 0)) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    if (n_elems % row->block_elems != 0) {
+        return GS_E_SIZE_MISMATCH;
+    }
+    *n_blocks = n_elems / row->block_elems;
+    size_t need;
+    /* Detect and prevent integer overflow */
+    if (gsi_checked_mul_size(*n_blocks, row->block_bytes, &need) || need != src_bytes) {
+        return GS_E_SIZE_MISMATCH;
+    }
+    return GS_OK;
+}
+
 gs_status gsi_decode_blocks(int32_t type, const uint8_t *src, float *dst, size_t n_blocks)
 {
     const gs_status st = decodable_status(gsi_type_lookup(type));
@@ -64,17 +82,10 @@ gs_status gs_dequantize(gs_type type, const void *src, size_t src_bytes, float *
     if (st != GS_OK) {
         return st;
     }
-    if ((src == NULL && src_bytes != 0) || (dst == NULL && n_elems != 0)) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    if (n_elems % row->block_elems != 0) {
-        return GS_E_SIZE_MISMATCH;
-    }
-    const size_t n_blocks = n_elems / row->block_elems;
-    size_t need;
-    /* Detect and prevent integer overflow */
-    if (gsi_checked_mul_size(n_blocks, row->block_bytes, &need) || need != src_bytes) {
-        return GS_E_SIZE_MISMATCH;
+    size_t n_blocks;
+    const gs_status sst = gsi_decode_sizes(row, src, src_bytes, dst, n_elems, &n_blocks);
+    if (sst != GS_OK) {
+        return sst;
     }
     return gsi_decode_blocks((int32_t)type, src, dst, n_blocks);
 }

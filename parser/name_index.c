@@ -75,6 +75,9 @@ static gs_status grow(gsi_name_index *ix, gsi_mem *mem)
     }
     size_t mask = new_cap - 1;
     for (size_t j = 0; j < ix->cap; j++) {
+        if (j + 16 < ix->cap) { /* the destination of a slot a few ahead: the moves overlap */
+            __builtin_prefetch(&slots[ix->slots[j + 16].hash & mask], 1);
+        }
         gsi_slot s = ix->slots[j];
         if (s.record_plus_one == 0) {
             continue;
@@ -93,9 +96,26 @@ static gs_status grow(gsi_name_index *ix, gsi_mem *mem)
     return GS_OK;
 }
 
+uint32_t gsi_index_hash_prefetch(const gsi_name_index *ix, const uint8_t *name, uint64_t len)
+{
+    uint32_t h = hash_name(ix, name, len);
+    if (ix->cap > 0) {
+        __builtin_prefetch(&ix->slots[h & (ix->cap - 1)], 1);
+    }
+    return h;
+}
+
 gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *src,
                            const uint8_t *name, uint64_t len, uint32_t record, bool *dup,
                            uint32_t *dup_record)
+{
+    return gsi_index_insert_hashed(ix, mem, src, name, len, hash_name(ix, name, len), record, dup,
+                                   dup_record);
+}
+
+gs_status gsi_index_insert_hashed(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *src,
+                                  const uint8_t *name, uint64_t len, uint32_t h, uint32_t record,
+                                  bool *dup, uint32_t *dup_record)
 {
     *dup = false;
     /* Keep the load factor at or below 1/2 so probe sequences stay short. */
@@ -105,7 +125,6 @@ gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_sour
             return st;
         }
     }
-    uint32_t h = hash_name(ix, name, len);
     size_t i = probe(ix, src, h, name, len);
     if (ix->slots[i].record_plus_one != 0) {
         *dup = true;

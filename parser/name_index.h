@@ -35,6 +35,15 @@ gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_sour
                            const uint8_t *name, uint64_t len, uint32_t record, bool *dup,
                            uint32_t *dup_record);
 
+/* gsi_index_insert in two steps, so that the caller can do other work while the slot's cache
+ * line arrives (the slot is a cache miss for every name once the table outgrows the cache: it
+ * was most of an open's time on 160,000 keys): the name's hash, with a prefetch of its slot,
+ * then the insert with that hash (the one gsi_index_hash_prefetch gave for this index). */
+uint32_t gsi_index_hash_prefetch(const gsi_name_index *ix, const uint8_t *name, uint64_t len);
+gs_status gsi_index_insert_hashed(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *src,
+                                  const uint8_t *name, uint64_t len, uint32_t hash,
+                                  uint32_t record, bool *dup, uint32_t *dup_record);
+
 /* Returns true and sets *record when the exact name is indexed. */
 bool gsi_index_find(const gsi_name_index *ix, const gsi_name_source *src, const uint8_t *name,
                     uint64_t len, uint32_t *record);

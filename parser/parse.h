@@ -41,6 +41,11 @@ gs_status gsi_check_layout(gsi_parser *p);
  * and *len describe the bytes and the cursor is past them; on failure *len_field is where the
  * string started and nothing is reported yet (the caller knows the context). */
 gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len);
+/* The same for the string that opens record `index` of a table (field "key" of "key-value
+ * pair", field "name" of "tensor info"): a failure is reported, at the record's start, as the
+ * field's length cut off or as a length the file or the limit cannot hold. */
+gs_status gsi_read_record_string(gsi_parser *p, const char *field, const char *record,
+                                 uint64_t index, const uint8_t **data, uint64_t *len);
 
 /* A problem that need not stop the parse: fails it (returning st), or in diagnostic mode is
  * recorded as a finding (returning GS_OK, or a failure to record it). Used for the strict-only

@@ -42,6 +42,23 @@ gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len)
     return GS_OK;
 }
 
+gs_status gsi_read_record_string(gsi_parser *p, const char *field, const char *record,
+                                 uint64_t index, const uint8_t **data, uint64_t *len)
+{
+    const uint64_t at = p->cur.pos;
+    gs_status st = gsi_read_string(p, data, len);
+    if (st == GS_E_TRUNCATED) {
+        return gsi_fail(p->err, st, at, GS_CONTEXT_NONE, NULL, 0, "%s length of %s %llu", field,
+                        record, (unsigned long long)index);
+    }
+    if (st != GS_OK) {
+        return gsi_fail(p->err, st, at, GS_CONTEXT_NONE, NULL, 0,
+                        "%s of %s %llu declares %llu bytes", field, record,
+                        (unsigned long long)index, (unsigned long long)*len);
+    }
+    return GS_OK;
+}
+
 /* Reports a failed gsi_read_string of a value or array element belonging to key kv. */
 static gs_status string_failure(gsi_parser *p, gs_status st, uint64_t at, const gsi_kv *kv,
                                 uint64_t declared)
@@ -306,18 +323,14 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
     gs_file *f = p->file;
     uint64_t at = c->pos;
 
-    const uint8_t *key;
-    uint64_t key_len;
-    gs_status st = gsi_read_string(p, &key, &key_len);
+    const uint8_t *key = NULL;
+    uint64_t key_len = 0;
+    gs_status st = gsi_read_record_string(p, "key", "key-value pair", index, &key, &key_len);
     if (st != GS_OK) {
-        if (st == GS_E_TRUNCATED) {
-            return gsi_fail(p->err, st, at, GS_CONTEXT_NONE, NULL, 0,
-                            "key length of key-value pair %llu", (unsigned long long)index);
-        }
-        return gsi_fail(p->err, st, at, GS_CONTEXT_NONE, NULL, 0,
-                        "key of key-value pair %llu declares %llu bytes",
-                        (unsigned long long)index, (unsigned long long)key_len);
+        return st;
     }
+    /* the index slot's cache line is fetched while the key is checked and the record made */
+    const uint32_t key_hash = gsi_index_hash_prefetch(&f->kv_index, key, key_len);
     st = gsi_check_key(key, key_len, p->strict); /* strict adds only GS_E_BAD_KEY */
     if (st == GS_E_BAD_KEY) {
         st = gsi_problem(p, GS_E_BAD_KEY, at, GS_CONTEXT_KEY, key, key_len,
@@ -346,8 +359,8 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index)
     bool dup;
     uint32_t earlier;
     gsi_name_source names = gsi_kv_names(f);
-    mst = gsi_index_insert(&f->kv_index, &f->mem, &names, key, key_len, (uint32_t)f->n_kv, &dup,
-                           &earlier);
+    mst = gsi_index_insert_hashed(&f->kv_index, &f->mem, &names, key, key_len, key_hash,
+                                  (uint32_t)f->n_kv, &dup, &earlier);
     if (mst != GS_OK) {
         return gsi_fail(p->err, mst, at, GS_CONTEXT_KEY, key, key_len, "key index");
     }

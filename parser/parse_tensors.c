@@ -68,17 +68,11 @@ static gs_status parse_one_tensor(gsi_parser *p, uint64_t index)
     gs_file *f = p->file;
     uint64_t at = c->pos;
 
-    const uint8_t *name;
-    uint64_t name_len;
-    gs_status st = gsi_read_string(p, &name, &name_len);
+    const uint8_t *name = NULL;
+    uint64_t name_len = 0;
+    gs_status st = gsi_read_record_string(p, "name", "tensor info", index, &name, &name_len);
     if (st != GS_OK) {
-        if (st == GS_E_TRUNCATED) {
-            return gsi_fail(p->err, st, at, GS_CONTEXT_NONE, NULL, 0,
-                            "name length of tensor info %llu", (unsigned long long)index);
-        }
-        return gsi_fail(p->err, st, at, GS_CONTEXT_NONE, NULL, 0,
-                        "name of tensor info %llu declares %llu bytes", (unsigned long long)index,
-                        (unsigned long long)name_len);
+        return st;
     }
     st = gsi_check_tensor_name(name, name_len, false);
     if (st != GS_OK) {

@@ -296,8 +296,8 @@ static gs_status child_decode(gs_plugin *p, int32_t type, const void *src, size_
         uint64_t off = gsi_load_u64le(p->buf);
         bool after = p->buf[8] != 0;
         reap(p, false);
-        return fail_plugin(p, "wrote out of bounds of its output %s: %llu bytes %s it (caught in "
-                           "the child)", during, (unsigned long long)off + (after ? 1 : 0),
+        return fail_plugin(p, "wrote out of bounds of its output %s: at byte %llu %s it (caught "
+                           "in the child)", during, (unsigned long long)off,
                            after ? "past the end of" : "before the start of");
     }
     if (kind != GSI_PF_RESULT || len < 4) {

@@ -22,6 +22,30 @@ void gsi_tensor_strides(const gs_file *f, const gsi_tensor *t, uint64_t nb[GS_MA
     }
 }
 
+/* Fills *info field by field: the caller's struct itself when it is this library's size (see
+ * fill_kv_info in kv_api.c: no stack copy read back through store forwarding). */
+static void fill_tensor_info(const gs_file *file, const gsi_tensor *t, gs_tensor_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->name = (gs_str){(const char *)file->base + t->name_off, (size_t)t->name_len};
+    info->n_dims = t->n_dims;
+    info->n_elements = 1;
+    for (int j = 0; j < GS_MAX_DIMS; j++) {
+        info->ne[j] = t->ne[j];
+        info->n_elements *= t->ne[j]; /* validated at open: no overflow */
+    }
+    gsi_tensor_strides(file, t, info->nb);
+    info->type = (gs_type)t->type;
+    info->offset = t->offset;
+    info->data_offset = file->layout.data_offset + t->offset; /* may wrap only when outside */
+    info->size = t->nbytes;
+    info->info_offset = t->info_off;
+    info->data_in_file = !t->outside;
+    info->data = t->nbytes > 0 && !t->outside && file->data_base != NULL
+                    ? file->data_base + info->data_offset
+                    : NULL;
+}
+
 gs_status gs_tensor_info_at_sized(const gs_file *file, size_t index, gs_tensor_info *out,
                                   size_t out_size)
 {
@@ -32,25 +56,12 @@ gs_status gs_tensor_info_at_sized(const gs_file *file, size_t index, gs_tensor_i
         return GS_E_OUT_OF_RANGE;
     }
     const gsi_tensor *t = &file->tensors[index];
-    gs_tensor_info info;
-    memset(&info, 0, sizeof info);
-    info.name = (gs_str){(const char *)file->base + t->name_off, (size_t)t->name_len};
-    info.n_dims = t->n_dims;
-    info.n_elements = 1;
-    for (int j = 0; j < GS_MAX_DIMS; j++) {
-        info.ne[j] = t->ne[j];
-        info.n_elements *= t->ne[j]; /* validated at open: no overflow */
+    if (out_size == sizeof *out) {
+        fill_tensor_info(file, t, out);
+        return GS_OK;
     }
-    gsi_tensor_strides(file, t, info.nb);
-    info.type = (gs_type)t->type;
-    info.offset = t->offset;
-    info.data_offset = file->layout.data_offset + t->offset; /* may wrap only when outside */
-    info.size = t->nbytes;
-    info.info_offset = t->info_off;
-    info.data_in_file = !t->outside;
-    info.data = t->nbytes > 0 && !t->outside && file->data_base != NULL
-                    ? file->data_base + info.data_offset
-                    : NULL;
+    gs_tensor_info info;
+    fill_tensor_info(file, t, &info);
     gsi_copy_sized(out, out_size, &info, sizeof info);
     return GS_OK;
 }

@@ -116,6 +116,25 @@ gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index, uint64_t
     return decode_blocks(ext, row, t->type, file->data_base + pos, dst, (size_t)n_blocks);
 }
 
+gs_status gs_file_dequantize(const gs_file *file, int32_t type, const void *src,
+                             size_t src_bytes, float *dst, size_t n_elems)
+{
+    const gsi_ext_type *ext = gsi_file_ext_type(file, type);
+    if (ext == NULL) {
+        return gs_dequantize((gs_type)type, src, src_bytes, dst, n_elems);
+    }
+    if (!ext->row.decodable) {
+        return GS_E_NOT_DECODABLE;
+    }
+    const gsi_type_row *row = &ext->row;
+    size_t n_blocks;
+    const gs_status st = gsi_decode_sizes(row, src, src_bytes, dst, n_elems, &n_blocks);
+    if (st != GS_OK) {
+        return st;
+    }
+    return n_blocks == 0 ? GS_OK : decode_blocks(ext, row, type, src, dst, n_blocks);
+}
+
 gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t first_row,
                                     uint64_t n_rows, float *dst, size_t n_elems)
 {

@@ -332,21 +332,18 @@ static void write_json_summary(batch *b)
 {
     cli_json *j = &b->j;
     cli_json_end_array(j); /* files */
-    cli_json_key(j, "summary");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "summary");
     cli_json_key_u64(j, "files", b->sum.files);
     cli_json_key_u64(j, "certified", b->sum.certified);
     cli_json_key_u64(j, "not_certified", b->sum.failed);
     cli_json_key_u64(j, "unreadable", b->sum.unreadable);
     cli_json_key_u64(j, "skipped", b->sum.skipped);
     cli_json_key_u64(j, "exit_code", (uint64_t)b->sum.exit_code);
-    cli_json_key(j, "rows");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "rows");
     for (size_t i = 0; i < b->n_rows; i++) {
         const row *r = &b->rows[i];
         cli_json_begin_object(j);
-        cli_json_key(j, "path");
-        cli_json_string(j, r->path, strlen(r->path));
+        cli_json_key_cstring(j, "path", r->path);
         cli_json_key_cstring(j, "verdict", row_verdict[r->state]);
         if (r->state == ROW_CERTIFIED || r->state == ROW_FAILED) {
             cli_json_key_u64(j, "errors", r->errors);

@@ -12,11 +12,13 @@
 #include "cert.h"
 #include "cert_scales.h"
 #include "cert_stats_kernel.h"
+#include "cli_source.h"
 #include "spans.h"
 #include "work_pool.h"
 
 #define CHUNK_BYTES (2u << 20) /* read per item: large enough to amortise a pread */
 #define SUB_ELEMS 16384u       /* decoded at a time: 64 KiB of f32 that stays in cache */
+_Static_assert(GS_TYPE_DEF_MAX_BLOCK_ELEMS <= SUB_ELEMS, "a caller-defined block fits one pass");
 
 typedef struct item {
     size_t stat;          /* index into the run's stats */
@@ -74,7 +76,7 @@ static void scan_item(void *ctx, size_t k, unsigned worker)
             for (size_t b = 0; b < it->n_blocks && res->st == GS_OK; b += sub_blocks) {
                 size_t nb = it->n_blocks - b < sub_blocks ? (size_t)(it->n_blocks - b) : sub_blocks;
                 size_t ne = nb * ti.block_elems;
-                gs_status ds = gs_dequantize(st->pub.type, raw + b * bb, nb * bb, vals, ne);
+                gs_status ds = gs_file_dequantize(f, st->pub.type, raw + b * bb, nb * bb, vals, ne);
                 if (ds != GS_OK) {
                     res->st = ds;
                     res->st_offset = at + b * bb;
@@ -205,11 +207,9 @@ static void report(cert_run *r, const cert_stats *s)
     const gs_certify_stats *v = &s->pub;
     const uint32_t p = v->part;
     if (s->read_status != GS_OK) {
-        const bool changed = s->read_status == GS_E_TRUNCATED ||
-                             s->read_status == GS_E_FILE_CHANGED;
         r->read_failed = true;
         cert_read_failed(r, p, s->read_status, s->read_offset,
-                         changed ? "the file changed while its tensor data was scanned"
+                         cli_file_changed(s->read_status) ? "the file changed while its tensor data was scanned"
                                  : "the deep scan of the tensor data");
         return;
     }

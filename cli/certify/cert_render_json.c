@@ -22,13 +22,11 @@ void cert_json_profiles(cli_json *j, unsigned profiles)
 
 static void json_parts(cli_json *j, const cert_run *r)
 {
-    cli_json_key(j, "parts");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "parts");
     for (size_t p = 0; p < r->n_parts; p++) {
         const cert_part *part = &r->parts[p];
         cli_json_begin_object(j);
-        cli_json_key(j, "name");
-        cli_json_string(j, part->label, strlen(part->label));
+        cli_json_key_cstring(j, "name", part->label);
         cli_json_key_cstring(j, "status", part->file != NULL   ? "read"
                                           : part->missing      ? "missing"
                                           : part->same_as != 0 ? "same_file"
@@ -103,8 +101,7 @@ static void float_or_null(cli_json *j, const char *key, bool have, const gs_cert
 
 static void json_stats(cli_json *j, const cert_run *r)
 {
-    cli_json_key(j, "statistics");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "statistics");
     for (size_t i = 0; i < r->n_stats; i++) {
         const gs_certify_stats *s = &r->stats[i].pub;
         cli_json_begin_object(j);
@@ -153,8 +150,7 @@ void cert_json_report(cli_json *j, const cert_run *r)
     gs_options_init(&opts);
     opts.profile = r->opt.profile;
     cli_json_report_header(j, "certify", &opts);
-    cli_json_key(j, "path");
-    cli_json_string(j, r->path, strlen(r->path));
+    cli_json_key_cstring(j, "path", r->path);
     cli_json_key_cstring(j, "kind", r->is_set ? "split" : "file");
     cli_json_key_bool(j, "deep", r->opt.deep);
     cli_json_key_bool(j, "metadata_only", r->opt.metadata_only);
@@ -170,14 +166,12 @@ void cert_json_report(cli_json *j, const cert_run *r)
     cli_json_key_bool(j, "read_failed", r->read_failed);
     uint64_t counts[3];
     cert_count(&r->findings, r->opt.profile, counts);
-    cli_json_key(j, "counts");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "counts");
     cli_json_key_u64(j, "error", counts[CERT_ERROR]);
     cli_json_key_u64(j, "warning", counts[CERT_WARNING]);
     cli_json_key_u64(j, "info", counts[CERT_INFO]);
     cli_json_end_object(j);
-    cli_json_key(j, "what");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "what");
     cli_json_key_cstring(j, "kind", cert_kind_name(r->kind));
     cli_json_key(j, "architecture");
     r->arch != NULL ? cli_json_string(j, r->arch, r->arch_len) : cli_json_null(j);
@@ -186,14 +180,12 @@ void cert_json_report(cli_json *j, const cert_run *r)
                             : cli_json_null(j);
     cli_json_end_object(j);
     json_parts(j, r);
-    cli_json_key(j, "findings");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "findings");
     for (size_t i = 0; i < r->findings.n; i++) {
         json_finding(j, r, &r->findings.items[i]);
     }
     cli_json_end_array(j);
-    cli_json_key(j, "omitted");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "omitted");
     for (size_t i = 0; i < r->findings.n_codes; i++) {
         const cert_omitted *c = &r->findings.codes[i];
         if (c->omitted > 0) {

@@ -204,6 +204,18 @@ static void write_location_uri(cli_json *j, const char *uri, bool relative)
     }
 }
 
+/* Opens "locations": [{"physicalLocation": {"artifactLocation": {...: a result's one location,
+ * down to its artifact, whose uri it writes. The caller closes the artifact location, the
+ * physical location, the location and the array. */
+static void begin_artifact_location(cli_json *j, const char *uri, bool relative)
+{
+    cli_json_key_begin_array(j, "locations");
+    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "physicalLocation");
+    cli_json_key_begin_object(j, "artifactLocation");
+    write_location_uri(j, uri, relative);
+}
+
 /* ---- artifacts: one per distinct URI ------------------------------------------------------ */
 
 static uint64_t hash_text(const char *t)
@@ -334,8 +346,7 @@ static void write_rule(cli_json *j, const sarif_rule *rule)
         }
         free(anchor);
     }
-    cli_json_key(j, "defaultConfiguration");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "defaultConfiguration");
     cli_json_key_cstring(j, "level", cert_sarif_level(rule->severity));
     cli_json_end_object(j);
     cli_json_end_object(j);
@@ -419,8 +430,7 @@ static void fingerprint(cli_json *j, const cert_finding *f, uint32_t occurrence)
         k += f->name_len;
     }
     k += (size_t)snprintf((char *)fp + k, cap - k, "/%u", occurrence);
-    cli_json_key(j, "partialFingerprints");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "partialFingerprints");
     cli_json_key(j, FINGERPRINT_KEY);
     cli_json_string(j, fp, k);
     cli_json_end_object(j);
@@ -450,18 +460,10 @@ static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint
     bool in_part = f->part != CERT_NO_PART && f->part < r->n_parts;
     size_t index = in_part ? part_artifact[f->part] : set_artifact;
     const sarif_artifact *a = &s->artifacts[index];
-    cli_json_key(j, "locations");
-    cli_json_begin_array(j);
-    cli_json_begin_object(j);
-    cli_json_key(j, "physicalLocation");
-    cli_json_begin_object(j);
-    cli_json_key(j, "artifactLocation");
-    cli_json_begin_object(j);
-    write_location_uri(j, a->uri, a->relative);
+    begin_artifact_location(j, a->uri, a->relative);
     cli_json_key_u64(j, "index", index);
     cli_json_end_object(j);
-    cli_json_key(j, "region");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "region");
     cli_json_key_u64(j, "startLine", 1); /* code scanning shows a location only with a line */
     bool at = f->offset != CERT_NO_OFFSET;
     cli_json_key_u64(j, "byteOffset", at ? f->offset : 0);
@@ -469,8 +471,7 @@ static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint
     cli_json_end_object(j);
     cli_json_end_object(j);
     if (f->subject != CERT_SUBJECT_NONE) {
-        cli_json_key(j, "logicalLocations");
-        cli_json_begin_array(j);
+        cli_json_key_begin_array(j, "logicalLocations");
         cli_json_begin_object(j);
         cli_json_key(j, "name");
         cli_json_string(j, f->name, f->name_len);
@@ -481,8 +482,7 @@ static void result(cert_sarif *s, const cert_run *r, const cert_finding *f, uint
     cli_json_end_object(j);
     cli_json_end_array(j);
     fingerprint(j, f, occurrence);
-    cli_json_key(j, "properties");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "properties");
     cli_json_key(j, "profiles");
     cert_json_profiles(j, f->profiles);
     /* the cause's index among the run's results; a cause left out by the cap is not named */
@@ -558,11 +558,9 @@ cert_sarif *cert_sarif_begin(cli_out *out, const char *uri_base)
     cli_json_begin_object(j);
     cli_json_key_cstring(j, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
     cli_json_key_cstring(j, "version", "2.1.0");
-    cli_json_key(j, "runs");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "runs");
     cli_json_begin_object(j);
-    cli_json_key(j, "results");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "results");
     return s;
 }
 
@@ -596,14 +594,7 @@ static void write_notice(cli_json *j, bool error, const char *uri, bool relative
     cli_json_key_cstring(j, "level", error ? "error" : "note");
     text_object(j, "message", text);
     if (uri != NULL) {
-        cli_json_key(j, "locations");
-        cli_json_begin_array(j);
-        cli_json_begin_object(j);
-        cli_json_key(j, "physicalLocation");
-        cli_json_begin_object(j);
-        cli_json_key(j, "artifactLocation");
-        cli_json_begin_object(j);
-        write_location_uri(j, uri, relative);
+        begin_artifact_location(j, uri, relative);
         cli_json_end_object(j);
         cli_json_end_object(j);
         cli_json_end_object(j);
@@ -615,8 +606,7 @@ static void write_notice(cli_json *j, bool error, const char *uri, bool relative
 static void invocation(cert_sarif *s, int exit_code)
 {
     cli_json *j = &s->j;
-    cli_json_key(j, "invocations");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "invocations");
     cli_json_begin_object(j);
     cli_json_key_bool(j, "executionSuccessful", exit_code != 2);
     cli_json_key(j, "exitCode");
@@ -626,8 +616,7 @@ static void invocation(cert_sarif *s, int exit_code)
                          : exit_code == 1 ? "a file is not certified"
                                           : "a path could not be read");
     if (s->n_notices > 0 || s->notices_left_out > 0 || s->results_left_out > 0) {
-        cli_json_key(j, "toolExecutionNotifications");
-        cli_json_begin_array(j);
+        cli_json_key_begin_array(j, "toolExecutionNotifications");
         for (size_t i = 0; i < s->n_notices; i++) {
             const sarif_notice *n = &s->notices[i];
             write_notice(j, n->error, n->uri, n->relative, n->text);
@@ -660,18 +649,15 @@ void cert_sarif_end(cert_sarif *s, const gs_certify_options *opt, int exit_code)
     }
     cli_json *j = &s->j;
     cli_json_end_array(j); /* results */
-    cli_json_key(j, "tool");
-    cli_json_begin_object(j);
-    cli_json_key(j, "driver");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "tool");
+    cli_json_key_begin_object(j, "driver");
     cli_json_key_cstring(j, "name", CLI_TOOL_NAME);
     cli_json_key_cstring(j, "version", gs_version());
     cli_json_key_cstring(j, "semanticVersion", gs_version());
     if (GGUFSAFE_DOCS_URL[0] != '\0') {
         cli_json_key_cstring(j, "informationUri", GGUFSAFE_DOCS_URL);
     }
-    cli_json_key(j, "rules");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "rules");
     for (size_t i = 0; i < s->n_rules; i++) {
         write_rule(j, &s->rules[i]);
     }
@@ -680,10 +666,8 @@ void cert_sarif_end(cert_sarif *s, const gs_certify_options *opt, int exit_code)
     cli_json_end_object(j);
     invocation(s, exit_code);
     if (s->base != NULL) {
-        cli_json_key(j, "originalUriBaseIds");
-        cli_json_begin_object(j);
-        cli_json_key(j, "SRCROOT");
-        cli_json_begin_object(j);
+        cli_json_key_begin_object(j, "originalUriBaseIds");
+        cli_json_key_begin_object(j, "SRCROOT");
         char *enc = encode(s->base);
         if (enc == NULL) {
             no_memory(s);
@@ -702,13 +686,11 @@ void cert_sarif_end(cert_sarif *s, const gs_certify_options *opt, int exit_code)
         cli_json_end_object(j);
         cli_json_end_object(j);
     }
-    cli_json_key(j, "artifacts");
-    cli_json_begin_array(j);
+    cli_json_key_begin_array(j, "artifacts");
     for (size_t i = 0; i < s->n_artifacts; i++) {
         const sarif_artifact *a = &s->artifacts[i];
         cli_json_begin_object(j);
-        cli_json_key(j, "location");
-        cli_json_begin_object(j);
+        cli_json_key_begin_object(j, "location");
         write_location_uri(j, a->uri, a->relative);
         cli_json_end_object(j);
         if (a->length != UINT64_MAX) {
@@ -717,8 +699,7 @@ void cert_sarif_end(cert_sarif *s, const gs_certify_options *opt, int exit_code)
         cli_json_end_object(j);
     }
     cli_json_end_array(j);
-    cli_json_key(j, "properties");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "properties");
     gs_options opts;
     gs_options_init(&opts);
     opts.profile = opt->profile;

@@ -107,7 +107,7 @@ void cert_read_failed(cert_run *r, uint32_t part, gs_status st, uint64_t offset,
     if (r->findings.status != GS_OK) {
         return; /* the first failure is the one reported */
     }
-    const bool changed = st == GS_E_TRUNCATED || st == GS_E_FILE_CHANGED;
+    const bool changed = cli_file_changed(st);
     const char *path = r->parts[part].path;
     gsi_fail(&r->failure, changed ? GS_E_FILE_CHANGED : st, offset, GS_CONTEXT_PART,
              (const uint8_t *)path, strlen(path), "%s: %s", what,

@@ -113,6 +113,21 @@ static bool fast_run(const float *v, size_t n, float *lo_out, float *hi_out, dou
     return true;
 }
 
+/* Counts one value that is not finite (a NaN when is_nan, else an Inf) at element index at,
+ * keeping the index of the first. */
+static void count_nonfinite(uint64_t *nan, uint64_t *inf, uint64_t *first, bool is_nan,
+                            uint64_t at)
+{
+    if (is_nan) {
+        (*nan)++;
+    } else {
+        (*inf)++;
+    }
+    if (*first == UINT64_MAX) {
+        *first = at;
+    }
+}
+
 /* The exact path for a run with Inf or NaN: every value classified, the finite ones summed in
  * the same lanes. */
 static void slow_run(cert_fstats *s, const float *v, size_t n, uint64_t base)
@@ -127,14 +142,7 @@ static void slow_run(cert_fstats *s, const float *v, size_t n, uint64_t base)
             s->finite++;
             continue;
         }
-        if (isnan(x)) {
-            s->nan++;
-        } else {
-            s->inf++;
-        }
-        if (s->first_nonfinite == UINT64_MAX) {
-            s->first_nonfinite = base + i;
-        }
+        count_nonfinite(&s->nan, &s->inf, &s->first_nonfinite, isnan(x), base + i);
     }
     double total = 0.0;
     for (int k = 0; k < LANES; k++) {
@@ -181,13 +189,6 @@ void cert_dstats_add(cert_dstats *s, const uint8_t *le, size_t n, uint64_t base)
             s->finite++;
             continue;
         }
-        if (isnan(x)) {
-            s->nan++;
-        } else {
-            s->inf++;
-        }
-        if (s->first_nonfinite == UINT64_MAX) {
-            s->first_nonfinite = base + i;
-        }
+        count_nonfinite(&s->nan, &s->inf, &s->first_nonfinite, isnan(x), base + i);
     }
 }

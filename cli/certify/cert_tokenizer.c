@@ -3,6 +3,7 @@
  * within 1..6; BYTE tokens spelled <0xHH>; special token ids below the vocabulary size; no
  * token twice; merges of two non-empty tokens. Each problem is one finding with its count and
  * first instance, so a crafted vocabulary cannot flood the report. */
+#include <stdio.h>
 #include <string.h>
 
 #include "cert.h"
@@ -39,6 +40,19 @@ static void lookup(cert_run *r, const gs_file *f, arr *a)
 static uint64_t string_offset(const gs_kv_info *kv, gs_str s)
 {
     return kv->offset + (uint64_t)(s.ptr - kv->key.ptr);
+}
+
+/* The finding `code` on array a: n of its strings are wrong (what), the first of them entry
+ * `first` (a `kind`), string s, shown escaped and cut to 32 bytes, and then `tail`. */
+static void bad_strings(cert_run *r, const char *code, const arr *a, uint64_t n,
+                        const char *what, const char *kind, uint64_t first, gs_str s,
+                        const char *tail)
+{
+    char shown[4 * 32 + 8];
+    cli_escape_cut(shown, sizeof shown, s.ptr, s.len, 32);
+    cert_add(&r->findings, code, 0, string_offset(&a->kv, s), CERT_SUBJECT_KEY, a->key,
+             strlen(a->key), "%llu %s; the first: %s %llu '%s'%s", (unsigned long long)n, what,
+             kind, (unsigned long long)first, shown, tail);
 }
 
 static void length(cert_run *r, const arr *a, const arr *tokens)
@@ -110,12 +124,8 @@ static void token_types(cert_run *r, const gs_file *f, const arr *types, const a
         }
     }
     if (bad_bytes > 0) {
-        char shown[4 * 32 + 8];
-        cli_escape_cut(shown, sizeof shown, first_tok.ptr, first_tok.len, 32);
-        cert_add(&r->findings, "meta.byte_token", 0, string_offset(&tokens->kv, first_tok),
-                 CERT_SUBJECT_KEY, tokens->key, strlen(tokens->key),
-                 "%llu BYTE tokens not spelled <0xHH>; the first: token %llu '%s'",
-                 (unsigned long long)bad_bytes, (unsigned long long)first_byte, shown);
+        bad_strings(r, "meta.byte_token", tokens, bad_bytes, "BYTE tokens not spelled <0xHH>",
+                    "token", first_byte, first_tok, "");
     }
 }
 
@@ -182,12 +192,10 @@ static void duplicates(cert_run *r, const gs_file *f, const arr *tokens)
     }
     cert_nameset_free(&set);
     if (dups > 0) {
-        char shown[4 * 32 + 8];
-        cli_escape_cut(shown, sizeof shown, first_s.ptr, first_s.len, 32);
-        cert_add(&r->findings, "meta.token_duplicate", 0, string_offset(&tokens->kv, first_s),
-                 CERT_SUBJECT_KEY, tokens->key, strlen(tokens->key),
-                 "%llu tokens repeat an earlier one; the first: token %llu '%s' repeats token %u",
-                 (unsigned long long)dups, (unsigned long long)first, shown, first_earlier);
+        char earlier[32];
+        snprintf(earlier, sizeof earlier, " repeats token %u", first_earlier);
+        bad_strings(r, "meta.token_duplicate", tokens, dups, "tokens repeat an earlier one",
+                    "token", first, first_s, earlier);
     }
 }
 
@@ -212,13 +220,8 @@ static void merges(cert_run *r, const gs_file *f, const arr *m)
         }
     }
     if (bad > 0) {
-        char shown[4 * 32 + 8];
-        cli_escape_cut(shown, sizeof shown, first_s.ptr, first_s.len, 32);
-        cert_add(&r->findings, "meta.merges_malformed", 0, string_offset(&m->kv, first_s),
-                 CERT_SUBJECT_KEY, m->key, strlen(m->key),
-                 "%llu merges are not two tokens separated by a space; the first: merge %llu "
-                 "'%s'",
-                 (unsigned long long)bad, (unsigned long long)first, shown);
+        bad_strings(r, "meta.merges_malformed", m, bad,
+                    "merges are not two tokens separated by a space", "merge", first, first_s, "");
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include "cli_source.h"
 #include "cli_types.h"
+#include "sha256.h"
 #include "text_escape.h"
 #include "text_out.h"
 
@@ -87,6 +88,17 @@ int cli_print_out_of_memory(void)
 {
     fflush(stdout);
     fprintf(stderr, "error: out of memory\n");
+    return CLI_EXIT_USAGE;
+}
+
+int cli_need_sha256(const char *command)
+{
+    const char *why = cli_sha256_problem();
+    if (why == NULL) {
+        return -1;
+    }
+    fflush(stdout);
+    fprintf(stderr, "error: %s: %s\n", command, why);
     return CLI_EXIT_USAGE;
 }
 

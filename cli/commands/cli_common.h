@@ -66,6 +66,11 @@ int cli_no_tensor_left(const char *command, const char *where, const cli_list *t
 /* "error: out of memory"; returns CLI_EXIT_USAGE. */
 int cli_print_out_of_memory(void);
 
+/* For a command that will compute SHA-256: -1 when libcrypto is loaded (cli/common/sha256.h),
+ * else prints "error: <command>: <what failed and what to install>" and returns CLI_EXIT_USAGE
+ * (the environment, not the input), before anything is written. */
+int cli_need_sha256(const char *command);
+
 /* A file that cannot be used, the path first: "error: cannot <verb> '<path>'[ (<label>)]: <why>",
  * path and why escaped. Returns CLI_EXIT_USAGE. */
 int cli_path_error(const char *verb, const char *path, const char *label, const char *why);

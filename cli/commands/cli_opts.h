@@ -64,6 +64,9 @@ typedef struct cli_operand {
     const char *name;             /* "FILE", "MANIFEST", "A" */
     size_t dest;                  /* const char *, or cli_list when repeatable */
     bool repeatable;              /* one or more (the last operand only) */
+    /* How the synopsis (--help, the man page) shows it, when not as name (and "..." when
+     * repeatable): "[REF] A" for diff's first operand, which is REF when three files are given. */
+    const char *synopsis;
 } cli_operand;
 
 /* Every args struct begins with this: which options were given, for checks that depend on
@@ -124,6 +127,16 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
     {.name = "type", .arg = CLI_TYPE_ARG, CLI_TEXTS(T, m),                                        \
      .help = "repeatable: a tensor type ggufsafe does not know (a new quant format): its id,\n"   \
              "name, elements and bytes per block; add ':override' to redefine a built-in id"}
+/* Decoder plugins (cli_types.h): dequant, diff and certify. */
+#define CLI_OPT_PLUGINS(T, paths, in_process, timeout)                                            \
+    {.name = "plugin", .arg = "PATH.so", CLI_PATHS(T, paths),                                     \
+     .help = "repeatable: a decoder plugin (include/ggufsafe_plugin.h) for types ggufsafe\n"      \
+             "does not know; it runs in a child process that a crash or hang cannot take\n"     \
+             "down (exit 2, naming the plugin and the tensor)"},                                 \
+    {.name = "plugin-in-process", CLI_FLAG(T, in_process),                                        \
+     .help = "run the plugins inside this process (faster; for plugins you trust)"},             \
+    {.name = "plugin-timeout", .arg = "MS", CLI_COUNT(T, timeout, 1, 3600000),                    \
+     .help = "a plugin call unanswered after MS milliseconds is a hang (default 30000)"}
 /* The report to FILE instead of standard output; '-' is standard output. */
 #define CLI_OPT_OUTPUT(T, m, letter_)                                                             \
     {.name = "output", .letter = (letter_), .arg = "FILE", CLI_PATH(T, m),                        \

@@ -5,7 +5,9 @@
 #ifndef GGUFSAFE_CLI_TYPES_H
 #define GGUFSAFE_CLI_TYPES_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli_opts.h"
 #include "ggufsafe.h"
@@ -21,6 +23,17 @@ typedef struct cli_types {
 /* Parses and checks every --type value into the command's set: -1, or the exit code after a
  * usage error naming the value (CLI_EXIT_USAGE). */
 int cli_types_use(const char *command, const cli_list *specs);
+
+/* Loads every --plugin (in a child process re-executing this binary, unless in_process; hang
+ * timeout in ms, 0: the default) and adds its decoders to the command's set: -1, or the exit
+ * code after the error line naming the plugin (CLI_EXIT_USAGE: the environment). The plugins
+ * stay loaded until the process exits. */
+int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_process,
+                           uint64_t timeout_ms);
+
+/* After a decode failed with GS_E_DECODER_FAILED: the error line naming the plugin, what
+ * happened and `what` was decoded (already escaped: "tensor 'w'"). Returns CLI_EXIT_USAGE. */
+int cli_types_decoder_failure(const char *what);
 
 /* The command's set (empty until cli_types_use). */
 const cli_types *cli_types_current(void);

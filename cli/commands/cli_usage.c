@@ -142,8 +142,12 @@ static void print_synopsis(const cli_command *cmd, FILE *out)
     size_t indent = n > 0 ? (size_t)n : 0, col = indent;
     char item[600];
     for (size_t i = 0; i < cmd->n_operands; i++) {
-        snprintf(item, sizeof item, "%s%s", cmd->operands[i].name,
-                 cmd->operands[i].repeatable ? "..." : "");
+        if (cmd->operands[i].synopsis != NULL) {
+            snprintf(item, sizeof item, "%s", cmd->operands[i].synopsis);
+        } else {
+            snprintf(item, sizeof item, "%s%s", cmd->operands[i].name,
+                     cmd->operands[i].repeatable ? "..." : "");
+        }
         col = put_item(out, item, col, indent);
     }
     for (size_t i = 0; i < cmd->n_options; i++) {

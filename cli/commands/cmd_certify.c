@@ -17,6 +17,7 @@
 #include "certify_codes.h"
 #include "cli_common.h"
 #include "cli_types.h"
+#include "text_out.h"
 #include "cli_outfile.h"
 #include "commands.h"
 #include "ggufsafe_certify.h"
@@ -34,6 +35,9 @@ typedef struct certify_args {
     uint64_t jobs;
     const char *output;
     cli_list types; /* --type */
+    cli_list plugins; /* --plugin */
+    bool plugin_in_process;
+    uint64_t plugin_timeout;
 } certify_args;
 
 static const char *const fail_on_choices[] = {"error", "warning", NULL};
@@ -78,6 +82,7 @@ static const cli_opt options[] = {
      .help = "list every finding code (code, severity, profiles it breaks, what it means) and "
              "exit; with --json as JSON (" CLI_SCHEMA("certify-codes") ")"},
     CLI_OPT_TYPES(certify_args, types),
+    CLI_OPT_PLUGINS(certify_args, plugins, plugin_in_process, plugin_timeout),
 };
 
 static void init(void *p)
@@ -164,6 +169,11 @@ static int run(void *p)
     if (types_code >= 0) {
         return types_code;
     }
+    types_code = cli_types_load_plugins("certify", &a->plugins, a->plugin_in_process,
+                                        a->plugin_timeout);
+    if (types_code >= 0) {
+        return types_code;
+    }
     if (a->list_codes) {
         return list_codes(a);
     }
@@ -209,6 +219,14 @@ static int run(void *p)
     progress_done(&bar);
     if (st != GS_OK) {
         cli_outfile_abort(&of);
+        if (st == GS_E_DECODER_FAILED) {
+            cli_text v;
+            cli_text_escape_cstr(&v, path);
+            char what[sizeof v.s + 64];
+            snprintf(what, sizeof what, "the tensor data at byte %llu of '%s' (--deep)",
+                     (unsigned long long)err.offset, v.s);
+            return cli_types_decoder_failure(what);
+        }
         return cli_print_open_failure(&err, path, NULL);
     }
     gs_sink out;

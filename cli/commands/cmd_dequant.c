@@ -14,7 +14,6 @@
 #define _XOPEN_SOURCE 700 /* pwrite */
 #include <errno.h>
 #include <math.h>
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +28,7 @@
 #include "name_filter.h"
 #include "open_notes.h"
 #include "progress.h"
+#include "sha256.h"
 #include "text_escape.h"
 #include "text_out.h"
 #include "work_pool.h"
@@ -43,6 +43,9 @@ typedef struct dequant_args {
     int profile;
     uint64_t jobs;
     cli_list types; /* --type */
+    cli_list plugins; /* --plugin */
+    bool plugin_in_process;
+    uint64_t plugin_timeout;
 } dequant_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(dequant_args, path)}};
@@ -69,6 +72,7 @@ static const cli_opt options[] = {
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
     CLI_OPT_TYPES(dequant_args, types),
+    CLI_OPT_PLUGINS(dequant_args, plugins, plugin_in_process, plugin_timeout),
     CLI_OPT_GGML(dequant_args, ggml),
 };
 
@@ -80,7 +84,7 @@ static void init(void *p)
 
 /* What one pass over a tensor's values accumulates. */
 typedef struct tensor_pass {
-    EVP_MD_CTX *md;
+    cli_sha256 *md; /* NULL: no digest is shown (statistics, --out alone) */
     FILE *out;        /* written in order (one thread), or */
     int fd;           /* >= 0: written at offset (any thread) */
     uint64_t offset;
@@ -89,6 +93,8 @@ typedef struct tensor_pass {
     double sum;
     uint64_t finite;
     int write_errno; /* the output file's write failed */
+    bool digest_failed;
+    bool stats; /* min, max, mean and counts are shown (statistics, --json) */
 } tensor_pass;
 
 static bool write_out(tensor_pass *p, const uint8_t *b, size_t n)
@@ -111,17 +117,43 @@ static bool write_out(tensor_pass *p, const uint8_t *b, size_t n)
     return true;
 }
 
-static gs_status consume(void *ctx, const float *v, size_t n)
+/* The f32 bits as they are written: little-endian. */
+static uint32_t to_le32(uint32_t bits)
 {
-    tensor_pass *p = ctx;
-    uint8_t le[4096];
-    size_t k = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return __builtin_bswap32(bits);
+#else
+    return bits;
+#endif
+}
+
+/* The digest's input: every value little-endian, every NaN the canonical 0x7FC00000. A
+ * branch-free loop of its own (the compiler vectorizes it): interleaved with the statistics it
+ * cost more than SHA-256 itself. */
+static void digest_values(tensor_pass *p, const float *v, size_t n)
+{
+    uint32_t le[1024];
+    for (size_t i = 0; i < n;) {
+        size_t m = n - i < 1024 ? n - i : 1024;
+        for (size_t j = 0; j < m; j++) {
+            uint32_t bits;
+            memcpy(&bits, &v[i + j], 4);
+            bits = (bits & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : bits; /* isnan */
+            le[j] = to_le32(bits);
+        }
+        if (!cli_sha256_update(p->md, le, m * 4)) {
+            p->digest_failed = true;
+        }
+        i += m;
+    }
+}
+
+/* min, max, the sum (in order: the mean is the same whatever the chunking) and the counts. */
+static void value_statistics(tensor_pass *p, const float *v, size_t n)
+{
     for (size_t i = 0; i < n; i++) {
-        uint32_t bits;
-        memcpy(&bits, &v[i], 4);
         if (isnan(v[i])) {
             p->nan++;
-            bits = 0x7FC00000u; /* the NaN rule: one canonical NaN */
         } else if (isinf(v[i])) {
             p->inf++;
         } else {
@@ -134,16 +166,17 @@ static gs_status consume(void *ctx, const float *v, size_t n)
             p->sum += (double)v[i];
             p->finite++;
         }
-        le[k++] = (uint8_t)bits;
-        le[k++] = (uint8_t)(bits >> 8);
-        le[k++] = (uint8_t)(bits >> 16);
-        le[k++] = (uint8_t)(bits >> 24);
-        if (k == sizeof le || i + 1 == n) {
-            if (p->md != NULL) {
-                EVP_DigestUpdate(p->md, le, k);
-            }
-            k = 0;
-        }
+    }
+}
+
+static gs_status consume(void *ctx, const float *v, size_t n)
+{
+    tensor_pass *p = ctx;
+    if (p->md != NULL) {
+        digest_values(p, v, n);
+    }
+    if (p->stats) {
+        value_statistics(p, v, n);
     }
     if (p->out != NULL || p->fd >= 0) {
         /* the raw output keeps every NaN payload: it is the decoder's exact output */
@@ -184,7 +217,7 @@ typedef struct tensor_job {
     uint64_t out_offset;  /* of its values in --out */
     gs_status status;     /* GS_OK, or why decoding (or writing) failed */
     int write_errno;      /* --out's write failed */
-    bool no_digest;       /* libcrypto could not start SHA-256 */
+    bool no_digest;       /* libcrypto could not compute SHA-256 (or is absent) */
     char digest[65];      /* "-" without an f32 form */
     uint64_t nan, inf, finite;
     float min, max;
@@ -221,6 +254,13 @@ static int decode_failure(const run_state *rs, gs_status st, const gs_tensor_inf
     }
     if (st == GS_E_NO_MEMORY) {
         return cli_print_out_of_memory();
+    }
+    if (st == GS_E_DECODER_FAILED) {
+        cli_text name;
+        cli_text_escape(&name, t->name.ptr, t->name.len, 200);
+        char what[sizeof name.s + 16];
+        snprintf(what, sizeof what, "tensor '%s'", name.s);
+        return cli_types_decoder_failure(what); /* the plugin's failure, exit 2 */
     }
     gs_error err = {.status = st, .offset = t->data_offset, .context_kind = GS_CONTEXT_TENSOR};
     gsi_escape_text(err.context, sizeof err.context, (const uint8_t *)t->name.ptr, t->name.len);
@@ -259,20 +299,25 @@ static void decode_job(void *ctx, size_t item, unsigned worker)
     p.out = rs->out;
     p.fd = rs->out_fd;
     p.offset = job->out_offset;
-    p.md = EVP_MD_CTX_new();
-    if (p.md == NULL || EVP_DigestInit_ex(p.md, EVP_sha256(), NULL) != 1) {
+    /* the digest costs more than decoding: only where it is printed */
+    bool digest = rs->a->sha256 || rs->a->json;
+    p.md = digest ? cli_sha256_new() : NULL;
+    p.stats = rs->a->json || (!rs->a->sha256 && rs->a->out_path == NULL);
+    if (digest && p.md == NULL) {
         job->no_digest = true;
         job->status = GS_E_NO_MEMORY;
     } else {
         job->status = cli_decode_chunks(job->f, job->index, consume, &p);
     }
-    if (job->status == GS_OK) {
-        unsigned char md[32];
-        unsigned len = 0;
-        EVP_DigestFinal_ex(p.md, md, &len);
-        hex(md, job->digest);
+    if (job->status == GS_OK && digest) {
+        uint8_t md[CLI_SHA256_BYTES];
+        if (p.digest_failed || !cli_sha256_final(p.md, md)) {
+            job->no_digest = true;
+        } else {
+            hex(md, job->digest);
+        }
     }
-    EVP_MD_CTX_free(p.md);
+    cli_sha256_free(p.md);
     job->write_errno = p.write_errno;
     job->nan = p.nan;
     job->inf = p.inf;
@@ -298,7 +343,8 @@ static int print_job(run_state *rs, const tensor_job *job)
     gs_file_type_info(job->f, t.type, &ti);
     const dequant_args *a = rs->a;
     if (job->no_digest) {
-        fprintf(stderr, "error: libcrypto could not start SHA-256\n");
+        const char *why = cli_sha256_problem();
+        fprintf(stderr, "error: %s\n", why != NULL ? why : "libcrypto could not compute SHA-256");
         return CLI_EXIT_USAGE;
     }
     if (job->status != GS_OK) {
@@ -452,6 +498,11 @@ static int run(void *args)
     if (types_code >= 0) {
         return types_code;
     }
+    types_code = cli_types_load_plugins("dequant", &a->plugins, a->plugin_in_process,
+                                        a->plugin_timeout);
+    if (types_code >= 0) {
+        return types_code;
+    }
     int ggml_code = cli_load_ggml("dequant", a->ggml);
     if (ggml_code >= 0) {
         return ggml_code;
@@ -459,6 +510,12 @@ static int run(void *args)
     if (a->out_path != NULL && strcmp(a->out_path, "-") == 0 && (a->sha256 || a->json)) {
         return cli_usage_error("dequant", "--out - and --%s would both write to standard output",
                                a->sha256 ? "sha256" : "json");
+    }
+    if (a->sha256 || a->json) {
+        int need = cli_need_sha256("dequant");
+        if (need >= 0) {
+            return need;
+        }
     }
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);

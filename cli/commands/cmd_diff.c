@@ -1,4 +1,4 @@
-/* ggufsafe diff A B | REF A B [--json] [--tensor GLOB]... [--exclude GLOB]... [--max-nmse X] [--max-abs X]
+/* ggufsafe diff [REF] A B [--json] [--html FILE] [--tensor GLOB]... [--exclude GLOB]... [--max-nmse X] [--max-abs X]
  *                   [--min-cos X] [--allow-missing] [--allow-extra] [--fail-on-metadata]
  *                   [--fail-on-key GLOB]... [--ignore-key GLOB]... [--jobs N]
  *                   [--worst N] [--profile strict|lenient] [--part-only] [--metadata-only]
@@ -8,6 +8,7 @@
  * metadata and tensors, with per-tensor and per-block error and a CI gate. The comparison is
  * the library's (include/ggufsafe_diff.h, cli/diff/): this file parses the arguments, prints
  * what the library renders and picks the exit status. */
+#include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,13 +35,16 @@ typedef struct diff_args {
     cli_list fail_on_keys, ignore_keys;
     uint64_t jobs, worst;
     int profile;
-    const char *output;
+    const char *output, *html;
     cli_list types; /* --type */
+    cli_list plugins; /* --plugin */
+    bool plugin_in_process;
+    uint64_t plugin_timeout;
 } diff_args;
 
 static const cli_operand operands[] = {
-    {.name = "A", CLI_OPERAND(diff_args, path_a)},
-    {.name = "B", CLI_OPERANDS(diff_args, files)},
+    {.name = "A", CLI_OPERAND(diff_args, path_a), .synopsis = "[REF] A"},
+    {.name = "B", CLI_OPERANDS(diff_args, files), .synopsis = "B"},
 };
 
 static const cli_opt options[] = {
@@ -81,10 +85,15 @@ static const cli_opt options[] = {
     {.name = "metadata-only", CLI_FLAG(diff_args, metadata_only),
      .help = "compare the metadata only (keys, tensor lists, types, shapes); no tensor data is "
              "read, and it need not be in the files"},
-    /* -o is left for an HTML report */
+    {.name = "html", .letter = 'o', .arg = "FILE", CLI_PATH(diff_args, html),
+     .help = "also write the comparison as one self-contained HTML page to FILE ('-': standard "
+             "output, with the report then in --output FILE): the gate's verdict, NMSE per "
+             "layer for each role, NMSE against bits per weight, the roll-up tables; inline SVG, "
+             "no script, nothing fetched"},
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
     CLI_OPT_TYPES(diff_args, types),
+    CLI_OPT_PLUGINS(diff_args, plugins, plugin_in_process, plugin_timeout),
     CLI_OPT_GGML(diff_args, ggml),
 };
 
@@ -102,6 +111,11 @@ static int compare_failure(const diff_args *a, const gs_error *err)
     gs_status st = err->status;
     if (st == GS_E_NO_MEMORY) {
         return cli_print_out_of_memory();
+    }
+    if (st == GS_E_DECODER_FAILED) {
+        char what[GS_ERROR_TEXT_MAX + 16];
+        snprintf(what, sizeof what, "tensor '%s'", err->context); /* escaped by the library */
+        return cli_types_decoder_failure(what);
     }
     if (err->context_kind == GS_CONTEXT_TENSOR && st == GS_E_IO) {
         /* the detail is "<side>: <path>", the side A or B, or REF, A or B (ggufsafe_diff.h) */
@@ -134,7 +148,7 @@ static int compare_failure(const diff_args *a, const gs_error *err)
 /* Everything after the files are open; base is NULL unless three files were given. */
 static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_input *ref,
                    const gs_diff_input *base, const gs_diff_input *cand, cli_outfile *of,
-                   progress *bar)
+                   cli_outfile *hf, progress *bar)
 {
     gs_diff *d;
     gs_error err;
@@ -154,6 +168,12 @@ static int compare(const diff_args *a, const gs_diff_options *o, const gs_diff_i
         gs_sink out;
         cli_outfile_sink(of, &out);
         st = a->json ? gs_diff_write_json(d, &out, &err) : gs_diff_write_text(d, &out, &err);
+        if (st == GS_OK && hf != NULL) {
+            gs_sink page;
+            cli_outfile_sink(hf, &page);
+            st = gs_diff_write_html(d, &page, &err);
+        }
+        /* a sink's own failure shows when its file is committed */
         code = st == GS_E_NO_MEMORY ? cli_print_out_of_memory()
                                     : (sum.passed ? CLI_EXIT_OK : CLI_EXIT_INVALID);
     }
@@ -206,6 +226,11 @@ static int run_diff(void *p)
     if (types_code >= 0) {
         return types_code;
     }
+    types_code = cli_types_load_plugins("diff", &a->plugins, a->plugin_in_process,
+                                        a->plugin_timeout);
+    if (types_code >= 0) {
+        return types_code;
+    }
     int ggml_code = cli_load_ggml("diff", a->ggml);
     if (ggml_code >= 0) {
         return ggml_code;
@@ -222,11 +247,27 @@ static int run_diff(void *p)
     if (code >= 0) {
         return code;
     }
-    cli_outfile of;
+    bool html_stdout = a->html != NULL && strcmp(a->html, "-") == 0;
+    if (html_stdout && (a->output == NULL || strcmp(a->output, "-") == 0)) {
+        return cli_usage_error("diff", "--html - writes the page to standard output: give the "
+                                       "report a file with --output FILE");
+    }
+    if (a->html != NULL && a->output != NULL && strcmp(a->html, a->output) == 0) {
+        return cli_usage_error("diff", "--html and --output name the same file");
+    }
+    cli_outfile of, hf;
     code = cli_outfile_open(&of, a->output, &a->base);
     if (code >= 0) {
         return code;
     }
+    if (a->html != NULL) {
+        code = cli_outfile_open(&hf, a->html, &a->base);
+        if (code >= 0) {
+            cli_outfile_abort(&of);
+            return code;
+        }
+    }
+    cli_outfile *hfp = a->html != NULL ? &hf : NULL;
     progress bar;
     progress_init(&bar, "diff", a->quiet);
     bar.elements = true;
@@ -248,17 +289,28 @@ static int run_diff(void *p)
         }
     }
     if (code < 0) {
-        code = three ? compare(a, &o, in[0], in[1], in[2], &of, &bar)
-                     : compare(a, &o, in[0], NULL, in[1], &of, &bar);
+        code = three ? compare(a, &o, in[0], in[1], in[2], &of, hfp, &bar)
+                     : compare(a, &o, in[0], NULL, in[1], &of, hfp, &bar);
     }
     for (size_t k = 0; k < 3; k++) {
         gs_diff_input_close(in[k]);
     }
     progress_done(&bar);
     if (code == CLI_EXIT_OK || code == CLI_EXIT_INVALID) {
-        return cli_outfile_commit(&of, code);
+        int done = cli_outfile_commit(&of, code);
+        if (hfp == NULL) {
+            return done;
+        }
+        if (done != code) {
+            cli_outfile_abort(hfp);
+            return done;
+        }
+        return cli_outfile_commit(hfp, code);
     }
     cli_outfile_abort(&of);
+    if (hfp != NULL) {
+        cli_outfile_abort(hfp);
+    }
     return code;
 }
 
@@ -279,7 +331,9 @@ const cli_command cmd_diff = {
         "report lists each failure with its rule. With three files, REF A B, the baseline A and "
         "the candidate B are each compared with REF and the report gives both errors and their "
         "ratio per tensor and per roll-up (is B no worse than A?); --max-nmse-ratio and "
-        "--max-nmse-increase gate B against A, the other thresholds apply to B.",
+        "--max-nmse-increase gate B against A, the other thresholds apply to B. --html FILE "
+        "also writes the comparison as one self-contained HTML page (docs/diff.md): the "
+        "verdict, NMSE per layer for each role and against bits per weight, the roll-ups.",
     .notes = "A NaN equals a NaN and an infinity the same infinity; any other pair with a NaN or "
              "an infinity makes the tensor's max_abs, RMSE and NMSE Infinity and its cosine NaN.",
     .exit_status = "0 the gate passed, 1 it failed (a threshold, a shape, a missing, extra or "

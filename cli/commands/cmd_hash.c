@@ -94,8 +94,12 @@ static int run(void *p)
         return cli_usage_error("hash", "--json: the manifest is a text format, not JSON (see "
                                        "MANIFEST FORMAT in ggufsafe-hash(1))");
     }
+    int code = cli_need_sha256("hash");
+    if (code >= 0) {
+        return code;
+    }
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->manifest, &a->base);
+    code = cli_outfile_open(&of, a->manifest, &a->base);
     if (code >= 0) {
         return code;
     }

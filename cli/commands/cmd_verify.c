@@ -148,8 +148,12 @@ static int run(void *p)
     if (types_code >= 0) {
         return types_code;
     }
+    int code = cli_need_sha256("verify");
+    if (code >= 0) {
+        return code;
+    }
     gs_manifest *want;
-    int code = read_manifest(a->manifest, &want);
+    code = read_manifest(a->manifest, &want);
     if (code >= 0) {
         return code;
     }

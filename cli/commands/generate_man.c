@@ -123,9 +123,10 @@ static void man_synopsis(FILE *out, const cli_command *cmd)
     cli_man_text(out, cmd->name);
     fputc('\n', out);
     for (size_t i = 0; i < cmd->n_operands; i++) {
+        const char *syn = cmd->operands[i].synopsis;
         fputs(".I ", out);
-        cli_man_text(out, cmd->operands[i].name);
-        fputs(cmd->operands[i].repeatable ? "\n\\&...\n" : "\n", out);
+        cli_man_text(out, syn != NULL ? syn : cmd->operands[i].name);
+        fputs(syn == NULL && cmd->operands[i].repeatable ? "\n\\&...\n" : "\n", out);
     }
     for (size_t i = 0; i < cmd->n_options; i++) {
         const cli_opt *o = &cmd->options[i];
@@ -187,6 +188,12 @@ static void man_environment(FILE *out)
     fputs(".TP\n.B GGUFSAFE_GGML\n", out);
     cli_man_text(out, "the path of a libggml-base (0.9 or a later 0.x release) for "
                       "GGUFSAFE_KERNEL=ggml, when --ggml does not name one.");
+    fputc('\n', out);
+    fputs(".TP\n.B GGUFSAFE_LIBCRYPTO\n", out);
+    cli_man_text(out, "the library hash, verify and dequant --sha256/--json load for SHA-256, "
+                      "a path or a soname (default: libcrypto.so.3, then libcrypto.so.1.1, then "
+                      "libcrypto.so). Only those commands load libcrypto, at the first digest; "
+                      "without it they stop first, with exit 2.");
     fputc('\n', out);
 }
 

@@ -31,6 +31,10 @@ int main(int argc, char **argv)
         printf(CLI_TOOL_NAME " %s\n", gs_version());
         return cli_finish_output(CLI_EXIT_OK);
     }
+    if (strcmp(first, GS_PLUGIN_HOST_COMMAND) == 0) {
+        /* internal: this binary re-executed to run a decoder plugin in a child (--plugin) */
+        return gs_plugin_host_main(argc, argv);
+    }
     if (strcmp(first, "--generate") == 0) {
         return cli_generate(argc - 1, argv + 1);
     }

@@ -21,6 +21,11 @@ void cli_reader_types(gs_options *opts, const gs_type_def *defs, size_t n_defs,
     opts->n_decoders = n_decoders;
 }
 
+bool cli_file_changed(gs_status st)
+{
+    return st == GS_E_TRUNCATED || st == GS_E_FILE_CHANGED;
+}
+
 bool cli_first_of_set(const char *path, gs_split_name *name)
 {
     gs_split_name n;

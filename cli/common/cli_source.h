@@ -25,6 +25,10 @@ void cli_reader_options(gs_options *opts, gs_profile profile);
 void cli_reader_types(gs_options *opts, const gs_type_def *defs, size_t n_defs,
                       const gs_decoder *decoders, size_t n_decoders);
 
+/* True when a read of an opened file failed because the file changed under the run: it ends
+ * before what its open saw (GS_E_TRUNCATED) or another file took its place (GS_E_FILE_CHANGED). */
+bool cli_file_changed(gs_status st);
+
 /* True when path names part 1 of a set of more than one part (*name filled; name may be NULL). */
 bool cli_first_of_set(const char *path, gs_split_name *name);
 

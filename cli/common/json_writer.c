@@ -219,6 +219,18 @@ void cli_json_key_cstring(cli_json *j, const char *key, const char *s)
     cli_json_cstring(j, s);
 }
 
+void cli_json_key_begin_object(cli_json *j, const char *key)
+{
+    cli_json_key(j, key);
+    cli_json_begin_object(j);
+}
+
+void cli_json_key_begin_array(cli_json *j, const char *key)
+{
+    cli_json_key(j, key);
+    cli_json_begin_array(j);
+}
+
 void cli_json_key_u64(cli_json *j, const char *key, uint64_t v)
 {
     cli_json_key(j, key);

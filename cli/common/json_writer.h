@@ -53,6 +53,9 @@ void cli_json_null(cli_json *j);
 void cli_json_key_cstring(cli_json *j, const char *key, const char *s);
 void cli_json_key_u64(cli_json *j, const char *key, uint64_t v);
 void cli_json_key_bool(cli_json *j, const char *key, bool v);
+/* A key whose value is an object or an array, begun (end it as ever). */
+void cli_json_key_begin_object(cli_json *j, const char *key);
+void cli_json_key_begin_array(cli_json *j, const char *key);
 
 /* Ends the document with a newline. */
 void cli_json_finish(cli_json *j);

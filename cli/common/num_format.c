@@ -47,6 +47,16 @@ bool cli_format_f64(char buf[CLI_NUM_BUF], double v)
     return true;
 }
 
+bool cli_format_sig(char buf[CLI_NUM_BUF], double v, int digits)
+{
+    if (format_special(buf, v)) {
+        return false;
+    }
+    digits = digits < 1 ? 1 : (digits > 17 ? 17 : digits);
+    snprintf(buf, CLI_NUM_BUF, "%.*g", digits, v);
+    return true;
+}
+
 void cli_format_count(char buf[CLI_NUM_BUF], uint64_t v)
 {
     char digits[24];

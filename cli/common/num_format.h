@@ -14,6 +14,10 @@
 bool cli_format_f32(char buf[CLI_NUM_BUF], float v);
 bool cli_format_f64(char buf[CLI_NUM_BUF], double v);
 
+/* A number for reading, not for round trips: digits significant digits (1..17) as "%.*g" does,
+ * the non-finite values named as above. Returns true when v is finite. */
+bool cli_format_sig(char buf[CLI_NUM_BUF], double v, int digits);
+
 /* A count for people, in groups of three digits: "148,896". */
 void cli_format_count(char buf[CLI_NUM_BUF], uint64_t v);
 

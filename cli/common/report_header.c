@@ -7,16 +7,14 @@ const char *cli_profile_name(gs_profile profile)
 
 void cli_json_report_header(cli_json *j, const char *command, const gs_options *opts)
 {
-    cli_json_key(j, "tool");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "tool");
     cli_json_key_cstring(j, "name", CLI_TOOL_NAME);
     cli_json_key_cstring(j, "version", gs_version());
     cli_json_end_object(j);
     cli_json_key_cstring(j, "command", command);
     cli_json_key_cstring(j, "profile", cli_profile_name(opts->profile));
     const gs_limits *l = &opts->limits;
-    cli_json_key(j, "limits");
-    cli_json_begin_object(j);
+    cli_json_key_begin_object(j, "limits");
     cli_json_key_u64(j, "max_kv_count", l->max_kv_count);
     cli_json_key_u64(j, "max_tensor_count", l->max_tensor_count);
     cli_json_key_u64(j, "max_string_length", l->max_string_length);

@@ -591,3 +591,8 @@ gs_status gs_diff_write_json(const gs_diff *d, const gs_sink *sink, gs_error *er
 {
     return write_with(diff_json, d, sink, err);
 }
+
+gs_status gs_diff_write_html(const gs_diff *d, const gs_sink *sink, gs_error *err)
+{
+    return write_with(diff_html, d, sink, err);
+}

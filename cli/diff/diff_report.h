@@ -143,5 +143,7 @@ struct gs_diff {
 
 void diff_text(cli_out *out, const diff_report *r);
 void diff_json(cli_out *out, const diff_report *r);
+/* The self-contained HTML page (diff_html.c). */
+void diff_html(cli_out *out, const diff_report *r);
 
 #endif

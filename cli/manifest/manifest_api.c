@@ -12,6 +12,7 @@
 #include "manifest.h"
 #include "manifest_diff.h"
 #include "part_guard.h"
+#include "sha256.h"
 
 
 struct gs_manifest_input {
@@ -246,7 +247,10 @@ gs_status gs_manifest_hash(const gs_manifest_input *in, const gs_manifest_option
                      st == GS_E_TRUNCATED      ? "the file shrank while it was being hashed"
                      : st == GS_E_FILE_CHANGED ? "the file changed while it was being hashed"
                      : st == GS_E_NO_MEMORY    ? "hashing: out of memory"
-                                               : "reading the file for hashing");
+                     : st == GS_E_INTERNAL && cli_sha256_problem() != NULL
+                         ? cli_sha256_problem()
+                     : st == GS_E_INTERNAL ? "libcrypto failed to compute SHA-256"
+                                           : "reading the file for hashing");
         }
     }
     if (st != GS_OK) {

@@ -5,13 +5,13 @@
  * buffers, each owning every n-th range; a buffer is reused once every hasher is done with it.
  * With one job the reading thread does everything. The file is read once, so a model larger than
  * the page cache costs one pass of disk reads, not two. */
-#include <openssl/evp.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
 #include "manifest.h"
+#include "sha256.h"
 #include "spans.h"
 
 #define CHUNK (4u << 20)
@@ -32,13 +32,12 @@ typedef struct lane {
     size_t next;     /* index into h->ranges of its current range */
     bool active;     /* a digest is open for it */
     bool failed;     /* libcrypto failed (the lane's own flag: no shared writes) */
-    EVP_MD_CTX *ctx;
+    cli_sha256 *ctx;
 } lane;
 
 typedef struct hasher {
     const gs_file *f;
     mf_part *part;
-    EVP_MD *md;
     range *ranges;
     size_t n_ranges;
     unsigned n_lanes;
@@ -52,8 +51,7 @@ typedef struct hasher {
 
 static void finish(hasher *h, lane *l, size_t r)
 {
-    unsigned len = 0;
-    if (EVP_DigestFinal_ex(l->ctx, h->part->entries[h->ranges[r].index].digest, &len) != 1) {
+    if (!cli_sha256_final(l->ctx, h->part->entries[h->ranges[r].index].digest)) {
         l->failed = true;
     }
     l->active = false;
@@ -68,15 +66,10 @@ static void feed(hasher *h, lane *l, unsigned stride, const uint8_t *buf, uint64
         if (r->start >= ce) {
             return;
         }
-        if (!l->active) {
-            if (EVP_DigestInit_ex(l->ctx, h->md, NULL) != 1) {
-                l->failed = true;
-            }
-            l->active = true;
-        }
+        l->active = true; /* the context is ready: new, or started afresh by the last final */
         uint64_t from = r->start > cs ? r->start : cs;
         uint64_t to = r->end < ce ? r->end : ce;
-        if (to > from && EVP_DigestUpdate(l->ctx, buf + (from - cs), (size_t)(to - from)) != 1) {
+        if (to > from && !cli_sha256_update(l->ctx, buf + (from - cs), (size_t)(to - from))) {
             l->failed = true;
         }
         if (r->end > ce) {
@@ -181,8 +174,7 @@ static gs_status collect(hasher *h, bool skip_absent)
         if (e->state == MF_HASHED && e->size > 0) {
             h->ranges[h->n_ranges++] = (range){e->offset, e->offset + e->size, i};
         } else if (e->state == MF_HASHED) {
-            unsigned len = 0;
-            if (EVP_Digest("", 0, part->entries[i].digest, &len, h->md, NULL) != 1) {
+            if (!cli_sha256_of("", 0, part->entries[i].digest)) {
                 h->failed = true;
             }
         }
@@ -198,19 +190,18 @@ typedef struct run {
     lane *lanes;
     lane_arg *args;
     pthread_t *threads;
-    EVP_MD_CTX *whole;
+    cli_sha256 *whole;
 } run;
 
 static void release(hasher *h, run *rn)
 {
     for (unsigned i = 0; rn->lanes != NULL && i < h->n_lanes; i++) {
-        EVP_MD_CTX_free(rn->lanes[i].ctx);
+        cli_sha256_free(rn->lanes[i].ctx);
     }
     for (int i = 0; i < RING; i++) {
         free(h->slots[i].buf);
     }
-    EVP_MD_CTX_free(rn->whole);
-    EVP_MD_free(h->md);
+    cli_sha256_free(rn->whole);
     free(h->ranges);
     free(rn->lanes);
     free(rn->args);
@@ -229,7 +220,7 @@ static gs_status acquire(hasher *h, run *rn)
         return GS_E_NO_MEMORY;
     }
     for (unsigned i = 0; i < h->n_lanes; i++) {
-        rn->lanes[i] = (lane){h, i, false, false, EVP_MD_CTX_new()};
+        rn->lanes[i] = (lane){h, i, false, false, cli_sha256_new()};
         if (rn->lanes[i].ctx == NULL) {
             h->failed = true;
         }
@@ -252,9 +243,8 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
     run rn = {NULL, NULL, NULL, NULL};
     out->size = layout.file_size;
     *where = 0;
-    h.md = EVP_MD_fetch(NULL, "SHA256", NULL);
-    rn.whole = EVP_MD_CTX_new();
-    if (h.md == NULL || rn.whole == NULL || EVP_DigestInit_ex(rn.whole, h.md, NULL) != 1) {
+    rn.whole = cli_sha256_new();
+    if (rn.whole == NULL) {
         release(&h, &rn);
         return GS_E_INTERNAL;
     }
@@ -276,7 +266,7 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
     lane *lanes = rn.lanes;
     lane_arg *args = rn.args;
     pthread_t *threads = rn.threads;
-    EVP_MD_CTX *whole = rn.whole;
+    cli_sha256 *whole = rn.whole;
     pthread_mutex_init(&h.mu, NULL);
     pthread_cond_init(&h.published, NULL);
     pthread_cond_init(&h.freed, NULL);
@@ -330,7 +320,7 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
         s->pending = threaded ? started : 0;
         pthread_cond_broadcast(&h.published);
         pthread_mutex_unlock(&h.mu);
-        if (EVP_DigestUpdate(whole, s->buf, len) != 1) {
+        if (!cli_sha256_update(whole, s->buf, len)) {
             h.failed = true;
         }
         if (!threaded) {
@@ -349,8 +339,7 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
     for (unsigned i = 0; i < started; i++) {
         pthread_join(threads[i], NULL);
     }
-    unsigned len = 0;
-    if (st == GS_OK && EVP_DigestFinal_ex(whole, out->digest, &len) != 1) {
+    if (st == GS_OK && !cli_sha256_final(whole, out->digest)) {
         h.failed = true;
     }
     for (unsigned i = 0; i < h.n_lanes; i++) {

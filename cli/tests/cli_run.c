@@ -132,13 +132,7 @@ static bool run(const char *const argv[], run_result *r, bool tty)
             dup2(fileno(err), 2);
         }
         apply_limits();
-        /* execv's prototype predates const; it does not modify the strings. */
-        union {
-            const char *const *in;
-            char *const *out;
-        } args = {argv};
-        execv(argv[0], args.out);
-        _exit(127);
+        exec_program(argv);
     }
     if (tty) {
         r->err = drain(master, &r->err_len);
@@ -175,6 +169,17 @@ bool run_program(const char *const argv[], run_result *r)
 bool run_program_tty(const char *const argv[], run_result *r)
 {
     return run(argv, r, true);
+}
+
+_Noreturn void exec_program(const char *const argv[])
+{
+    /* execv's prototype predates const; it does not modify the strings. */
+    union {
+        const char *const *in;
+        char *const *out;
+    } args = {argv};
+    execv(argv[0], args.out);
+    _exit(127);
 }
 
 void run_result_free(run_result *r)

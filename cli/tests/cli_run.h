@@ -23,6 +23,9 @@ bool run_program(const char *const argv[], run_result *r);
  * the terminal received. */
 bool run_program_tty(const char *const argv[], run_result *r);
 void run_result_free(run_result *r);
+/* In a forked child: replaces it with argv[0] run with argv (NULL-terminated); exits 127 when
+ * the program cannot be run. */
+_Noreturn void exec_program(const char *const argv[]);
 
 /* Limits for the programs run from now on in this process: an alarm of timeout_s seconds
  * (0: none), so that a program that hangs is killed (status 128 + SIGALRM) instead of hanging

@@ -22,6 +22,39 @@ char *source_path(const char *rel)
     return root != NULL ? path_join(root, rel) : NULL;
 }
 
+bool cli_fixture_open(char **dir, char **sample, char *why, size_t why_cap)
+{
+    *dir = NULL;
+    if (sample != NULL) {
+        *sample = NULL;
+    }
+    if (cli_binary() == NULL) {
+        snprintf(why, why_cap, "GS_CLI is not set: run through ctest");
+        return false;
+    }
+    if (sample != NULL) {
+        *sample = source_path("conformance/samples/ggml-written.gguf");
+        if (*sample == NULL) {
+            snprintf(why, why_cap, "GS_SOURCE_DIR is not set: run through ctest");
+            return false;
+        }
+    }
+    *dir = scratch_dir();
+    if (*dir == NULL) {
+        snprintf(why, why_cap, "no scratch directory");
+        return false;
+    }
+    return true;
+}
+
+void cli_fixture_close(char *dir, char **sample)
+{
+    if (sample != NULL) {
+        free(*sample);
+    }
+    scratch_remove(dir);
+}
+
 bool sample_with_manifest(char **dir, char **sample, char **manifest, char *why, size_t why_cap)
 {
     *dir = scratch_dir();
@@ -51,22 +84,25 @@ void sample_with_manifest_free(char *dir, char *sample, char *manifest)
     scratch_remove(dir);
 }
 
-bool run_cli(run_result *r, const char *arg, ...)
+/* Appends first and the arguments after it in ap, up to a NULL, to argv[n..max) and ends argv
+ * with NULL (argv holds max + 1); returns the new count. */
+static int append_args(const char **argv, int n, int max, const char *first, va_list ap)
 {
-    const char *argv[MAX_ARGS + 2];
-    int n = 0;
-    argv[n++] = cli_binary();
-    if (argv[0] == NULL) {
-        return false;
-    }
-    va_list ap;
-    va_start(ap, arg);
-    for (const char *a = arg; a != NULL && n < MAX_ARGS; a = va_arg(ap, const char *)) {
+    for (const char *a = first; a != NULL && n < max; a = va_arg(ap, const char *)) {
         argv[n++] = a;
     }
-    va_end(ap);
     argv[n] = NULL;
-    return run_program(argv, r);
+    return n;
+}
+
+bool run_cli(run_result *r, const char *arg, ...)
+{
+    const char *args[MAX_ARGS + 1];
+    va_list ap;
+    va_start(ap, arg);
+    append_args(args, 0, MAX_ARGS, arg, ap);
+    va_end(ap);
+    return run_cli_v(r, false, args);
 }
 
 bool run_cli_v(run_result *r, bool tty, const char *const *args)
@@ -96,14 +132,10 @@ int check_json(const char *dir, const char *schema, const char *json, const char
         /* Debian's interpreter, where python3-jsonschema lives; not whatever python3 is first
          * on PATH. */
         const char *argv[MAX_ARGS + 6] = {"/usr/bin/python3", checker, schema_path, report};
-        int n = 4;
         va_list ap;
         va_start(ap, expect);
-        for (const char *e = expect; e != NULL && n < MAX_ARGS; e = va_arg(ap, const char *)) {
-            argv[n++] = e;
-        }
+        append_args(argv, 4, MAX_ARGS, expect, ap);
         va_end(ap);
-        argv[n] = NULL;
         run_result r;
         if (run_program(argv, &r)) {
             status = r.status;
@@ -238,4 +270,19 @@ char *write_split_set(const char *dir, const char *prefix, unsigned count, char 
         }
     }
     return first;
+}
+
+int sink_collect(void *ctx, const void *data, size_t n)
+{
+    sink_buffer *b = ctx;
+    char *grown = realloc(b->data, b->len + n + 1);
+    if (grown == NULL) {
+        fprintf(stderr, "sink_collect: out of memory\n");
+        abort();
+    }
+    b->data = grown;
+    memcpy(b->data + b->len, data, n);
+    b->len += n;
+    b->data[b->len] = '\0';
+    return 0;
 }

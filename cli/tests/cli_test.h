@@ -53,4 +53,41 @@ bool no_control_bytes(const char *s, size_t n);
  * repeat it. */
 bool no_hidden_chars(const char *s, size_t n);
 
+/* What a report writer gives through a callback sink (gs_sink_init(&sink, sink_collect, &buf)),
+ * NUL-terminated; free data when done. A failed allocation aborts the test. */
+typedef struct sink_buffer {
+    char *data;
+    size_t len;
+} sink_buffer;
+int sink_collect(void *ctx, const void *data, size_t n);
+
+/* The fixture of most suites: the tool and the source tree are known (GS_CLI, GS_SOURCE_DIR),
+ * *dir is a fresh scratch directory and, unless sample is NULL, *sample the path of
+ * conformance/samples/ggml-written.gguf. False, with why, when a step fails;
+ * cli_fixture_close releases what it made either way. */
+bool cli_fixture_open(char **dir, char **sample, char *why, size_t why_cap);
+void cli_fixture_close(char *dir, char **sample);
+
+/* Declares the Criterion suite `suite` whose every test gets that fixture in the file's `dir`
+ * and `sample` (CLI_SAMPLE_SUITE) or `dir` alone (CLI_SCRATCH_SUITE), released after the test.
+ * The file includes <criterion/criterion.h>. */
+#define CLI_SAMPLE_SUITE(suite)                                                                  \
+    static char *dir;                                                                            \
+    static char *sample;                                                                         \
+    CLI_FIXTURE_SUITE_(suite, &sample)
+#define CLI_SCRATCH_SUITE(suite)                                                                 \
+    static char *dir;                                                                            \
+    CLI_FIXTURE_SUITE_(suite, NULL)
+#define CLI_FIXTURE_SUITE_(suite, sample_out)                                                    \
+    static void suite##_setup(void)                                                              \
+    {                                                                                            \
+        char why[256];                                                                           \
+        cr_assert(cli_fixture_open(&dir, sample_out, why, sizeof why), "%s", why);               \
+    }                                                                                            \
+    static void suite##_teardown(void)                                                           \
+    {                                                                                            \
+        cli_fixture_close(dir, sample_out);                                                      \
+    }                                                                                            \
+    TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown)
+
 #endif

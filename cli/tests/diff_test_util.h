@@ -23,6 +23,22 @@ bool dt_scratch_open(dt_scratch *s);
 const char *dt_scratch_path(dt_scratch *s, const char *name);
 void dt_scratch_close(dt_scratch *s);
 
+/* Declares the Criterion suite `suite` whose every test gets a fresh dt_scratch in the file's
+ * `scratch`, closed after the test (the suite fails at once when GS_CLI is not set). The file
+ * includes <criterion/criterion.h> and cli_test.h. */
+#define DT_SCRATCH_SUITE(suite)                                                                  \
+    static dt_scratch scratch;                                                                   \
+    static void suite##_setup(void)                                                              \
+    {                                                                                            \
+        cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");                \
+        cr_assert(dt_scratch_open(&scratch));                                                    \
+    }                                                                                            \
+    static void suite##_teardown(void)                                                           \
+    {                                                                                            \
+        dt_scratch_close(&scratch);                                                              \
+    }                                                                                            \
+    TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown)
+
 /* Adds a tensor of `type` holding vals (n = product of ne) encoded as F32, Q8_0 or Q4_0 (the
  * latter two with quant_ref.h). */
 void dt_add_tensor(gsw_model *m, const char *name, uint32_t n_dims, const uint64_t *ne,

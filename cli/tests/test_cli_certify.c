@@ -13,24 +13,7 @@
 #include "ggufsafe_certify.h"
 #include "gsw_write.h"
 
-static char *dir;
-static char *sample;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-    free(sample);
-}
-
-TestSuite(certify, .init = setup, .fini = teardown);
+CLI_SAMPLE_SUITE(certify);
 
 /* Writes m (canonical layout) to dir/name; returns the path (allocated). */
 static char *save_model(const gsw_model *m, const char *name)

@@ -18,21 +18,7 @@
 #include "gsw_foreign.h"
 #include "gsw_write.h"
 
-static char *dir;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-}
-
-TestSuite(certify_codes, .init = setup, .fini = teardown);
+CLI_SCRATCH_SUITE(certify_codes);
 
 /* What a builder leaves: the file to certify and where the finding must point. */
 typedef struct built {
@@ -782,49 +768,40 @@ static void b_key_missing(built *out)
     snprintf(out->where, sizeof out->where, "part 2, key 'split.tensors.count'");
 }
 
-static void b_split_key_type(built *out)
+/* A two-part set whose part 2 is `two`, its finding pointing at part 2's value of record rec
+ * (0 split.no, 1 split.count, 2 split.tensors.count, 3 the tensor info), named `subject`. */
+static void two_parts_at(built *out, const char *prefix, part_spec two, int rec,
+                         const char *subject)
 {
     uint64_t offs[4];
-    part_spec two = {1, -2, 2, "b"};
-    two_parts(out, "kt", &two, offs);
-    snprintf(out->where, sizeof out->where, "part 2, byte %llu, key 'split.count'",
-             (unsigned long long)offs[1]);
+    two_parts(out, prefix, &two, offs);
+    snprintf(out->where, sizeof out->where, "part 2, byte %llu, %s",
+             (unsigned long long)offs[rec], subject);
+}
+
+static void b_split_key_type(built *out)
+{
+    two_parts_at(out, "kt", (part_spec){1, -2, 2, "b"}, 1, "key 'split.count'");
 }
 
 static void b_number(built *out)
 {
-    uint64_t offs[4];
-    part_spec two = {0, 2, 2, "b"};
-    two_parts(out, "nm", &two, offs);
-    snprintf(out->where, sizeof out->where, "part 2, byte %llu, key 'split.no'",
-             (unsigned long long)offs[0]);
+    two_parts_at(out, "nm", (part_spec){0, 2, 2, "b"}, 0, "key 'split.no'");
 }
 
 static void b_count(built *out)
 {
-    uint64_t offs[4];
-    part_spec two = {1, 3, 2, "b"};
-    two_parts(out, "cm", &two, offs);
-    snprintf(out->where, sizeof out->where, "part 2, byte %llu, key 'split.count'",
-             (unsigned long long)offs[1]);
+    two_parts_at(out, "cm", (part_spec){1, 3, 2, "b"}, 1, "key 'split.count'");
 }
 
 static void b_tensor_count(built *out)
 {
-    uint64_t offs[4];
-    part_spec two = {1, 2, 3, "b"};
-    two_parts(out, "tc", &two, offs);
-    snprintf(out->where, sizeof out->where, "part 2, byte %llu, key 'split.tensors.count'",
-             (unsigned long long)offs[2]);
+    two_parts_at(out, "tc", (part_spec){1, 2, 3, "b"}, 2, "key 'split.tensors.count'");
 }
 
 static void b_duplicate_tensor(built *out)
 {
-    uint64_t offs[4];
-    part_spec two = {1, 2, 2, "a"};
-    two_parts(out, "dt", &two, offs);
-    snprintf(out->where, sizeof out->where, "part 2, byte %llu, tensor 'a'",
-             (unsigned long long)offs[3]);
+    two_parts_at(out, "dt", (part_spec){1, 2, 2, "a"}, 3, "tensor 'a'");
 }
 
 static void b_bad_name(built *out)

@@ -16,24 +16,7 @@
 #include "cli_test.h"
 #include "ggufsafe_certify.h"
 
-static char *dir;
-static char *sample;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-    free(sample);
-}
-
-TestSuite(many, .init = setup, .fini = teardown);
+CLI_SAMPLE_SUITE(many);
 
 static char *copy_of(const char *from, const char *to_rel, size_t keep)
 {

@@ -14,24 +14,7 @@
 #include "gsw_foreign.h"
 #include "gsw_write.h"
 
-static char *dir;
-static char *sample;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-    free(sample);
-}
-
-TestSuite(verdicts, .init = setup, .fini = teardown);
+CLI_SAMPLE_SUITE(verdicts);
 
 /* The sample's first n bytes as dir/name. */
 static char *sample_cut(const char *name, size_t n)
@@ -128,37 +111,35 @@ static void check(const char *path, const char *flag, const expect *x)
     run_result_free(&r);
 }
 
-Test(verdicts, a_git_lfs_pointer)
+/* A file of another format saved as model.gguf: refused as not a GGUF file, the verdict naming
+ * what it is. */
+static void check_foreign(gs_format format, const char *verdict)
 {
-    char *path = foreign(GS_FORMAT_GIT_LFS_POINTER, "model.gguf");
-    expect x = {1,
-                "not a GGUF file: this is a Git LFS pointer: the small text file Git leaves in "
-                "place of the model when Git LFS is not used",
-                "error   reader.not_gguf at byte 0", "reader.not_gguf"};
+    char *path = foreign(format, "model.gguf");
+    expect x = {1, verdict, "error   reader.not_gguf at byte 0", "reader.not_gguf"};
     check(path, NULL, &x);
     free(path);
+}
+
+Test(verdicts, a_git_lfs_pointer)
+{
+    check_foreign(GS_FORMAT_GIT_LFS_POINTER,
+                  "not a GGUF file: this is a Git LFS pointer: the small text file Git leaves in "
+                  "place of the model when Git LFS is not used");
 }
 
 Test(verdicts, an_html_page)
 {
-    char *path = foreign(GS_FORMAT_HTML, "model.gguf");
-    expect x = {1,
-                "not a GGUF file: this is an HTML web page, not a model: the server sent an "
-                "error, login or licence page instead of the file",
-                "error   reader.not_gguf at byte 0", "reader.not_gguf"};
-    check(path, NULL, &x);
-    free(path);
+    check_foreign(GS_FORMAT_HTML,
+                  "not a GGUF file: this is an HTML web page, not a model: the server sent an "
+                  "error, login or licence page instead of the file");
 }
 
 Test(verdicts, a_safetensors_file)
 {
-    char *path = foreign(GS_FORMAT_SAFETENSORS, "model.gguf");
-    expect x = {1,
-                "not a GGUF file: this is a safetensors file (Hugging Face's tensor format), not "
-                "GGUF",
-                "error   reader.not_gguf at byte 0", "reader.not_gguf"};
-    check(path, NULL, &x);
-    free(path);
+    check_foreign(GS_FORMAT_SAFETENSORS,
+                  "not a GGUF file: this is a safetensors file (Hugging Face's tensor format), not "
+                  "GGUF");
 }
 
 Test(verdicts, a_download_cut_in_its_data)

@@ -324,3 +324,43 @@ Test(dequant, sha256_hashes_the_canonical_nan)
     }
     free(path);
 }
+
+/* libcrypto is opened at the first digest (cli/common/sha256.c): without it, --sha256 and --json
+ * are refused before anything is printed, with what to install, and the statistics and --out,
+ * which show no digest, do not need it. */
+Test(dequant, without_libcrypto_only_the_digests_are_refused)
+{
+    setenv("GGUFSAFE_LIBCRYPTO", "/nonexistent/libcrypto.so.3", 1);
+    static const char want[] = "error: dequant: SHA-256 needs OpenSSL's libcrypto, which could "
+                               "not be loaded (/nonexistent/libcrypto.so.3: ";
+    const char *flags[] = {"--sha256", "--json"};
+    for (int i = 0; i < 2; i++) {
+        run_result r;
+        cr_assert(run_cli(&r, "dequant", sample, flags[i], NULL));
+        cr_assert_eq(r.status, 2, "%s: %s", flags[i], r.err);
+        cr_assert_eq(r.out_len, 0, "%s: %s", flags[i], r.out);
+        cr_assert(strncmp(r.err, want, sizeof want - 1) == 0, "%s: %s", flags[i], r.err);
+        cr_assert(strstr(r.err, "): install it (Debian, Ubuntu: libssl3; Fedora: openssl-libs)\n"),
+                  "%s", r.err);
+        run_result_free(&r);
+    }
+    run_result r;
+    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "blk.0.q6_K.weight", NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    cr_assert(strstr(r.out, "blk.0.q6_K.weight") != NULL, "%s", r.out);
+    run_result_free(&r);
+    unsetenv("GGUFSAFE_LIBCRYPTO");
+}
+
+/* GGUFSAFE_LIBCRYPTO names the library: one that is not libcrypto is said to be so. */
+Test(dequant, a_library_without_sha256_is_named)
+{
+    setenv("GGUFSAFE_LIBCRYPTO", "libm.so.6", 1);
+    run_result r;
+    cr_assert(run_cli(&r, "dequant", sample, "--sha256", NULL));
+    unsetenv("GGUFSAFE_LIBCRYPTO");
+    cr_assert_eq(r.status, 2, "%s", r.err);
+    cr_assert_str_eq(r.err, "error: dequant: libm.so.6 has no EVP_MD_CTX_new: SHA-256 needs "
+                            "OpenSSL's libcrypto 1.1 or 3\n");
+    run_result_free(&r);
+}

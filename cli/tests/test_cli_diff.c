@@ -22,20 +22,7 @@
 #include "gsw_model.h"
 #include "quant_ref.h"
 
-static dt_scratch scratch;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    cr_assert(dt_scratch_open(&scratch));
-}
-
-static void teardown(void)
-{
-    dt_scratch_close(&scratch);
-}
-
-TestSuite(diff, .init = setup, .fini = teardown);
+DT_SCRATCH_SUITE(diff);
 
 static const uint64_t embd_ne[2] = {64, 4};  /* Q8_0: 8 blocks of 32 */
 static const uint64_t attn_ne[2] = {128, 2}; /* Q4_0: 8 blocks of 32 */
@@ -395,41 +382,41 @@ Test(diff, thresholds_gate_the_exit_code)
     run_result_free(&r);
 }
 
-/* The reference of quantized_pair, and candidates that lost blk.1.ffn_up.weight ("drop") or
- * gained extra.weight ("extra"), both Q8_0 where the reference has it. */
-static void gate_files(const char **ref, const char **drop, const char **extra)
+/* The scratch file name holding blk.0.ffn_up.weight and (with blk1) blk.1.ffn_up.weight, both
+ * 256 x 16 of `type`, then output_norm.weight (F32, 256) and (with extra) extra.weight, a copy
+ * of it; every tensor holds the same seeded Gaussian values whatever the type. */
+static const char *ffn_model(const char *name, int32_t type, bool blk1, bool extra)
 {
     static const uint64_t ne[2] = {256, 16};
     float *v = malloc(4096 * sizeof *v);
-    const char *names[3] = {"ref.gguf", "drop.gguf", "extra.gguf"};
-    const char **out[3] = {ref, drop, extra};
-    for (int k = 0; k < 3; k++) {
-        gsw_model m;
-        gsw_model_init(&m, 3);
-        int32_t type = k ? GS_TYPE_Q8_0 : GS_TYPE_F32;
-        qr_gaussian(10, 1.0f, v, 4096);
-        dt_add_tensor(&m, "blk.0.ffn_up.weight", 2, ne, type, v);
-        if (k != 1) {
-            qr_gaussian(11, 1.0f, v, 4096);
-            dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, type, v);
-        }
-        qr_gaussian(12, 1.0f, v, 256);
-        dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
-        if (k == 2) {
-            dt_add_tensor(&m, "extra.weight", 1, ne, GS_TYPE_F32, v);
-        }
-        const char *p = dt_scratch_path(&scratch, names[k]);
-        cr_assert(dt_save(&m, p));
-        gsw_model_free(&m);
-        *out[k] = p;
+    cr_assert_not_null(v);
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    qr_gaussian(10, 1.0f, v, 4096);
+    dt_add_tensor(&m, "blk.0.ffn_up.weight", 2, ne, type, v);
+    if (blk1) {
+        qr_gaussian(11, 1.0f, v, 4096);
+        dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, type, v);
     }
+    qr_gaussian(12, 1.0f, v, 256);
+    dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
+    if (extra) {
+        dt_add_tensor(&m, "extra.weight", 1, ne, GS_TYPE_F32, v);
+    }
+    const char *p = dt_scratch_path(&scratch, name);
+    cr_assert(dt_save(&m, p));
+    gsw_model_free(&m);
     free(v);
+    return p;
 }
 
 Test(diff, gate_fails_on_a_dropped_tensor)
 {
-    const char *ref, *drop, *extra;
-    gate_files(&ref, &drop, &extra);
+    /* the reference of quantized_pair, and candidates that lost blk.1.ffn_up.weight ("drop")
+     * or gained extra.weight ("extra"), both Q8_0 where the reference has it */
+    const char *ref = ffn_model("ref.gguf", GS_TYPE_F32, true, false);
+    const char *drop = ffn_model("drop.gguf", GS_TYPE_Q8_0, false, false);
+    const char *extra = ffn_model("extra.gguf", GS_TYPE_Q8_0, true, true);
     run_result r;
     DIFF(&r, ref, drop, "--max-nmse", "1");
     cr_assert_eq(r.status, 1, "a lost tensor fails the gate: %s%s", r.out, r.err);
@@ -688,35 +675,12 @@ static const char *json_floats(const char *from, const char *key, float *out, si
     return p;
 }
 
-/* ref.gguf (F32) and its copies q8.gguf and q4.gguf, every weight in the one type. */
-static void three_files(const char **ref, const char **q8, const char **q4)
-{
-    static const uint64_t ne[2] = {256, 16};
-    float *v = malloc(4096 * sizeof *v);
-    const char *names[3] = {"ref.gguf", "q8.gguf", "q4.gguf"};
-    const int32_t types[3] = {GS_TYPE_F32, GS_TYPE_Q8_0, GS_TYPE_Q4_0};
-    const char **out[3] = {ref, q8, q4};
-    for (int k = 0; k < 3; k++) {
-        gsw_model m;
-        gsw_model_init(&m, 3);
-        qr_gaussian(10, 1.0f, v, 4096);
-        dt_add_tensor(&m, "blk.0.ffn_up.weight", 2, ne, types[k], v);
-        qr_gaussian(11, 1.0f, v, 4096);
-        dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, types[k], v);
-        qr_gaussian(12, 1.0f, v, 256);
-        dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
-        const char *p = dt_scratch_path(&scratch, names[k]);
-        cr_assert(dt_save(&m, p));
-        gsw_model_free(&m);
-        *out[k] = p;
-    }
-    free(v);
-}
-
 Test(diff, three_way_old_against_new)
 {
-    const char *ref, *q8, *q4;
-    three_files(&ref, &q8, &q4);
+    /* ref.gguf (F32) and its copies q8.gguf and q4.gguf, every weight in the one type */
+    const char *ref = ffn_model("ref.gguf", GS_TYPE_F32, true, false);
+    const char *q8 = ffn_model("q8.gguf", GS_TYPE_Q8_0, true, false);
+    const char *q4 = ffn_model("q4.gguf", GS_TYPE_Q4_0, true, false);
     run_result r;
     /* Q4_0 is worse than Q8_0 against the same reference */
     DIFF(&r, ref, q8, q4, "--max-nmse-ratio", "1");
@@ -1022,10 +986,29 @@ Test(diff, usage_and_file_errors)
     run_result_free(&r);
     DIFF(&r, "--help");
     cr_expect_eq(r.status, 0);
-    cr_expect(contains(r.out, "usage: ggufsafe diff A B... [--json] [--tensor GLOB]... "
+    cr_expect(contains(r.out, "usage: ggufsafe diff [REF] A B [--json] [--tensor GLOB]... "
                               "[--exclude GLOB]...\n"),
               "%s", r.out);
+    cr_expect(contains(r.out, "  -o, --html FILE"), "%s", r.out);
     run_result_free(&r);
+}
+
+/* The metadata of the file at from, up to where its data section starts, as the scratch file
+ * name: a header-only copy. */
+static const char *header_only_copy(const char *from, const char *name)
+{
+    size_t len;
+    char *bytes = read_file(from, &len);
+    cr_assert_not_null(bytes);
+    gs_file *f;
+    cr_assert_eq(gs_open_file(from, NULL, &f, NULL), GS_OK);
+    gs_layout l;
+    gs_file_layout(f, &l);
+    gs_close(f);
+    const char *to = dt_scratch_path(&scratch, name);
+    cr_assert(write_file(to, bytes, (size_t)l.data_offset));
+    free(bytes);
+    return to;
 }
 
 /* --metadata-only: a header-only copy against the whole file compares the metadata, reads no
@@ -1034,17 +1017,7 @@ Test(diff, usage_and_file_errors)
 Test(diff, metadata_only_compares_a_header_only_copy)
 {
     const char *ref = write_base("ref.gguf");
-    size_t len;
-    char *bytes = read_file(ref, &len);
-    cr_assert_not_null(bytes);
-    gs_file *f;
-    cr_assert_eq(gs_open_file(ref, NULL, &f, NULL), GS_OK);
-    gs_layout l;
-    gs_file_layout(f, &l);
-    gs_close(f);
-    const char *head = dt_scratch_path(&scratch, "head.gguf");
-    cr_assert(write_file(head, bytes, (size_t)l.data_offset));
-    free(bytes);
+    const char *head = header_only_copy(ref, "head.gguf");
     run_result r;
     DIFF(&r, "--metadata-only", ref, head);
     cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
@@ -1068,17 +1041,7 @@ Test(diff, metadata_only_compares_a_header_only_copy)
 Test(diff, metadata_only_gate_reads_no_tensor_data)
 {
     const char *ref = write_base("ref.gguf");
-    size_t len;
-    char *bytes = read_file(ref, &len);
-    cr_assert_not_null(bytes);
-    gs_file *f;
-    cr_assert_eq(gs_open_file(ref, NULL, &f, NULL), GS_OK);
-    gs_layout l;
-    gs_file_layout(f, &l);
-    gs_close(f);
-    const char *head = dt_scratch_path(&scratch, "head.gguf");
-    cr_assert(write_file(head, bytes, (size_t)l.data_offset));
-    free(bytes);
+    const char *head = header_only_copy(ref, "head.gguf");
     run_result r;
     DIFF(&r, "--metadata-only", "--max-nmse", "0", "--json", ref, head);
     cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
@@ -1330,12 +1293,7 @@ static int run_measured(const char *const argv[], long *max_kib)
         if (fd >= 0) {
             dup2(fd, 1);
         }
-        union {
-            const char *const *in;
-            char *const *out;
-        } args = {argv};
-        execv(argv[0], args.out);
-        _exit(127);
+        exec_program(argv);
     }
     int ws;
     struct rusage ru;

@@ -16,21 +16,7 @@
 #include "commands.h"
 #include "ggufsafe_certify.h"
 
-static char *dir;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-}
-
-TestSuite(generate, .init = setup, .fini = teardown);
+CLI_SCRATCH_SUITE(generate);
 
 #define ARGS(...) (const char *const[]){__VA_ARGS__, NULL}
 

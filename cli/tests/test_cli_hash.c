@@ -1,3 +1,4 @@
+#define _POSIX_C_SOURCE 200809L /* setenv */
 /* `ggufsafe hash`: the manifest of the ggml-written sample, every digest checked against one
  * computed here from the file's bytes (key-value wire bytes, tensor data, the whole file, which
  * must also be what sha256sum prints); the same bytes whatever --jobs is and whatever the file is
@@ -12,24 +13,7 @@
 #include "ggufsafe.h"
 #include "gsw_write.h"
 
-static char *dir;
-static char *sample;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-    free(sample);
-}
-
-TestSuite(hash, .init = setup, .fini = teardown);
+CLI_SAMPLE_SUITE(hash);
 
 static void sha256_hex(const void *p, size_t n, char out[65])
 {
@@ -368,4 +352,29 @@ Test(hash, failures_leave_no_manifest)
     free(bytes);
     free(missing);
     free(out);
+}
+
+/* Without libcrypto (opened at the first digest: cli/common/sha256.c) hash and verify stop
+ * before reading anything, with what to install; the exit code is 2 (the environment). */
+Test(hash, without_libcrypto_says_what_to_install)
+{
+    setenv("GGUFSAFE_LIBCRYPTO", "/nonexistent/libcrypto.so.3", 1);
+    char *manifest = path_join(dir, "m.manifest");
+    const char *verbs[] = {"hash", "verify"};
+    for (int i = 0; i < 2; i++) {
+        run_result r;
+        cr_assert(i == 0 ? run_cli(&r, "hash", sample, NULL)
+                         : run_cli(&r, "verify", sample, manifest, NULL));
+        cr_assert_eq(r.status, 2, "%s: %s", verbs[i], r.err);
+        cr_assert_eq(r.out_len, 0, "%s: %s", verbs[i], r.out);
+        char want[160];
+        snprintf(want, sizeof want,
+                 "error: %s: SHA-256 needs OpenSSL's libcrypto, which could not be loaded "
+                 "(/nonexistent/libcrypto.so.3: ",
+                 verbs[i]);
+        cr_assert(strncmp(r.err, want, strlen(want)) == 0, "%s", r.err);
+        run_result_free(&r);
+    }
+    unsetenv("GGUFSAFE_LIBCRYPTO");
+    free(manifest);
 }

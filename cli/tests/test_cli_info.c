@@ -8,25 +8,7 @@
 #include "cli_test.h"
 #include "ggufsafe.h"
 
-static char *dir;    /* per-test scratch directory */
-static char *sample; /* conformance/samples/ggml-written.gguf */
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    cr_assert_not_null(sample, "GS_SOURCE_DIR is not set: run through ctest");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-    free(sample);
-}
-
-TestSuite(cli, .init = setup, .fini = teardown);
+CLI_SAMPLE_SUITE(cli);
 
 /* The error line a failure to open path must produce, from the reader's own gs_error. */
 static char *expected_error_line(const char *path)

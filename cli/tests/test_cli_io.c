@@ -357,8 +357,6 @@ Test(cli_io, a_thousand_parts_within_the_descriptor_limit, .timeout = 600)
 #endif
 #endif
 
-/* Compiled out rather than skipped: Criterion 2.4 leaks the record of a skipped test, and
- * LeakSanitizer fails the whole program on it. */
 #ifndef GS_TEST_ASAN
 Test(cli_io, four_thousand_parts_within_the_descriptor_limit, .timeout = 900)
 {

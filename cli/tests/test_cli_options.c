@@ -15,24 +15,7 @@
 #include "cli_test.h"
 #include "commands.h"
 
-static char *dir;
-static char *sample;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-    free(sample);
-}
-
-TestSuite(options, .init = setup, .fini = teardown);
+CLI_SAMPLE_SUITE(options);
 
 /* ---- the tables -------------------------------------------------------------------------- */
 

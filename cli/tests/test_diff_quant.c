@@ -31,20 +31,7 @@
 #define Q4_0_BOUND 1e-2
 #define K_I_BOUND 7e-3
 
-static dt_scratch scratch;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    cr_assert(dt_scratch_open(&scratch));
-}
-
-static void teardown(void)
-{
-    dt_scratch_close(&scratch);
-}
-
-TestSuite(diff_quant, .init = setup, .fini = teardown);
+DT_SCRATCH_SUITE(diff_quant);
 
 static float half_value(uint16_t h)
 {
@@ -200,6 +187,20 @@ static bool oracle_required(void)
     return v != NULL && strcmp(v, "1") == 0;
 }
 
+/* What the oracle quantizes: ROWS rows of 256 elements, to each of these types (ggml's type id,
+ * its name, ours, and the bytes ggml writes for the N elements); f16 first, the reference. */
+enum { ROWS = 64, N = 256 * ROWS };
+static const struct {
+    const char *id, *name;
+    int32_t type;
+    size_t bytes;
+} types[] = {
+    {"1", "f16", GS_TYPE_F16, N * 2},          {"8", "q8_0", GS_TYPE_Q8_0, N / 32 * 34},
+    {"2", "q4_0", GS_TYPE_Q4_0, N / 32 * 18},  {"12", "q4_K", GS_TYPE_Q4_K, N / 256 * 144},
+    {"23", "iq4_xs", GS_TYPE_IQ4_XS, N / 256 * 136},
+};
+enum { N_TYPES = sizeof types / sizeof types[0] };
+
 Test(diff_quant, ggml_quantized_q4_K_and_iq4_xs_copies)
 {
     const char *oracle = getenv("GS_ORACLE");
@@ -207,17 +208,6 @@ Test(diff_quant, ggml_quantized_q4_K_and_iq4_xs_copies)
         /* a build without the oracle: like the oracle's own tests, which it does not build */
         cr_skip_test("gs_oracle is not built (configure with -DGGUFSAFE_ORACLE=ON)");
     }
-    enum { ROWS = 64, N = 256 * ROWS };
-    static const struct {
-        const char *id, *name;
-        int32_t type;
-        size_t bytes;
-    } types[] = {
-        {"1", "f16", GS_TYPE_F16, N * 2},          {"8", "q8_0", GS_TYPE_Q8_0, N / 32 * 34},
-        {"2", "q4_0", GS_TYPE_Q4_0, N / 32 * 18},  {"12", "q4_K", GS_TYPE_Q4_K, N / 256 * 144},
-        {"23", "iq4_xs", GS_TYPE_IQ4_XS, N / 256 * 136},
-    };
-    enum { N_TYPES = sizeof types / sizeof types[0] };
     const char *raw[N_TYPES];
     const char *argv[4 + 4 * N_TYPES + 1] = {oracle, "quantize"};
     int argc = 2;
@@ -299,20 +289,10 @@ Test(diff_quant, ggml_quantized_model_gate_three_way_and_rollups)
     if (oracle == NULL || oracle[0] == '\0') {
         cr_skip_test("gs_oracle is not built (configure with -DGGUFSAFE_ORACLE=ON)");
     }
-    enum { ROWS = 64, N = 256 * ROWS, N_TENSORS = 4 };
+    enum { N_TENSORS = 4 };
     static const char *const names[N_TENSORS] = {"blk.0.attn_q.weight", "blk.0.ffn_up.weight",
                                                  "blk.1.attn_q.weight", "blk.1.ffn_up.weight"};
     static const char *const seeds[N_TENSORS] = {"101", "102", "103", "104"};
-    static const struct {
-        const char *id, *name;
-        int32_t type;
-        size_t bytes;
-    } types[] = {
-        {"1", "f16", GS_TYPE_F16, N * 2},          {"8", "q8_0", GS_TYPE_Q8_0, N / 32 * 34},
-        {"2", "q4_0", GS_TYPE_Q4_0, N / 32 * 18},  {"12", "q4_K", GS_TYPE_Q4_K, N / 256 * 144},
-        {"23", "iq4_xs", GS_TYPE_IQ4_XS, N / 256 * 136},
-    };
-    enum { N_TYPES = sizeof types / sizeof types[0] };
     const char *raw[N_TYPES][N_TENSORS];
     const char *argv[2 + 4 * N_TYPES * N_TENSORS + 1] = {oracle, "quantize"};
     int argc = 2;

@@ -79,6 +79,33 @@ Test(json_writer, nesting_and_layout)
     free(s);
 }
 
+/* A key that begins an object or an array writes what the key and the begin write apart. */
+Test(json_writer, key_begin_object_and_array)
+{
+    cli_json_begin_object(&json);
+    cli_json_key_begin_object(&json, "tool");
+    cli_json_key_cstring(&json, "name", "x");
+    cli_json_end_object(&json);
+    cli_json_key_begin_array(&json, "rows");
+    cli_json_u64(&json, 7);
+    cli_json_end_array(&json);
+    cli_json_key_begin_array(&json, "none");
+    cli_json_end_array(&json);
+    cli_json_end_object(&json);
+    cli_json_finish(&json);
+    char *s = written();
+    cr_expect_str_eq(s, "{\n"
+                        "  \"tool\": {\n"
+                        "    \"name\": \"x\"\n"
+                        "  },\n"
+                        "  \"rows\": [\n"
+                        "    7\n"
+                        "  ],\n"
+                        "  \"none\": []\n"
+                        "}\n");
+    free(s);
+}
+
 Test(json_writer, integers_are_exact)
 {
     cli_json_begin_inline_array(&json);

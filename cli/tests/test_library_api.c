@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli_run.h"
+#include "cli_test.h"
 #include "ggufsafe_certify.h"
 #include "ggufsafe_diff.h"
 #include "ggufsafe_manifest.h"
@@ -18,23 +19,6 @@ static char *sample_path(void)
     const char *root = getenv("GS_SOURCE_DIR");
     cr_assert_not_null(root, "GS_SOURCE_DIR is not set: run through ctest");
     return path_join(root, "conformance/samples/ggml-written.gguf");
-}
-
-/* Everything a writer gives, collected through a callback sink. */
-typedef struct buffer {
-    char *data;
-    size_t len;
-} buffer;
-
-static int collect(void *ctx, const void *data, size_t n)
-{
-    buffer *b = ctx;
-    b->data = realloc(b->data, b->len + n + 1);
-    cr_assert_not_null(b->data);
-    memcpy(b->data + b->len, data, n);
-    b->len += n;
-    b->data[b->len] = '\0';
-    return 0;
 }
 
 static int refuse(void *ctx, const void *data, size_t n)
@@ -108,9 +92,9 @@ Test(library_api, certify)
     cr_expect_eq(gs_certify_verdict_for(r, (gs_profile)7, GS_CERTIFY_ERROR, &v),
                  GS_E_INVALID_ARGUMENT);
 
-    buffer json = {NULL, 0};
+    sink_buffer json = {NULL, 0};
     gs_sink sink;
-    gs_sink_init(&sink, collect, &json);
+    gs_sink_init(&sink, sink_collect, &json);
     cr_assert_eq(gs_certify_write_json(r, &sink, &err), GS_OK);
     cr_expect(strstr(json.data, "\"certified\": true") != NULL);
     free(json.data);
@@ -154,9 +138,9 @@ Test(library_api, manifest_round_trip)
     cr_expect_gt(strlen(e.type), 0);
     cr_expect_eq(gs_manifest_entry_at(m, 0, part.entry_count, &e), GS_E_OUT_OF_RANGE);
 
-    buffer text = {NULL, 0};
+    sink_buffer text = {NULL, 0};
     gs_sink sink;
-    gs_sink_init(&sink, collect, &text);
+    gs_sink_init(&sink, sink_collect, &text);
     cr_assert_eq(gs_manifest_write(m, &sink, &err), GS_OK);
     cr_expect(strncmp(text.data, "ggufsafe-manifest 1\npart 1 of 1\nfile ", 37) == 0);
     gs_manifest *back;
@@ -228,9 +212,9 @@ Test(library_api, diff_with_itself)
     cr_expect(t.in_a && t.in_b);
     cr_expect_eq(t.type_a, t.type_b);
     cr_expect_eq(gs_diff_tensor_at(d, s.tensor_count, &t), GS_E_OUT_OF_RANGE);
-    buffer json = {NULL, 0};
+    sink_buffer json = {NULL, 0};
     gs_sink sink;
-    gs_sink_init(&sink, collect, &json);
+    gs_sink_init(&sink, sink_collect, &json);
     cr_assert_eq(gs_diff_write_json(d, &sink, &err), GS_OK);
     cr_expect(strstr(json.data, "\"passed\": true") != NULL);
     free(json.data);

@@ -8,33 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "cpu_probe.h"
 #include "ggufsafe.h"
-
-/* What this CPU can run, by the compiler's CPUID probe. Every CPU with AVX2 and FMA has F16C
- * (clang 14's __builtin_cpu_supports has no "f16c" to ask). */
-static bool cpu_has_avx2(void)
-{
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return false;
-#endif
-}
-
-static bool cpu_has_neon(void)
-{
-#if defined(__aarch64__)
-    return true; /* AArch64 Linux always has Advanced SIMD */
-#else
-    return false;
-#endif
-}
-
-static gs_kernel best_kernel(void)
-{
-    return cpu_has_avx2() ? GS_KERNEL_AVX2 : cpu_has_neon() ? GS_KERNEL_NEON : GS_KERNEL_SCALAR;
-}
 
 /* One Q4_K block (d = 1, dmin = 0.5, a ramp of quants) decodes to the same bits as on the
  * scalar path. */
@@ -58,12 +33,12 @@ static void expect_decode_ok(const char *when)
 Test(dispatch, auto_resolves_to_the_best_path)
 {
     bool usable = false;
-    cr_expect_eq(gs_active_kernel(&usable), best_kernel());
+    cr_expect_eq(gs_active_kernel(&usable), cpu_best_kernel());
     cr_expect(usable);
-    cr_expect_eq(gs_active_kernel(NULL), best_kernel());
+    cr_expect_eq(gs_active_kernel(NULL), cpu_best_kernel());
     cr_expect_eq(gs_set_kernel(GS_KERNEL_SCALAR), GS_OK);
     cr_expect_eq(gs_set_kernel(GS_KERNEL_AUTO), GS_OK);
-    cr_expect_eq(gs_active_kernel(&usable), best_kernel(), "never AUTO once resolved");
+    cr_expect_eq(gs_active_kernel(&usable), cpu_best_kernel(), "never AUTO once resolved");
     cr_expect(usable);
     expect_decode_ok("auto");
 }

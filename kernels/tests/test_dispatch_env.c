@@ -1,6 +1,7 @@
 /* GGUFSAFE_KERNEL: registered in ctest once per value (ENVIRONMENT property: avx2, neon, bogus,
- * scalar, auto, empty, unset), each run checking what that value must do on this CPU. Every
- * Criterion test runs in a fresh process, so each reads the variable at its first decode.
+ * au (a prefix of auto, refused like any unknown name), scalar, auto, empty, unset), each run
+ * checking what that value must do on this CPU. Every Criterion test runs in a fresh process,
+ * so each reads the variable at its first decode.
  *   - a path this CPU runs (or unset/empty/auto): decodes succeed on that path;
  *   - a path it lacks, or an unknown name: gs_active_kernel reports usable = false and every
  *     decode returns GS_E_KERNEL_UNAVAILABLE (no fallback), until gs_set_kernel overrides it. */
@@ -10,27 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu_probe.h"
 #include "decode.h"
 #include "ggufsafe.h"
-
-static bool cpu_has_avx2(void)
-{
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#else
-    return false;
-#endif
-}
-
-static bool cpu_has_neon(void)
-{
-#if defined(__aarch64__)
-    return true;
-#else
-    return false;
-#endif
-}
 
 /* What the variable must select: the kernel and whether it can run. */
 typedef struct expectation {
@@ -41,9 +24,7 @@ typedef struct expectation {
 static expectation expected(void)
 {
     const char *v = getenv("GGUFSAFE_KERNEL");
-    const gs_kernel best = cpu_has_avx2() ? GS_KERNEL_AVX2
-                           : cpu_has_neon() ? GS_KERNEL_NEON
-                                            : GS_KERNEL_SCALAR;
+    const gs_kernel best = cpu_best_kernel();
     if (v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0) {
         return (expectation){best, true};
     }

@@ -252,19 +252,10 @@ Test(abi, type_info)
     cr_assert(((const gs_type_info *)(const void *)big)->quantized);
 }
 
-static gs_file *open_small(gsw_bytes *b)
-{
-    gsw_bytes_init(b);
-    tu_small_file(b, 32);
-    gs_file *f = NULL;
-    cr_assert_eq(gs_open_memory(b->data, b->len, NULL, &f, NULL), GS_OK);
-    return f;
-}
-
 Test(abi, layout)
 {
     gsw_bytes b;
-    gs_file *f = open_small(&b);
+    gs_file *f = tu_open_small(&b);
     gs_layout want;
     cr_assert_eq(gs_file_layout_sized(f, &want, sizeof want), GS_OK);
     cr_assert_eq(want.file_size, b.len);
@@ -290,7 +281,7 @@ Test(abi, layout)
 Test(abi, kv_info)
 {
     gsw_bytes b;
-    gs_file *f = open_small(&b);
+    gs_file *f = tu_open_small(&b);
     gs_kv_info want;
     cr_assert_eq(gs_kv_info_at_sized(f, 0, &want, sizeof want), GS_OK);
     cr_assert_eq(want.key.len, strlen("general.architecture"));
@@ -308,7 +299,7 @@ Test(abi, kv_info)
 Test(abi, tensor_info)
 {
     gsw_bytes b;
-    gs_file *f = open_small(&b);
+    gs_file *f = tu_open_small(&b);
     gs_tensor_info want;
     cr_assert_eq(gs_tensor_info_at_sized(f, 1, &want, sizeof want), GS_OK);
     cr_assert_eq(want.n_elements, 8);

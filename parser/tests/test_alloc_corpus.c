@@ -198,9 +198,7 @@ Test(alloc_corpus, diagnostic_mode, .timeout = 600)
         uint8_t *data = read_corpus_file(es[i].file, &size);
         diagnostic_buffer b = {data, size};
         for (int p = 0; p < 2; p++) {
-            gs_options o;
-            gs_options_init(&o);
-            o.profile = p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT;
+            gs_options o = tu_options(p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
             void *h = NULL;
             gs_error e;
             gs_status st = open_diagnostic(&b, &o, &h, &e);
@@ -297,9 +295,7 @@ Test(alloc_corpus, split_sets)
 static gs_status open_with_memory_limit(const uint8_t *data, size_t size, gs_profile profile,
                                         uint64_t limit)
 {
-    gs_options o;
-    gs_options_init(&o);
-    o.profile = profile;
+    gs_options o = tu_options(profile);
     o.limits.max_metadata_memory = limit;
     gs_file *f = NULL;
     gs_status st = gs_open_memory(data, size, &o, &f, NULL);

@@ -13,17 +13,6 @@
 #include "test_util.h"
 #include "utf8.h"
 
-/* tu_small_file(32): KV 0 general.architecture = "test", KV 1 general.alignment = 32, tensors
- * "a" (8 x f32) and "b" (4 x 2 f32). */
-static gs_file *open_small(gsw_bytes *b)
-{
-    gsw_bytes_init(b);
-    tu_small_file(b, 32);
-    gs_file *f = NULL;
-    cr_assert_eq(gs_open_memory(b->data, b->len, NULL, &f, NULL), GS_OK);
-    return f;
-}
-
 Test(misuse, options)
 {
     gs_options_init(NULL); /* a no-op */
@@ -74,7 +63,7 @@ Test(misuse, options)
 Test(misuse, file_getters)
 {
     gsw_bytes b;
-    gs_file *f = open_small(&b);
+    gs_file *f = tu_open_small(&b);
     gs_layout l;
     memset(&l, 0xff, sizeof l);
     gs_file_layout(NULL, &l);
@@ -107,7 +96,7 @@ Test(misuse, file_getters)
 Test(misuse, kv_getters)
 {
     gsw_bytes b;
-    gs_file *f = open_small(&b);
+    gs_file *f = tu_open_small(&b);
     size_t i;
     gs_kv_info info;
     uint32_t u32;
@@ -159,7 +148,7 @@ Test(misuse, kv_getters)
 Test(misuse, tensor_getters_and_decoding)
 {
     gsw_bytes b;
-    gs_file *f = open_small(&b);
+    gs_file *f = tu_open_small(&b);
     size_t i;
     gs_tensor_info t;
     float out[8];

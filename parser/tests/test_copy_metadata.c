@@ -16,9 +16,7 @@
 
 static gs_options copy_options(gs_profile profile)
 {
-    gs_options o;
-    gs_options_init(&o);
-    o.profile = profile;
+    gs_options o = tu_options(profile);
     o.copy_metadata = true;
     return o;
 }

@@ -11,14 +11,10 @@
 
 static gs_file *open_diag(const gsw_bytes *b, gs_profile profile)
 {
-    gs_options o;
-    gs_options_init(&o);
-    o.profile = profile;
+    gs_options o = tu_options(profile);
     o.diagnostic = true;
     gs_file *f = NULL;
-    gs_error e;
-    gs_status st = gs_open_memory(b->data, b->len, &o, &f, &e);
-    cr_assert_eq(st, GS_OK, "%s: %s", gs_status_name(st), e.detail);
+    TU_OPEN_OK(f, b, &o);
     return f;
 }
 

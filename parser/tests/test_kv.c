@@ -60,9 +60,7 @@ Test(kv, bool_values)
     gsw_put_u8(&b, 2);
     TU_EXPECT(&b, STRICT, GS_E_BAD_BOOL, type_at + 4);
     TU_EXPECT(&b, LENIENT, GS_OK, 0);
-    gs_options o;
-    gs_options_init(&o);
-    o.profile = LENIENT;
+    gs_options o = tu_options(LENIENT);
     gs_file *f;
     cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_OK);
     bool v = false;
@@ -510,14 +508,9 @@ Test(kv, truncated_scalars_and_type)
 
 static gs_file *open_ok(const gsw_bytes *b, gs_profile profile)
 {
-    gs_options o;
-    gs_options_init(&o);
-    o.profile = profile;
+    gs_options o = tu_options(profile);
     gs_file *f = NULL;
-    gs_error e;
-    gs_status st = gs_open_memory(b->data, b->len, &o, &f, &e);
-    cr_assert_eq(st, GS_OK, "%s at %llu: %s", gs_status_name(st), (unsigned long long)e.offset,
-                 e.detail);
+    TU_OPEN_OK(f, b, &o);
     return f;
 }
 

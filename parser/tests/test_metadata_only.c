@@ -11,9 +11,7 @@
 
 static gs_options meta_options(gs_profile profile)
 {
-    gs_options o;
-    gs_options_init(&o);
-    o.profile = profile;
+    gs_options o = tu_options(profile);
     o.metadata_only = true;
     return o;
 }
@@ -22,10 +20,7 @@ static gs_file *open_meta(const gsw_bytes *b, gs_profile profile)
 {
     gs_options o = meta_options(profile);
     gs_file *f = NULL;
-    gs_error e;
-    gs_status st = gs_open_memory(b->data, b->len, &o, &f, &e);
-    cr_assert_eq(st, GS_OK, "%s at %llu: %s", gs_status_name(st), (unsigned long long)e.offset,
-                 e.detail);
+    TU_OPEN_OK(f, b, &o);
     return f;
 }
 

@@ -19,20 +19,7 @@
 
 #include "test_util.h"
 
-static char dir[TU_DIR_SIZE];
-
-static void setup(void)
-{
-    cr_assert(tu_scratch_dir(dir, "gs_source"));
-    alarm(20); /* a blocking open fails the test instead of hanging it */
-}
-
-static void teardown(void)
-{
-    cr_assert(tu_scratch_remove(dir));
-}
-
-TestSuite(source, .init = setup, .fini = teardown, .timeout = 30);
+TU_SCRATCH_SUITE(source, 20, 30);
 
 static char *in_dir(const char *name)
 {

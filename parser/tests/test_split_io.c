@@ -14,20 +14,7 @@
 
 #include "test_util.h"
 
-static char dir[TU_DIR_SIZE];
-
-static void setup(void)
-{
-    cr_assert(tu_scratch_dir(dir, "gs_split_io"));
-    alarm(120); /* a blocking open fails the test instead of hanging it */
-}
-
-static void teardown(void)
-{
-    cr_assert(tu_scratch_remove(dir));
-}
-
-TestSuite(split_io, .init = setup, .fini = teardown, .timeout = 240);
+TU_SCRATCH_SUITE(split_io, 120, 240);
 
 /* dir/<prefix>-%05u-of-%05u.gguf in a static buffer (four in turn). */
 static const char *part_path(const char *prefix, unsigned part, unsigned count)

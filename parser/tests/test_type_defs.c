@@ -60,11 +60,11 @@ Test(type_defs, checks_refuse_zero_overflow_and_clashes)
     d = q8_like;
     d.block_bytes = GS_TYPE_DEF_MAX_BLOCK_BYTES + 1;
     cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
-    cr_assert_str_eq(e.detail, "type id 200: 32769 bytes per block, at most 32768");
+    cr_assert_str_eq(e.detail, "type id 200: 4097 bytes per block, at most 4096");
     d = q8_like;
     d.block_elems = UINT32_MAX; /* elements * 4 bytes of f32 would not fit 32 bits */
     cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);
-    cr_assert_str_eq(e.detail, "type id 200: 4294967295 elements per block, at most 65536");
+    cr_assert_str_eq(e.detail, "type id 200: 4294967295 elements per block, at most 4096");
     d = q8_like;
     d.id = GS_TYPE_Q8_0;
     cr_assert_eq(check1(d, &e), GS_E_INVALID_ARGUMENT);

@@ -29,6 +29,18 @@ void tu_small_file(gsw_bytes *b, uint32_t align)
     gsw_pad_to(b, a);
 }
 
+gs_file *tu_open_small(gsw_bytes *b)
+{
+    gsw_bytes_init(b);
+    tu_small_file(b, 32);
+    gs_file *f = NULL;
+    if (gs_open_memory(b->data, b->len, NULL, &f, NULL) != GS_OK) {
+        fprintf(stderr, "tu_open_small: the small file does not open\n");
+        abort();
+    }
+    return f;
+}
+
 gs_status tu_open_opts(const gsw_bytes *b, const gs_options *opts, gs_error *err)
 {
     gs_file *f = NULL;
@@ -43,11 +55,17 @@ gs_status tu_open_opts(const gsw_bytes *b, const gs_options *opts, gs_error *err
     return st;
 }
 
-gs_status tu_open(const gsw_bytes *b, gs_profile profile, gs_error *err)
+gs_options tu_options(gs_profile profile)
 {
     gs_options o;
     gs_options_init(&o);
     o.profile = profile;
+    return o;
+}
+
+gs_status tu_open(const gsw_bytes *b, gs_profile profile, gs_error *err)
+{
+    gs_options o = tu_options(profile);
     return tu_open_opts(b, &o, err);
 }
 

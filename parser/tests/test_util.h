@@ -15,6 +15,13 @@
  * then two F32 tensors "a" (8 elements) and "b" (4 x 2) with data 0..15 as floats. */
 void tu_small_file(gsw_bytes *b, uint32_t align);
 
+/* b initialised and filled with tu_small_file(b, 32), opened in place with default options
+ * (aborts when it does not open); the caller closes the file and frees b. */
+gs_file *tu_open_small(gsw_bytes *b);
+
+/* The default options under profile. */
+gs_options tu_options(gs_profile profile);
+
 /* Opens b under profile; returns the status and fills err. The file is closed again. */
 gs_status tu_open(const gsw_bytes *b, gs_profile profile, gs_error *err);
 gs_status tu_open_opts(const gsw_bytes *b, const gs_options *opts, gs_error *err);
@@ -32,6 +39,15 @@ gs_status tu_open_opts(const gsw_bytes *b, const gs_options *opts, gs_error *err
                          gs_status_name(st_), (unsigned long long)e_.offset,                      \
                          (unsigned long long)(at_), e_.detail);                                   \
         }                                                                                         \
+    } while (0)
+
+/* Opens b with *opts_ into f_ (a gs_file *), asserting (Criterion) that it opens. */
+#define TU_OPEN_OK(f_, buf_, opts_)                                                              \
+    do {                                                                                          \
+        gs_error e_;                                                                              \
+        gs_status st_ = gs_open_memory((buf_)->data, (buf_)->len, (opts_), &(f_), &e_);           \
+        cr_assert_eq(st_, GS_OK, "%s at %llu: %s", gs_status_name(st_),                          \
+                     (unsigned long long)e_.offset, e_.detail);                                   \
     } while (0)
 
 /* Counting allocator: live allocations and bytes; fail_at >= 0 makes that allocation (0-based)
@@ -57,6 +73,24 @@ bool tu_scratch_dir(char dir[TU_DIR_SIZE], const char *name);
 
 /* Removes dir and everything below it; false if that fails. */
 bool tu_scratch_remove(const char *dir);
+
+/* Declares the Criterion suite `suite` for tests in hostile surroundings: each test gets a
+ * fresh scratch directory in the file's `dir` (/tmp/gs_<suite>_XXXXXX, removed after it) and
+ * runs under an alarm of alarm_s seconds, so that a blocking open fails the test instead of
+ * hanging it, and Criterion's timeout of timeout_s. The file includes <criterion/criterion.h>
+ * and <unistd.h>. */
+#define TU_SCRATCH_SUITE(suite, alarm_s, timeout_s)                                              \
+    static char dir[TU_DIR_SIZE];                                                                \
+    static void suite##_setup(void)                                                              \
+    {                                                                                            \
+        cr_assert(tu_scratch_dir(dir, "gs_" #suite));                                            \
+        alarm(alarm_s);                                                                          \
+    }                                                                                            \
+    static void suite##_teardown(void)                                                           \
+    {                                                                                            \
+        cr_assert(tu_scratch_remove(dir));                                                       \
+    }                                                                                            \
+    TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown, .timeout = timeout_s)
 
 /* $GS_SOURCE_DIR/rel, or rel when the variable is unset. Returns a static buffer. */
 const char *tu_source_path(const char *rel);

@@ -126,6 +126,21 @@ typedef struct gs_limits {
     uint64_t max_metadata_memory;
 } gs_limits;
 
+typedef struct gs_type_def {
+    int32_t id;
+    const char *name;
+    uint32_t block_elems;
+    uint32_t block_bytes;
+    bool override_builtin;
+} gs_type_def;
+typedef gs_status (*gs_decode_fn)(void *ctx, int32_t type, const void *src, size_t src_bytes,
+                                  float *dst, size_t n_elems);
+typedef struct gs_decoder {
+    gs_type_def type;
+    gs_decode_fn decode;
+    void *ctx;
+    const char *source;
+} gs_decoder;
 typedef struct gs_options {
     size_t struct_size;
     gs_profile profile;
@@ -136,6 +151,10 @@ typedef struct gs_options {
     bool reopen_for_data;
     uint64_t max_split_metadata_memory;
     bool metadata_only;
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_options;
 
 gs_status gs_options_init_sized(gs_options *opts, size_t size);
@@ -154,6 +173,7 @@ typedef struct gs_error {
     char context[128];
     char detail[128];
 } gs_error;
+gs_status gs_type_defs_check(const gs_type_def *defs, size_t n_defs, gs_error *err);
 
 typedef struct gs_file gs_file;
 
@@ -333,6 +353,10 @@ typedef struct gs_certify_options {
     gs_progress_fn progress;
     void *progress_ctx;
     bool metadata_only;
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_certify_options;
 
 void gs_certify_options_init(gs_certify_options *opts);
@@ -454,6 +478,10 @@ typedef struct gs_manifest_options {
     gs_progress_fn progress;
     void *progress_ctx;
     bool metadata_only;
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_manifest_options;
 
 void gs_manifest_options_init(gs_manifest_options *opts);
@@ -565,6 +593,10 @@ typedef struct gs_diff_options {
     double max_nmse_ratio;
     double max_nmse_increase;
     size_t worst_blocks;
+    const gs_type_def *type_defs;
+    size_t n_type_defs;
+    const gs_decoder *decoders;
+    size_t n_decoders;
 } gs_diff_options;
 
 void gs_diff_options_init(gs_diff_options *opts);
@@ -655,6 +687,7 @@ typedef struct gs_diff_kv {
 gs_status gs_diff_kv_at(const gs_diff *diff, size_t i, gs_diff_kv *out);
 gs_status gs_diff_write_text(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 gs_status gs_diff_write_json(const gs_diff *diff, const gs_sink *sink, gs_error *err);
+gs_status gs_diff_write_html(const gs_diff *diff, const gs_sink *sink, gs_error *err);
 """
 
 # libc (POSIX 2008): reports are rendered into an open_memstream buffer, so a writer runs

@@ -101,6 +101,10 @@ class DiffReport:
     def to_text(self) -> str:
         return render(certify_lib.gs_diff_write_text, self._owner.diff).decode("utf-8")
 
+    def to_html(self) -> str:
+        """The self-contained HTML page of `ggufsafe diff --html` (docs/diff.md)."""
+        return render(certify_lib.gs_diff_write_html, self._owner.diff).decode("utf-8")
+
     @property
     def data(self) -> Any:
         """The JSON report (conformance/schema/diff.schema.json) as Python objects."""

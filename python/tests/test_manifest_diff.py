@@ -57,6 +57,8 @@ def test_diff_equals_command(cli, corpus_dir):
     assert all(t.max_abs == 0.0 for t in d.tensors if t.kind == "compared")
     assert d.to_json().encode() == run([cli, "diff", "--json", "-q", SAMPLE, SAMPLE]).stdout
     assert d.to_text().encode() == run([cli, "diff", "-q", SAMPLE, SAMPLE]).stdout
+    assert d.to_html().encode() == run([cli, "diff", "-q", "--html", "-", "--output", os.devnull,
+                                        SAMPLE, SAMPLE]).stdout
     opts = ["--tensor", "blk.0.q*", "--exclude", "*q8_0*", "--max-nmse", "0.01"]
     d = ggufsafe.diff(SAMPLE, SAMPLE, tensors="blk.0.q*", exclude=["*q8_0*"], max_nmse=0.01)
     assert d.to_json().encode() == run([cli, "diff", "--json", "-q", *opts, SAMPLE,
