@@ -60,6 +60,9 @@ grep -q "^$want  .*  q8_0_branch$" "$work/sha.txt" || bad "dequant --ggml: '$(ca
 # the unknown type is the verdict
 "$bin" certify --ggml "$good" "$file" >"$work/cert.txt" 2>&1
 ! grep -q "type id neither ggufsafe's registry" "$work/cert.txt" || bad "certify --ggml: $(head -1 "$work/cert.txt")"
+"$bin" certify --deep --ggml "$good" "$file" >"$work/certdeep.txt" 2>&1
+! grep -q "GS_E_UNKNOWN_TENSOR_TYPE\|type id neither" "$work/certdeep.txt" ||
+    bad "certify --deep --ggml: $(grep -m1 "GS_E_UNKNOWN_TENSOR_TYPE\|type id neither" "$work/certdeep.txt")"
 "$bin" certify "$file" >"$work/cert0.txt" 2>&1; r=$?
 [ $r -eq 1 ] && grep -q "type id neither ggufsafe's registry" "$work/cert0.txt" ||
     bad "certify without --ggml: exit $r: $(head -1 "$work/cert0.txt")"
