@@ -5,7 +5,8 @@
 #      skipped with a message, unless GGUFSAFE_REQUIRE_ORACLE=1 (.ci/run sets it): then it fails;
 #   2. gcc release build with GGUFSAFE_ORACLE=ON (build/oracle-release): the differential tests
 #      (ctest -L oracle: ggml-written files, random blocks, the corpus and its documented
-#      disagreements, the differential harness over the corpus), then a smoke run of the
+#      disagreements, the differential harness over the corpus, GGUFSAFE_KERNEL=ggml against our
+#      paths through the command), then a smoke run of the
 #      benchmark against ggml and of ci/bench.sh --quick (every row present; no timing checked);
 #   3. clang ASan+UBSan build (build/oracle-asan): the same tests, our side sanitized, ggml's
 #      runner (never sanitized) in child processes;
@@ -26,7 +27,7 @@ builds=${GGUFSAFE_ORACLE_BUILD_ROOT:-build}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 targets="gs_oracle test_oracle_written test_oracle_blocks test_oracle_corpus replay_oracle_diff
-         corpus_generated"
+         corpus_generated ggufsafe_cli"
 
 step() {
     local t0=$SECONDS

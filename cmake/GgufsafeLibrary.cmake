@@ -9,7 +9,7 @@ foreach(t ggufsafe_static ggufsafe_shared)
   set_target_properties(${t} PROPERTIES OUTPUT_NAME ggufsafe)
   target_include_directories(${t} PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
-  # dlopen and the plugin host's lock (decoder plugins, parser/plugin.c)
+  # dlopen (decoder plugins, the ggml path) and the plugin host's lock (parser/plugin.c)
   target_link_libraries(${t} PRIVATE m ${CMAKE_DL_LIBS} Threads::Threads)
 endforeach()
 set_target_properties(ggufsafe_shared PROPERTIES VERSION ${PROJECT_VERSION}

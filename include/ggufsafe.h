@@ -581,26 +581,55 @@ GS_API gs_status gs_tensor_dequantize_range(const gs_file *file, size_t index,
 
 /* Decoder paths. AUTO picks the best path this CPU supports (checked once: CPUID and XGETBV on
  * x86-64, getauxval(AT_HWCAP) on AArch64). Every path gives the same bits (NaN payloads aside).
- * The environment variable GGUFSAFE_KERNEL=scalar|avx2|neon sets the initial choice; while it
- * names a path this CPU lacks (or an unknown name), every decode returns
- * GS_E_KERNEL_UNAVAILABLE rather than falling back silently. */
+ * The environment variable GGUFSAFE_KERNEL=scalar|avx2|neon|ggml sets the initial choice; while
+ * it names a path this CPU lacks (or an unknown name), every decode returns
+ * GS_E_KERNEL_UNAVAILABLE rather than falling back silently.
+ *
+ * GGML decodes every type with the to_float of a user's libggml-base (docs/decoders.md, "ggml
+ * as a decoder"): the library gs_set_ggml_library loaded, else the one the environment variable
+ * GGUFSAFE_GGML=PATH names, loaded at the first use of the path. It is never chosen by AUTO.
+ * F32 is copied as on every path; a type that ggml cannot convert (Q8_1) returns
+ * GS_E_KERNEL_UNAVAILABLE for that tensor, never our own decoder's output. */
 typedef enum gs_kernel {
     GS_KERNEL_AUTO = 0,
     GS_KERNEL_SCALAR = 1,
     GS_KERNEL_AVX2 = 2, /* AVX2 + FMA + F16C, with OS support for YMM state */
-    GS_KERNEL_NEON = 3  /* AArch64 Advanced SIMD */
+    GS_KERNEL_NEON = 3, /* AArch64 Advanced SIMD */
+    GS_KERNEL_GGML = 4  /* a loaded libggml-base's decoders */
 } gs_kernel;
 
 /* Selects the path for the whole process, overriding GGUFSAFE_KERNEL. GS_E_KERNEL_UNAVAILABLE
- * (selection unchanged) when this CPU or build cannot run it; GS_E_INVALID_ARGUMENT for values
- * outside the enum. */
+ * (selection unchanged) when this CPU or build cannot run it (GGML: when no ggml library is
+ * loaded and GGUFSAFE_GGML names none that loads; gs_ggml_describe says why);
+ * GS_E_INVALID_ARGUMENT for values outside the enum. */
 GS_API gs_status gs_set_kernel(gs_kernel kernel);
 /* The path decodes use now. When GGUFSAFE_KERNEL asks for a path this CPU lacks, returns that
  * path with *usable (if not NULL) false; when it names no path at all, GS_KERNEL_AUTO with
  * *usable false. Otherwise *usable is true and the result is never GS_KERNEL_AUTO. */
 GS_API gs_kernel gs_active_kernel(bool *usable);
-/* "auto", "scalar", "avx2", "neon"; "unknown" otherwise. */
+/* "auto", "scalar", "avx2", "neon", "ggml"; "unknown" otherwise. */
 GS_API const char *gs_kernel_name(gs_kernel kernel);
+
+/* Loads the libggml-base at path for the process (dlopen; its code then runs in this process:
+ * a caller that does not trust it runs it in a child, as the command does) and checks it:
+ * every symbol the loader needs exported, ggml_version() a release whose ggml_type_traits
+ * layout we know (0.9 and later 0.x) and every type of our registry with its name and geometry
+ * in ggml's traits. GS_OK; GS_E_NO_SUCH_FILE when nothing readable is at path; GS_E_IO when
+ * dlopen refuses it; GS_E_KERNEL_UNAVAILABLE for a missing symbol or a layout we cannot vouch
+ * for (err->detail names the symbol, version or type); GS_E_INVALID_ARGUMENT for a NULL path
+ * or when another library is loaded already (one per process; the same path again is GS_OK).
+ * It does not select the path: gs_set_kernel(GS_KERNEL_GGML) or GGUFSAFE_KERNEL=ggml does. */
+GS_API gs_status gs_set_ggml_library(const char *path, gs_error *err);
+/* What the ggml path stands on, as one line into out (cap bytes, truncated, NUL-terminated):
+ * "ggml VERSION (commit C) from PATH" and true when a library is loaded; otherwise the reason
+ * the last load failed, or that none was asked for, and false. */
+GS_API bool gs_ggml_describe(char *out, size_t cap);
+/* The types of the loaded ggml that our registry does not know (ids from GS_TYPE_COUNT up, while
+ * ggml has one: a new type of the user's branch), each with ggml's name and geometry
+ * (ggml_type_traits: type_size, blck_size, type_name) and its to_float as the decoder: for
+ * gs_options.decoders. *n_out is their number (0 without a library, or when ggml has none);
+ * the table lives as long as the process. Types without a to_float are not listed. */
+GS_API const gs_decoder *gs_ggml_decoders(size_t *n_out);
 
 /* ------------------------------------------------------------------------------------------------
  * Decoder plugins (include/ggufsafe_plugin.h is their ABI; docs/new-quant-types.md). A loaded

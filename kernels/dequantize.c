@@ -46,8 +46,8 @@ gs_status gsi_decode_blocks(int32_t type, const uint8_t *src, float *dst, size_t
     }
     /* Before the empty-input shortcut: while the requested path cannot run, every decode
      * says so, whatever its size. */
-    gsi_decode_fn fn;
-    const gs_status kst = gsi_active_decoder(type, &fn);
+    gsi_decoder d;
+    const gs_status kst = gsi_active_decoder(type, &d);
     if (kst != GS_OK) {
         return kst;
     }
@@ -57,10 +57,20 @@ gs_status gsi_decode_blocks(int32_t type, const uint8_t *src, float *dst, size_t
     if (src == NULL || dst == NULL) {
         return GS_E_INVALID_ARGUMENT;
     }
-    if (fn == NULL) {
+    if (d.ggml != NULL) {
+        /* ggml counts elements (int64_t); n_blocks * block_elems is a caller-checked size */
+        size_t n_elems;
+        if (gsi_checked_mul_size(n_blocks, gsi_type_lookup(type)->block_elems, &n_elems) ||
+            n_elems > (size_t)INT64_MAX) {
+            return GS_E_SIZE_MISMATCH;
+        }
+        d.ggml(src, dst, (int64_t)n_elems);
+        return GS_OK;
+    }
+    if (d.fn == NULL) {
         return GS_E_INTERNAL; /* the registry says decodable but no decoder is wired */
     }
-    fn(src, dst, n_blocks);
+    d.fn(src, dst, n_blocks);
     return GS_OK;
 }
 

@@ -13,7 +13,7 @@
     X(GS_E_INTERNAL, "internal error: a bug in ggufsafe")                                         \
     X(GS_E_NOT_DECODABLE, "this tensor type has no conversion to f32")                            \
     X(GS_E_SIZE_MISMATCH, "buffer sizes do not match a whole number of blocks")                   \
-    X(GS_E_KERNEL_UNAVAILABLE, "the requested decoder path is not available on this CPU")       \
+    X(GS_E_KERNEL_UNAVAILABLE, "the requested decoder path cannot decode this here")            \
     X(GS_E_NOT_REGULAR_FILE, "not a regular file: a directory, FIFO, socket or device")          \
     X(GS_E_NO_SUCH_FILE, "no such file")                                                         \
     X(GS_E_FILE_CHANGED, "the file changed after it was opened (replaced, resized or modified)") \

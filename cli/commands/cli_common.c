@@ -256,12 +256,62 @@ int cli_kernel_unavailable(void)
         const char *v = getenv("GGUFSAFE_KERNEL");
         cli_text_escape_cstr(&env, v != NULL ? v : "");
         fprintf(stderr, "error: %s: GGUFSAFE_KERNEL='%s' names no decoder path (scalar, avx2, "
-                        "neon)\n", gs_status_name(GS_E_KERNEL_UNAVAILABLE), env.s);
+                        "neon, ggml)\n", gs_status_name(GS_E_KERNEL_UNAVAILABLE), env.s);
+    } else if (k == GS_KERNEL_GGML) {
+        char why[2048];
+        (void)gs_ggml_describe(why, sizeof why);
+        cli_text reason;
+        cli_text_escape_cstr(&reason, why);
+        fprintf(stderr, "error: %s: decoder path 'ggml' (GGUFSAFE_KERNEL) has no usable ggml "
+                        "library: %s\nhint: name a libggml-base with --ggml PATH or "
+                        "GGUFSAFE_GGML=PATH (ggufsafe(1), ENVIRONMENT)\n",
+                gs_status_name(GS_E_KERNEL_UNAVAILABLE), reason.s);
     } else {
         fprintf(stderr, "error: %s: decoder path '%s' (GGUFSAFE_KERNEL) is not available on this "
                         "CPU or build\n", gs_status_name(GS_E_KERNEL_UNAVAILABLE),
                 gs_kernel_name(k));
     }
+    return CLI_EXIT_USAGE;
+}
+
+int cli_load_ggml(const char *command, const char *path)
+{
+    if (path == NULL) {
+        return -1;
+    }
+    gs_error err;
+    const gs_status st = gs_set_ggml_library(path, &err);
+    if (st == GS_OK) {
+        size_t n = 0;
+        const gs_decoder *d = gs_ggml_decoders(&n);
+        return cli_types_add_decoders(command, d, n);
+    }
+    char why[2048];
+    (void)gs_ggml_describe(why, sizeof why); /* the whole reason; err.detail is its head */
+    cli_text reason;
+    cli_text_escape_cstr(&reason, st == GS_E_INVALID_ARGUMENT ? err.detail : why);
+    fprintf(stderr, "error: %s: --ggml: %s\nhint: give the path of a libggml-base.so, 0.9 or a "
+                    "later 0.x release (ggufsafe(1), ENVIRONMENT)\n",
+            gs_status_name(st), reason.s);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_kernel_tensor_unavailable(const char *tensor_name, size_t name_len, int32_t type)
+{
+    bool usable;
+    if (gs_active_kernel(&usable) != GS_KERNEL_GGML || !usable) {
+        return -1;
+    }
+    char lib[2048];
+    (void)gs_ggml_describe(lib, sizeof lib);
+    char name[4 * CLI_TEXT_MAX_SRC + 8];
+    gsi_escape_text(name, sizeof name, (const uint8_t *)tensor_name, name_len);
+    cli_text where;
+    cli_text_escape_cstr(&where, lib);
+    fprintf(stderr, "error: %s: tensor '%s' (%s): %s has no decoder for this type, and "
+                    "ggufsafe does not decode it in ggml's place\nhint: leave the tensor out "
+                    "(--exclude) or compare it on another path (GGUFSAFE_KERNEL=scalar)\n",
+            gs_status_name(GS_E_KERNEL_UNAVAILABLE), name, gs_type_name(type), where.s);
     return CLI_EXIT_USAGE;
 }
 

@@ -40,6 +40,16 @@ int cli_print_failure(const gs_error *err);
  * usable, else the error line ("names no decoder path" or "is not available") and
  * CLI_EXIT_USAGE. Decoding commands refuse before any work rather than fall back silently. */
 int cli_kernel_unavailable(void);
+/* `--ggml PATH`: loads that libggml-base for the ggml path (gs_set_ggml_library) and adds its
+ * types our registry does not know, with their decoders, to the command's set (cli_types.h).
+ * -1 when path is NULL or it loaded; otherwise the error line with the loader's reason and
+ * CLI_EXIT_USAGE. */
+int cli_load_ggml(const char *command, const char *path);
+/* A tensor the active path cannot decode although the path runs: on the ggml path, a type the
+ * loaded ggml has no decoder for (Q8_1). Prints it, naming the tensor, its type and the ggml
+ * library, and returns CLI_EXIT_USAGE (the environment, not the file); -1 when the active path is
+ * not ggml (the caller reports the status as it is). */
+int cli_kernel_tensor_unavailable(const char *tensor_name, size_t name_len, int32_t type);
 
 /* Prints "error: <message>" and a pointer to the usage to stderr; returns CLI_EXIT_USAGE. */
 int cli_usage_error(const char *command, const char *fmt, ...)

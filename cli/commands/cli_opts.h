@@ -112,6 +112,12 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
 #define CLI_OPT_PART_ONLY(T, m, what)                                                             \
     {.name = "part-only", CLI_FLAG(T, m),                                                         \
      .help = "on <prefix>-00001-of-NNNNN.gguf, " what}
+/* A user's libggml-base for the ggml decoder path (cli_load_ggml). */
+#define CLI_OPT_GGML(T, m)                                                                        \
+    {.name = "ggml", .arg = "PATH", CLI_PATH(T, m),                                               \
+     .help = "load this libggml-base (a ggml build of your own) for the ggml decoder path, as "   \
+             "GGUFSAFE_GGML=PATH does; GGUFSAFE_KERNEL=ggml then decodes every type with its "     \
+             "to_float"}
 #define CLI_OPT_QUIET(T, m)                                                                       \
     {.name = "quiet", .letter = 'q', CLI_FLAG(T, m),                                              \
      .help = "no progress bar and no closing summary; errors and the report stay"}

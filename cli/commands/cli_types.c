@@ -129,6 +129,17 @@ int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_p
     return -1;
 }
 
+int cli_types_add_decoders(const char *command, const gs_decoder *d, size_t n)
+{
+    if (n > GS_TYPE_DEF_MAX - current.n_decoders) {
+        return cli_usage_error(command, "more than %u decoders in all", GS_TYPE_DEF_MAX);
+    }
+    for (size_t i = 0; i < n; i++) {
+        current.decoders[current.n_decoders++] = d[i];
+    }
+    return -1;
+}
+
 int cli_types_decoder_failure(const char *what)
 {
     char why[1024] = "a decoder failed";

@@ -38,6 +38,11 @@ int cli_types_decoder_failure(const char *what);
 /* The command's set (empty until cli_types_use). */
 const cli_types *cli_types_current(void);
 
+/* Appends decoders from another source (the loaded ggml's new types) to the command's set:
+ * -1, or the exit code after a usage error (too many). An id --type defines keeps --type's
+ * geometry; the reader refuses an entry whose geometry differs from it. */
+int cli_types_add_decoders(const char *command, const gs_decoder *d, size_t n);
+
 /* The set into the reader's options (cli_options does it). */
 void cli_types_apply(gs_options *opts);
 

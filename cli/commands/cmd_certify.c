@@ -28,6 +28,7 @@
 
 typedef struct certify_args {
     cli_args base;
+    const char *ggml;
     cli_list paths;
     int profile, fail_on;
     uint64_t max_depth, max_entries;
@@ -88,6 +89,7 @@ static const cli_opt options[] = {
              "a usage error naming REPORT:LINE:COLUMN"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
+    CLI_OPT_GGML(certify_args, ggml),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
      .help = "list every finding code (code, severity, profiles it breaks, what it means) and "
              "exit; with --json as JSON (" CLI_SCHEMA("certify-codes") ")"},
@@ -233,6 +235,10 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
 {
     if (a->list_codes) {
         return list_codes(a);
+    }
+    int ggml_code = cli_load_ggml("certify", a->ggml);
+    if (ggml_code >= 0) {
+        return ggml_code;
     }
     if (a->deep) {
         int code = cli_kernel_unavailable();

@@ -35,6 +35,7 @@
 
 typedef struct dequant_args {
     cli_args base;
+    const char *ggml;
     const char *path;
     cli_list tensors, excludes;
     const char *out_path;
@@ -72,6 +73,7 @@ static const cli_opt options[] = {
     CLI_OPT_QUIET(dequant_args, quiet),
     CLI_OPT_TYPES(dequant_args, types),
     CLI_OPT_PLUGINS(dequant_args, plugins, plugin_in_process, plugin_timeout),
+    CLI_OPT_GGML(dequant_args, ggml),
 };
 
 static void init(void *p)
@@ -243,6 +245,12 @@ static int decode_failure(const run_state *rs, gs_status st, const gs_tensor_inf
 {
     if (st == GS_E_KERNEL_UNAVAILABLE && cli_kernel_unavailable() >= 0) {
         return CLI_EXIT_USAGE;
+    }
+    if (st == GS_E_KERNEL_UNAVAILABLE) {
+        const int code = cli_kernel_tensor_unavailable(t->name.ptr, t->name.len, (int32_t)t->type);
+        if (code >= 0) {
+            return code;
+        }
     }
     if (st == GS_E_NO_MEMORY) {
         return cli_print_out_of_memory();
@@ -494,6 +502,10 @@ static int run(void *args)
                                         a->plugin_timeout);
     if (types_code >= 0) {
         return types_code;
+    }
+    int ggml_code = cli_load_ggml("dequant", a->ggml);
+    if (ggml_code >= 0) {
+        return ggml_code;
     }
     if (a->out_path != NULL && strcmp(a->out_path, "-") == 0 && (a->sha256 || a->json)) {
         return cli_usage_error("dequant", "--out - and --%s would both write to standard output",

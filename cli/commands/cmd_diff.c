@@ -25,6 +25,7 @@
 
 typedef struct diff_args {
     cli_args base;
+    const char *ggml;
     const char *path_a;
     cli_list files; /* B, or A B (three-way: path_a is then REF) */
     bool json, part_only, metadata_only, quiet;
@@ -93,6 +94,7 @@ static const cli_opt options[] = {
     CLI_OPT_QUIET(diff_args, quiet),
     CLI_OPT_TYPES(diff_args, types),
     CLI_OPT_PLUGINS(diff_args, plugins, plugin_in_process, plugin_timeout),
+    CLI_OPT_GGML(diff_args, ggml),
 };
 
 static void init(void *p)
@@ -228,6 +230,10 @@ static int run_diff(void *p)
                                         a->plugin_timeout);
     if (types_code >= 0) {
         return types_code;
+    }
+    int ggml_code = cli_load_ggml("diff", a->ggml);
+    if (ggml_code >= 0) {
+        return ggml_code;
     }
     if (a->files.n > 2) {
         return cli_usage_error("diff", "diff takes two files (A B) or three (REF A B), not %zu",

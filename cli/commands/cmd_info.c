@@ -26,6 +26,7 @@
 
 typedef struct info_args {
     cli_args base;
+    const char *ggml;
     cli_list paths;
     bool json, part_only, metadata_only;
     int profile;
@@ -55,6 +56,7 @@ static const cli_opt options[] = {
              "reported unreadable"},
     CLI_OPT_OUTPUT(info_args, output, 'o'),
     CLI_OPT_TYPES(info_args, types),
+    CLI_OPT_GGML(info_args, ggml),
 };
 
 static void init(void *p)
@@ -215,6 +217,10 @@ static int run(void *p)
     int types_code = cli_types_use("info", &a->types);
     if (types_code >= 0) {
         return types_code;
+    }
+    int ggml_code = cli_load_ggml("info", a->ggml);
+    if (ggml_code >= 0) {
+        return ggml_code;
     }
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);

@@ -179,9 +179,15 @@ static void man_environment(FILE *out)
 {
     cli_man_section(out, "ENVIRONMENT");
     fputs(".TP\n.B GGUFSAFE_KERNEL\n", out);
-    cli_man_text(out, "scalar, avx2 or neon: the decoder path of dequant, diff and certify "
+    cli_man_text(out, "scalar, avx2, neon or ggml: the decoder path of dequant, diff and certify "
                       "--deep (default: the best this CPU has). A path this CPU lacks, or an "
-                      "unknown name, is an error (exit 2), never a silent fallback.");
+                      "unknown name, is an error (exit 2), never a silent fallback. ggml decodes "
+                      "every type with the to_float of the libggml-base that --ggml or "
+                      "GGUFSAFE_GGML names.");
+    fputc('\n', out);
+    fputs(".TP\n.B GGUFSAFE_GGML\n", out);
+    cli_man_text(out, "the path of a libggml-base (0.9 or a later 0.x release) for "
+                      "GGUFSAFE_KERNEL=ggml, when --ggml does not name one.");
     fputc('\n', out);
     fputs(".TP\n.B GGUFSAFE_LIBCRYPTO\n", out);
     cli_man_text(out, "the library hash, verify and dequant --sha256/--json load for SHA-256, "

@@ -112,6 +112,11 @@ gs_status cli_kernel_usable(gs_error *err)
     if (usable) {
         return GS_OK;
     }
+    if (k == GS_KERNEL_GGML) {
+        return gsi_fail(err, GS_E_KERNEL_UNAVAILABLE, 0, GS_CONTEXT_NONE, NULL, 0,
+                        "decoder path 'ggml' (GGUFSAFE_KERNEL): no usable ggml library "
+                        "(GGUFSAFE_GGML=PATH or --ggml PATH)");
+    }
     return gsi_fail(err, GS_E_KERNEL_UNAVAILABLE, 0, GS_CONTEXT_NONE, NULL, 0,
                     "decoder path '%s' (GGUFSAFE_KERNEL) is not available on this CPU or build",
                     gs_kernel_name(k));

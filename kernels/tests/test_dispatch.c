@@ -88,7 +88,7 @@ Test(dispatch, neon_refused_where_absent)
 Test(dispatch, values_outside_the_enum_are_invalid)
 {
     cr_assert_eq(gs_set_kernel(GS_KERNEL_SCALAR), GS_OK);
-    const int bad[] = {-1, 4, 7, 0x7fffffff};
+    const int bad[] = {-1, 5, 7, 0x7fffffff};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         cr_expect_eq(gs_set_kernel((gs_kernel)bad[i]), GS_E_INVALID_ARGUMENT, "value %d", bad[i]);
     }
@@ -101,7 +101,8 @@ Test(dispatch, names)
     cr_expect_str_eq(gs_kernel_name(GS_KERNEL_SCALAR), "scalar");
     cr_expect_str_eq(gs_kernel_name(GS_KERNEL_AVX2), "avx2");
     cr_expect_str_eq(gs_kernel_name(GS_KERNEL_NEON), "neon");
-    cr_expect_str_eq(gs_kernel_name((gs_kernel)4), "unknown");
+    cr_expect_str_eq(gs_kernel_name(GS_KERNEL_GGML), "ggml");
+    cr_expect_str_eq(gs_kernel_name((gs_kernel)5), "unknown");
     cr_expect_str_eq(gs_kernel_name((gs_kernel)-1), "unknown");
 }
 

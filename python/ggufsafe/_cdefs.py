@@ -292,11 +292,14 @@ gs_status gs_tensor_dequantize_rows(const gs_file *file, size_t index, uint64_t 
                                     uint64_t n_rows, float *dst, size_t n_elems);
 
 typedef enum gs_kernel {
-    GS_KERNEL_AUTO = 0, GS_KERNEL_SCALAR = 1, GS_KERNEL_AVX2 = 2, GS_KERNEL_NEON = 3
+    GS_KERNEL_AUTO = 0, GS_KERNEL_SCALAR = 1, GS_KERNEL_AVX2 = 2, GS_KERNEL_NEON = 3,
+    GS_KERNEL_GGML = 4
 } gs_kernel;
 
 gs_kernel gs_active_kernel(bool *usable);
 const char *gs_kernel_name(gs_kernel kernel);
+gs_status gs_set_ggml_library(const char *path, gs_error *err);
+bool gs_ggml_describe(char *out, size_t cap);
 
 typedef struct gs_split_name {
     size_t prefix_len;

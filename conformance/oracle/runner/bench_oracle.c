@@ -283,8 +283,8 @@ int main(int argc, char **argv)
         return 77;
     }
     printf("ggufsafe %s against ggml %s (commit %s, libggml-base.so of @node-llama-cpp/linux-x64 "
-           "3.22.1), same process, same inputs\n\n", gs_version(), g.ggml_version(),
-           g.ggml_commit());
+           "3.22.1), same process, same inputs\n\n", gs_version(), g.lib.version,
+           g.lib.commit);
     if (cfg.n_parse > 0) {
         bench_readers(&g, &cfg);
     }

@@ -1,19 +1,20 @@
-/* The part of ggml's public C API the oracle calls, declared by us (nothing of ggml's source is
- * in this project). The library is libggml-base.so from the npm package
+/* The part of ggml's public C API the oracle calls beyond decoding, declared by us (nothing of
+ * ggml's source is in this project). The library is libggml-base.so from the npm package
  * @node-llama-cpp/linux-x64 3.22.1 (ggml 0.25.1, commit 0ad4a86; ci/oracle_fetch.sh), opened
- * with dlopen, so every function is a pointer filled by dlsym.
+ * with the library's own loader (kernels/ggml_lib.h: dlopen, the type traits and their layout
+ * check against our registry, the decoders), which this file extends with the gguf_* reading and
+ * writing functions and ggml's quantizers, each a pointer filled by gsi_ggml_resolve.
  *
  * Signatures follow ggml's public headers (ggml/include/ggml.h and gguf.h): enums are int-sized,
- * ids int64_t, sizes size_t. The three structs below are written to the documented layouts;
- * gsx_ggml_load checks them against the loaded library (gsx_check_layout) before anything is
- * trusted: the type traits must give each type its known name, block size and block bytes, and
- * Q4_0's to_float must be the exported dequantize_row_q4_0. */
+ * ids int64_t, sizes size_t. The two structs below are written to the documented layouts. */
 #ifndef GGUFSAFE_GGML_API_H
 #define GGUFSAFE_GGML_API_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "ggml_lib.h"
 
 /* Opaque on our side. */
 struct ggml_context;
@@ -33,18 +34,8 @@ typedef struct gsx_ggml_init_params {
     bool no_alloc;
 } gsx_ggml_init_params;
 
-typedef void (*gsx_to_float_fn)(const void *x, float *y, int64_t k);
-
-/* struct ggml_type_traits (to_float at byte 40 on x86-64). */
-typedef struct gsx_type_traits {
-    const char *type_name;
-    int64_t blck_size;
-    int64_t blck_size_interleave;
-    size_t type_size;
-    bool is_quantized;
-    gsx_to_float_fn to_float;
-    void *from_float_ref;
-} gsx_type_traits;
+typedef gsi_ggml_to_float_fn gsx_to_float_fn;
+typedef gsi_ggml_traits gsx_type_traits;
 
 /* gguf_type ids used by the writer. */
 enum {
@@ -56,15 +47,8 @@ enum {
 #define GSX_GGML_TYPE_COUNT 43 /* ggml_type ids 0..42; never ask the traits of another id */
 #define GSX_GGML_TYPE_Q8_K 15
 
-typedef void (*gsx_log_fn)(int level, const char *text, void *user);
-
 typedef struct gsx_ggml {
-    void *handle;
-    char path[4096];
-
-    const char *(*ggml_version)(void);
-    const char *(*ggml_commit)(void);
-    void (*ggml_log_set)(gsx_log_fn fn, void *user);
+    gsi_ggml lib; /* the library's loader: path, version, commit, traits, decoders */
 
     /* reading */
     struct gguf_context *(*gguf_init_from_file)(const char *fname, gsx_gguf_init_params params);
@@ -119,13 +103,10 @@ typedef struct gsx_ggml {
                                            const int64_t *ne);
     struct ggml_tensor *(*ggml_set_name)(struct ggml_tensor *tensor, const char *name);
 
-    /* types, decoding, quantizing */
-    const gsx_type_traits *(*ggml_get_type_traits)(int type);
+    /* quantizing */
     size_t (*ggml_quantize_chunk)(int type, const float *src, void *dst, int64_t start,
                                   int64_t nrows, int64_t n_per_row, const float *imatrix);
     bool (*ggml_quantize_requires_imatrix)(int type);
-    gsx_to_float_fn dequantize_row_q4_0; /* the layout check's witness */
-    gsx_to_float_fn dequantize_row_q8_K; /* Q8_K has no to_float in the traits */
 } gsx_ggml;
 
 /* Where the library is: $GGUFSAFE_ORACLE_LIB, else the cache ci/oracle_fetch.sh fills:
@@ -140,15 +121,16 @@ typedef enum gsx_load_status {
     GSX_BAD_LIBRARY = 2  /* dlopen/dlsym failed, or the layout check did not hold */
 } gsx_load_status;
 
-/* Opens the library, resolves every symbol above and checks the struct layouts; on failure
- * writes the reason into why. */
+/* Opens the library at gsx_library_path with gsi_ggml_open (which checks the traits), then
+ * resolves every symbol above; on failure writes the reason into why. */
 gsx_load_status gsx_ggml_load(gsx_ggml *g, char *why, size_t why_cap);
 
-/* The decoder ggml has for a type: the traits' to_float, dequantize_row_q8_K for Q8_K, NULL
- * for types it cannot convert (F32 is the identity and handled by callers). */
-gsx_to_float_fn gsx_decoder(const gsx_ggml *g, int type);
-
-/* Silences ggml's log (the serve loop), or sends it to stderr (the default). */
-void gsx_quiet_log(const gsx_ggml *g);
+/* The decoder ggml has for a type (gsi_ggml_decoder): the traits' to_float,
+ * dequantize_row_q8_K for Q8_K, NULL for types it cannot convert (F32 is the identity and
+ * handled by callers). */
+static inline gsx_to_float_fn gsx_decoder(const gsx_ggml *g, int type)
+{
+    return type >= 0 && type < GSX_GGML_TYPE_COUNT ? gsi_ggml_decoder(&g->lib, type) : NULL;
+}
 
 #endif

@@ -13,7 +13,7 @@ static int parse_type(const gsx_ggml *g, const char *s)
     char *end;
     const long t = strtol(s, &end, 10);
     if (*end != '\0' || t < 0 || t >= GSX_GGML_TYPE_COUNT ||
-        g->ggml_get_type_traits((int)t)->blck_size == 0) {
+        g->lib.ggml_get_type_traits((int)t)->blck_size == 0) {
         return -1;
     }
     return (int)t;
@@ -32,7 +32,7 @@ int gsx_cmd_to_float(const gsx_ggml *g, int argc, char **argv)
             fprintf(stderr, "to-float: ggml has no decoder for type %s\n", argv[i]);
             return GSX_EXIT_USAGE;
         }
-        const gsx_type_traits *tr = g->ggml_get_type_traits(t);
+        const gsx_type_traits *tr = g->lib.ggml_get_type_traits(t);
         size_t size;
         uint8_t *in = gsx_read_file(argv[i + 1], &size);
         if (in == NULL || size % tr->type_size != 0) {
@@ -73,7 +73,7 @@ int gsx_cmd_quantize(const gsx_ggml *g, int argc, char **argv)
             fprintf(stderr, "quantize: ggml does not quantize to type %s\n", argv[i]);
             return GSX_EXIT_USAGE;
         }
-        const gsx_type_traits *tr = g->ggml_get_type_traits(t);
+        const gsx_type_traits *tr = g->lib.ggml_get_type_traits(t);
         const int64_t n_per_row = tr->blck_size > 256 ? tr->blck_size : 256;
         const size_t n = (size_t)(n_per_row * rows);
         const size_t bytes = (size_t)(n_per_row / tr->blck_size) * tr->type_size * (size_t)rows;

@@ -77,7 +77,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     if (strcmp(cmd, "probe") == 0) {
-        printf("%s ggml %s commit %s\n", g.path, g.ggml_version(), g.ggml_commit());
+        printf("%s ggml %s commit %s\n", g.lib.path, g.lib.version, g.lib.commit);
         return GSX_EXIT_ACCEPTED;
     }
     if (strcmp(cmd, "report") == 0) {

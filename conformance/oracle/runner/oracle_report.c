@@ -85,7 +85,7 @@ static void tensor_hash(const gsx_ggml *g, const source *src, int type, uint64_t
                         uint64_t size, char hex[65])
 {
     const gsx_type_traits *tr = type >= 0 && type < GSX_GGML_TYPE_COUNT
-                                    ? g->ggml_get_type_traits(type) : NULL;
+                                    ? g->lib.ggml_get_type_traits(type) : NULL;
     const gsx_to_float_fn fn = gsx_decoder(g, type);
     if (tr == NULL || tr->type_size == 0 || (fn == NULL && type != 0)) {
         snprintf(hex, 65, "-");

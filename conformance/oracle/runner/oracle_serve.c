@@ -38,7 +38,7 @@ static uint64_t le(const uint8_t *p, int n)
 
 int gsx_cmd_serve(const gsx_ggml *g)
 {
-    gsx_quiet_log(g); /* millions of inputs: ggml's error lines would drown the client */
+    gsi_ggml_quiet_log(&g->lib); /* millions of inputs: ggml's error lines would drown the client */
     uint8_t head[GSX_PROTO_HEADER_BYTES];
     while (read_all(STDIN_FILENO, head, sizeof head)) {
         const unsigned flags = (unsigned)le(head + 4, 4);

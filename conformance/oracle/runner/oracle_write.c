@@ -172,7 +172,7 @@ typedef struct tensor_plan {
 
 static size_t plan_bytes(const gsx_ggml *g, const tensor_plan *p)
 {
-    const gsx_type_traits *tr = g->ggml_get_type_traits(p->type);
+    const gsx_type_traits *tr = g->lib.ggml_get_type_traits(p->type);
     int64_t rows = 1;
     for (int d = 1; d < 4; d++) {
         rows *= p->ne[d];
@@ -182,7 +182,7 @@ static size_t plan_bytes(const gsx_ggml *g, const tensor_plan *p)
 
 static void random_shape(const gsx_ggml *g, gsx_rng *r, tensor_plan *p)
 {
-    const int64_t blck = g->ggml_get_type_traits(p->type)->blck_size;
+    const int64_t blck = g->lib.ggml_get_type_traits(p->type)->blck_size;
     p->n_dims = 1 + (int)gsx_rng_below(r, 4);
     p->ne[0] = blck == 1 ? 1 + (int64_t)gsx_rng_below(r, 96)
                          : blck * (1 + (int64_t)gsx_rng_below(r, 4));
@@ -242,7 +242,7 @@ static size_t plan_tensors(const gsx_ggml *g, gsx_rng *r, tensor_plan *plans)
 {
     size_t n = 0;
     for (int t = 0; t < GSX_GGML_TYPE_COUNT; t++) {
-        const gsx_type_traits *tr = g->ggml_get_type_traits(t);
+        const gsx_type_traits *tr = g->lib.ggml_get_type_traits(t);
         if (tr->blck_size == 0) {
             continue; /* removed id */
         }

@@ -8,7 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "oracle_child.h"
+#include "child_process.h"
 
 /* gs_oracle's exit statuses (runner/oracle_main.h). */
 enum { RUNNER_ACCEPTED = 0, RUNNER_REJECTED = 1, RUNNER_UNAVAILABLE = 3 };
@@ -18,14 +18,14 @@ int gsx_oracle_check(const char *oracle)
     char prog[4096];
     snprintf(prog, sizeof prog, "%s", oracle);
     char *argv[] = {prog, "probe", NULL};
-    gsx_child c;
-    gsx_child_run(argv, 60, &c);
+    gsi_child c;
+    gsi_child_run(argv, 60, &c);
     const char *req = getenv("GGUFSAFE_REQUIRE_ORACLE");
     const int required = req != NULL && strcmp(req, "1") == 0;
     int rc = 0;
-    if (c.end == GSX_CHILD_EXITED && c.code == RUNNER_ACCEPTED) {
+    if (c.end == GSI_CHILD_EXITED && c.code == RUNNER_ACCEPTED) {
         printf("oracle: %s", c.out);
-    } else if (c.end == GSX_CHILD_EXITED && c.code == RUNNER_UNAVAILABLE) {
+    } else if (c.end == GSI_CHILD_EXITED && c.code == RUNNER_UNAVAILABLE) {
         printf("%s", c.err);
         if (required) {
             printf("FAIL: GGUFSAFE_REQUIRE_ORACLE=1 and ggml's package is not available "
@@ -40,7 +40,7 @@ int gsx_oracle_check(const char *oracle)
         printf("FAIL: %s probe: end %d code %d: %s\n", oracle, (int)c.end, c.code, c.err);
         rc = 1;
     }
-    gsx_child_free(&c);
+    gsi_child_free(&c);
     fflush(stdout);
     return rc;
 }
@@ -92,18 +92,18 @@ gsx_verdict gsx_ggml_report(const char *oracle, const char *path, unsigned view_
         argv[n++] = "--hash";
     }
     argv[n] = NULL;
-    gsx_child c;
-    gsx_child_run(argv, timeout_s, &c);
+    gsi_child c;
+    gsi_child_run(argv, timeout_s, &c);
     memset(v, 0, sizeof *v);
     detail[0] = '\0';
     gsx_verdict verdict = GSX_CRASHED;
     size_t used = 0;
-    if (c.end == GSX_CHILD_TIMEOUT) {
+    if (c.end == GSI_CHILD_TIMEOUT) {
         verdict = GSX_HUNG;
         snprintf(detail, cap, "no verdict within %.0f s of CPU time", timeout_s);
-    } else if (c.end == GSX_CHILD_SIGNALED) {
+    } else if (c.end == GSI_CHILD_SIGNALED) {
         snprintf(detail, cap, "signal %d", c.code);
-    } else if (c.end == GSX_CHILD_EXITED &&
+    } else if (c.end == GSI_CHILD_EXITED &&
                (c.code == RUNNER_ACCEPTED || c.code == RUNNER_REJECTED) &&
                gsx_view_parse(c.out, c.out_len, v, &used) == 0 &&
                v->accepted == (c.code == RUNNER_ACCEPTED)) {
@@ -115,7 +115,7 @@ gsx_verdict gsx_ggml_report(const char *oracle, const char *path, unsigned view_
     if (seconds != NULL) {
         *seconds = c.seconds;
     }
-    gsx_child_free(&c);
+    gsi_child_free(&c);
     return verdict;
 }
 
@@ -146,13 +146,13 @@ uint64_t gsx_seed(void)
 
 int gsx_run_ok(char *const argv[], double timeout_s)
 {
-    gsx_child c;
-    gsx_child_run(argv, timeout_s, &c);
-    const int ok = c.end == GSX_CHILD_EXITED && c.code == 0;
+    gsi_child c;
+    gsi_child_run(argv, timeout_s, &c);
+    const int ok = c.end == GSI_CHILD_EXITED && c.code == 0;
     if (!ok) {
         printf("FAIL: %s %s: end %d code %d: %s\n", argv[0], argv[1] ? argv[1] : "",
                (int)c.end, c.code, c.err);
     }
-    gsx_child_free(&c);
+    gsi_child_free(&c);
     return ok ? 0 : -1;
 }

@@ -20,7 +20,7 @@ typedef enum gsx_verdict {
     GSX_ACCEPTED = 0,
     GSX_REJECTED = 1,
     GSX_CRASHED = 2, /* killed by a signal (ggml aborts and segfaults), or a broken report */
-    GSX_HUNG = 3     /* still running at the time limit (CPU time: oracle_child.h) */
+    GSX_HUNG = 3     /* still running at the time limit (CPU time: parser/child_process.h) */
 } gsx_verdict;
 
 /* "accepted", "rejected", "crashed", "hung"; and back (-1 for an unknown word). */

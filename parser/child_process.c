@@ -1,6 +1,6 @@
-/* A child process with a time limit and captured output (oracle_child.h). */
+/* A child process with a time limit and captured output (child_process.h). */
 #define _POSIX_C_SOURCE 200809L
-#include "oracle_child.h"
+#include "child_process.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -53,11 +53,11 @@ static int drain(int fd, char **buf, size_t *len, size_t *cap, size_t limit)
     return 1;
 }
 
-void gsx_child_run(char *const argv[], double cpu_s, gsx_child *c)
+void gsi_child_run(char *const argv[], double cpu_s, gsi_child *c)
 {
     const double timeout_s = 3 * cpu_s + 10;
     memset(c, 0, sizeof *c);
-    c->end = GSX_CHILD_NO_START;
+    c->end = GSI_CHILD_NO_START;
     int out[2], err[2];
     if (pipe(out) != 0) {
         c->out = calloc(1, 1);
@@ -146,17 +146,17 @@ void gsx_child_run(char *const argv[], double cpu_s, gsx_child *c)
     }
     c->seconds = now() - t0;
     if (killed || (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU)) {
-        c->end = GSX_CHILD_TIMEOUT;
+        c->end = GSI_CHILD_TIMEOUT;
     } else if (WIFSIGNALED(status)) {
-        c->end = GSX_CHILD_SIGNALED;
+        c->end = GSI_CHILD_SIGNALED;
         c->code = WTERMSIG(status);
     } else {
-        c->end = GSX_CHILD_EXITED;
+        c->end = GSI_CHILD_EXITED;
         c->code = WEXITSTATUS(status);
     }
 }
 
-void gsx_child_free(gsx_child *c)
+void gsi_child_free(gsi_child *c)
 {
     free(c->out);
     c->out = NULL;

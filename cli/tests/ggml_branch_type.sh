@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# `--ggml PATH` on a type our registry does not know (ctest cli_ggml_branch_type): a Q8_0 file
+# whose tensor is relabelled to id 43 (GS_TYPE_COUNT, the first id of no ggml release we know),
+# read with the stand-in ggml of kernels/tests/fake_ggml.c, which has a type "q8_0_branch" there
+# with Q8_0's geometry and a decoder writing 4.0 per element. Geometry and name must come from
+# that ggml (info, certify), decoding from its to_float (dequant --sha256 = the sha256 of 32
+# floats 4.0 per element), diff of the file against itself equal; without --ggml info refuses the file
+# naming --ggml; a library without a symbol is the documented error.
+# usage: ggml_branch_type.sh GGUFSAFE FAKE_GOOD FAKE_NO_Q8_K Q8_0_FILE WORK_DIR
+set -uo pipefail
+bin=$1 good=$2 noq8k=$3 q80=$4 work=$5
+mkdir -p "$work"
+file=$work/branch_type.gguf
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# relabel the first tensor's type field (GGUF v3: header, key-values, then tensor infos)
+python3 - "$q80" "$file" <<'PY' || exit 1
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+assert b[:4] == b"GGUF" and struct.unpack_from("<I", b, 4)[0] == 3
+n_t, n_kv = struct.unpack_from("<QQ", b, 8)
+p = 24
+size = {0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4, 6: 4, 7: 1, 10: 8, 11: 8, 12: 8}
+def skip(t, p):
+    if t == 8:
+        return p + 8 + struct.unpack_from("<Q", b, p)[0]
+    if t == 9:
+        et, n = struct.unpack_from("<IQ", b, p); p += 12
+        for _ in range(n):
+            p = skip(et, p)
+        return p
+    return p + size[t]
+for _ in range(n_kv):
+    p += 8 + struct.unpack_from("<Q", b, p)[0]
+    t = struct.unpack_from("<I", b, p)[0]; p += 4
+    p = skip(t, p)
+p += 8 + struct.unpack_from("<Q", b, p)[0]
+nd = struct.unpack_from("<I", b, p)[0]; p += 4 + 8 * nd
+assert struct.unpack_from("<I", b, p)[0] == 8, "not a q8_0 tensor"
+struct.pack_into("<I", b, p, 43)
+open(sys.argv[2], "wb").write(b)
+PY
+
+"$bin" info --ggml "$good" "$file" >"$work/info.txt" 2>&1; r=$?
+[ $r -eq 0 ] || bad "info --ggml: exit $r: $(head -3 "$work/info.txt")"
+grep -qi "q8_0_branch" "$work/info.txt" || bad "info --ggml does not name ggml's type: $(cat "$work/info.txt")"
+
+"$bin" info "$file" >"$work/plain.txt" 2>&1; r=$?
+[ $r -eq 1 ] || bad "info without --ggml: exit $r, want 1"
+grep -q -- "--ggml" "$work/plain.txt" || bad "info without --ggml does not name --ggml: $(cat "$work/plain.txt")"
+
+"$bin" dequant --ggml "$good" --sha256 "$file" >"$work/sha.txt" 2>&1; r=$?
+elems=$("$bin" dequant --ggml "$good" --json "$file" | python3 -c "import json,sys; print(json.load(sys.stdin)['tensors'][0]['n_elements'])")
+want=$(python3 -c "import hashlib,struct,sys; print(hashlib.sha256(struct.pack('<f', 4.0) * int(sys.argv[1])).hexdigest())" "$elems")
+[ $r -eq 0 ] || bad "dequant --ggml: exit $r: $(head -3 "$work/sha.txt")"
+grep -q "^$want  .*  q8_0_branch$" "$work/sha.txt" || bad "dequant --ggml: '$(cat "$work/sha.txt")', want $want ... q8_0_branch"
+
+# certify: the type is defined by ggml (the corpus file's other findings stay); without --ggml
+# the unknown type is the verdict
+"$bin" certify --ggml "$good" "$file" >"$work/cert.txt" 2>&1
+! grep -q "type id neither ggufsafe's registry" "$work/cert.txt" || bad "certify --ggml: $(head -1 "$work/cert.txt")"
+"$bin" certify --deep --ggml "$good" "$file" >"$work/certdeep.txt" 2>&1
+! grep -q "GS_E_UNKNOWN_TENSOR_TYPE\|type id neither" "$work/certdeep.txt" ||
+    bad "certify --deep --ggml: $(grep -m1 "GS_E_UNKNOWN_TENSOR_TYPE\|type id neither" "$work/certdeep.txt")"
+"$bin" certify "$file" >"$work/cert0.txt" 2>&1; r=$?
+[ $r -eq 1 ] && grep -q "type id neither ggufsafe's registry" "$work/cert0.txt" ||
+    bad "certify without --ggml: exit $r: $(head -1 "$work/cert0.txt")"
+
+"$bin" diff --ggml "$good" --max-abs 0 "$file" "$file" >"$work/diff.txt" 2>&1; r=$?
+[ $r -eq 0 ] || bad "diff --ggml: exit $r: $(tail -3 "$work/diff.txt")"
+
+"$bin" info --ggml "$noq8k" "$file" >"$work/noq8k.txt" 2>&1; r=$?
+[ $r -eq 2 ] || bad "info --ggml (no dequantize_row_q8_K): exit $r, want 2"
+grep -qF "error: GS_E_KERNEL_UNAVAILABLE: --ggml: $noq8k: symbol dequantize_row_q8_K missing (not a libggml-base, or one without it)" "$work/noq8k.txt" ||
+    bad "missing symbol: $(cat "$work/noq8k.txt")"
+
+[ $fail -eq 0 ] && echo "PASS: --ggml branch type" || exit 1
