@@ -26,6 +26,7 @@ void mf_doc_free(mf_doc *d)
     for (size_t p = 0; p < d->n_parts; p++) {
         for (size_t i = 0; i < d->parts[p].n; i++) {
             free(d->parts[p].entries[i].name);
+            free(d->parts[p].entries[i].value);
         }
         free(d->parts[p].entries);
     }
@@ -95,7 +96,8 @@ void mf_write(cli_out *out, const mf_doc *d)
             const mf_entry *e = &part->entries[i];
             mf_hex(e->digest, hex);
             if (e->kind == MF_KV) {
-                cli_out_printf(out, "kv %s %s\n", hex, e->name);
+                cli_out_printf(out, "kv %s %s%s%s\n", hex, e->name, e->value != NULL ? " " : "",
+                               e->value != NULL ? e->value : "");
             } else {
                 cli_out_printf(out, "tensor %s %s %s %s\n", hex, e->type, e->shape, e->name);
             }
