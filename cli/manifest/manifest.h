@@ -67,6 +67,7 @@ typedef struct mf_part {
 typedef struct mf_doc {
     mf_part *parts;
     size_t n_parts;
+    unsigned version; /* MF_VERSION for a hashed file; a parsed manifest's own (written back so) */
 } mf_doc;
 
 /* The public manifest is a document. */

@@ -9,6 +9,7 @@ gs_status mf_doc_init(mf_doc *d, size_t n_parts)
 {
     d->n_parts = 0;
     d->parts = NULL;
+    d->version = MF_VERSION;
     if (n_parts == 0) {
         return GS_OK;
     }
@@ -86,7 +87,7 @@ void gs_manifest_hex(const uint8_t digest[32], char out[65])
 void mf_write(cli_out *out, const mf_doc *d)
 {
     char hex[65];
-    cli_out_printf(out, "%s %d\n", MF_MAGIC, MF_VERSION);
+    cli_out_printf(out, "%s %u\n", MF_MAGIC, d->version != 0 ? d->version : (unsigned)MF_VERSION);
     for (size_t p = 0; p < d->n_parts; p++) {
         const mf_part *part = &d->parts[p];
         mf_hex(part->digest, hex);

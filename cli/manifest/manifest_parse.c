@@ -386,6 +386,7 @@ static int parse_body(parser *p, mf_doc *d)
                     p->status = GS_E_NO_MEMORY;
                     return fail(p, "out of memory");
                 }
+                d->version = (unsigned)version;
             } else if (check_duplicates(p, part) != 0) {
                 return -1;
             }
