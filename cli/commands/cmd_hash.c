@@ -50,18 +50,20 @@ static void init(void *p)
 static void man_format(FILE *out)
 {
     static const char *const lines[] = {
-        "ggufsafe-manifest 1",
+        "ggufsafe-manifest 2",
         "part I of N",
         "file SHA256 SIZE",
-        "kv SHA256 KEY",
+        "kv SHA256 KEY VALUE",
         "tensor SHA256 TYPE SHAPE NAME",
         "end",
     };
     static const char *const meanings[] = {
-        "the format and its version",
+        "the format and its version (verify also reads version 1: digests, no values)",
         "starts the section of part I (from 1) of N; a single file is part 1 of 1",
         "the part's whole-file SHA-256, as sha256sum prints it, and its size in bytes",
-        "one per key-value, in file order: the SHA-256 of its exact wire bytes",
+        ("one per key-value, in file order: the SHA-256 of its exact wire bytes, then its value "
+         "for verify to show (TYPE =VALUE, or array TYPE COUNT and the first 32 elements; "
+         "strings cut at 64 bytes, marked ~)"),
         ("one per tensor, in file order: the SHA-256 of its data, its ggml type name and its "
          "dimensions, innermost first, comma-separated"),
         "the last line: a manifest without it was cut short",
