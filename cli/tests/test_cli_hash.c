@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cli_test.h"
 #include "ggufsafe.h"
@@ -431,4 +433,44 @@ Test(hash, without_libcrypto_says_what_to_install)
     }
     unsetenv("GGUFSAFE_LIBCRYPTO");
     free(manifest);
+}
+
+/* hash FILE... --manifest-dir DIR: one manifest per file; several files need it; two files of
+ * one name are refused; a file that cannot be read is exit 2, the others' manifests written. */
+Test(hash, manifest_dir_writes_one_manifest_per_file)
+{
+    char *mdir = path_join(dir, "mdir");
+    cr_assert_eq(mkdir(mdir, 0755), 0);
+    char *absent = path_join(dir, "absent.gguf");
+    run_result r;
+    cr_assert(run_cli(&r, "hash", sample, absent, "--manifest-dir", mdir, NULL));
+    cr_expect_eq(r.status, 2, "%s", r.err);
+    cr_expect(contains(r.err, "absent.gguf"), "%s", r.err);
+    run_result_free(&r);
+    char *mf = path_join(mdir, "ggml-written.gguf.manifest");
+    size_t len;
+    char *text = read_file(mf, &len);
+    cr_assert_not_null(text, "no %s", mf);
+    char *want = hash_of(sample, "2");
+    cr_expect_str_eq(text, want);
+    char *none = path_join(mdir, "absent.gguf.manifest");
+    cr_expect(access(none, F_OK) != 0, "a manifest of an unreadable file");
+    cr_assert(run_cli(&r, "hash", sample, sample, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "2 files: give --manifest-dir DIR"), "%s", r.err);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "hash", sample, sample, "--manifest-dir", mdir, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "two files have the same name"), "%s", r.err);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "hash", sample, "--manifest-dir", absent, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "--manifest-dir: not a directory"), "%s", r.err);
+    run_result_free(&r);
+    free(none);
+    free(want);
+    free(text);
+    free(mf);
+    free(absent);
+    free(mdir);
 }

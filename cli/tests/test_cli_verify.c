@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_test.h"
 #include "ggufsafe.h"
@@ -163,6 +164,91 @@ Test(verify, version_1_manifests_still_verify)
     free(path);
     free(v1);
     free(text);
+}
+
+/* hash --manifest-dir writes DIR/<file name>.manifest per file (the same bytes as hash FILE);
+ * verify --manifest-dir checks each file against it: a line per file, a summary, exit 2 when a
+ * manifest or file cannot be read, else 1 when one differs; --json is verify-multi.schema.json. */
+Test(verify, many_files_with_a_manifest_dir)
+{
+    char *edited = edited_copy();
+    char *mdir = path_join(dir, "mdir");
+    cr_assert_eq(mkdir(mdir, 0755), 0);
+    run_result r;
+    cr_assert(run_cli(&r, "hash", "--manifest-dir", mdir, sample, edited, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(r.out_len, 0);
+    run_result_free(&r);
+    char *sample_mf = path_join(mdir, "ggml-written.gguf.manifest");
+    char *edited_mf = path_join(mdir, "edited.gguf.manifest");
+    size_t a_len, b_len;
+    char *a = read_file(sample_mf, &a_len);
+    char *b = read_file(manifest, &b_len);
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+    cr_expect(a_len == b_len && memcmp(a, b, a_len) == 0, "not what hash FILE writes");
+    free(a);
+
+    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, sample, edited, NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "%s: OK: 32 key-values, 33 tensors and the file match the manifest\n"
+             "%s: OK: 32 key-values, 33 tensors and the file match the manifest\n"
+             "2 files: 2 match, 0 differ, 0 invalid, 0 unreadable\n",
+             sample, edited);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+
+    /* the edited file against the original's manifest */
+    cr_assert(write_file(edited_mf, b, b_len));
+    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, sample, edited, NULL));
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    snprintf(want, sizeof want,
+             "%s: OK: 32 key-values, 33 tensors and the file match the manifest\n"
+             "changed  kv      llama.context_length  value: old 4096 -> new 12288\n"
+             "changed  file    sha256\n"
+             "%s: FAILED: 2 differences from the manifest\n"
+             "2 files: 1 match, 1 differ, 0 invalid, 0 unreadable\n",
+             sample, edited);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+
+    /* a file without a manifest: unreadable, exit 2, the others still reported */
+    char *absent = path_join(dir, "absent.gguf");
+    cr_assert(write_file(absent, b, b_len));
+    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, "--json", sample, edited, absent,
+                      NULL));
+    cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+    cr_expect(contains(r.err, "absent.gguf.manifest"), "%s", r.err);
+    cr_expect_eq(check_json(dir, "verify-multi.schema.json", r.out, "/command=\"verify\"",
+                            "/files/0/ok=true", "/files/1/ok=false",
+                            "/files/1/differences/0/old=\"4096\"",
+                            "/files/1/differences/0/new=\"12288\"",
+                            "/files/2/problem=\"unreadable\"",
+                            "/summary={\"files\":3,\"matched\":1,\"differ\":1,\"invalid\":0,"
+                            "\"unreadable\":1,\"exit_code\":2}",
+                            NULL),
+                 0);
+    run_result_free(&r);
+
+    /* without --manifest-dir the operands stay FILE MANIFEST */
+    cr_assert(run_cli(&r, "verify", sample, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "expected FILE MANIFEST, or --manifest-dir DIR FILE..."), "%s",
+              r.err);
+    run_result_free(&r);
+    /* two files of one name would share a manifest */
+    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, edited, edited, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "two files have the same name"), "%s", r.err);
+    run_result_free(&r);
+    free(absent);
+    free(b);
+    free(sample_mf);
+    free(edited_mf);
+    free(mdir);
+    free(edited);
 }
 
 /* A tensor renamed (same type, shape and data) is one rename, not added plus missing; a tensor
