@@ -165,7 +165,8 @@ const cli_command cmd_hash = {
         "key-value (its exact wire bytes: key, type, value) and one per tensor (its data, with "
         "type and shape). The manifest does not depend on the file's name or path; 'ggufsafe "
         "verify' checks a file against it. The file is read once, in order, without loading it "
-        "into memory.",
+        "into memory. With --manifest-dir DIR, each FILE's manifest is written to "
+        "DIR/<file name>.manifest.",
     .exit_status = "0 written, 1 the file is invalid or not a GGUF file, 2 usage, I/O or "
                    "environment error (the file changed while it was hashed); with several "
                    "files 2 if any could not be read, else 1 if any is invalid, else 0",

@@ -1,5 +1,6 @@
 /* ggufsafe verify FILE MANIFEST [--json] [--tensors-only] [--jobs N] [--part-only]
  *                              [--metadata-only] [-o FILE] [-q]
+ * ggufsafe verify --manifest-dir DIR FILE... [the same options]
  *
  * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
  * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
@@ -34,7 +35,7 @@ typedef struct verify_args {
 
 static const cli_operand operands[] = {
     {.name = "FILE", CLI_OPERANDS(verify_args, operands),
-     .synopsis = "FILE MANIFEST | --manifest-dir DIR FILE..."},
+     .synopsis = "FILE MANIFEST|FILE..."},
 };
 
 static const cli_opt options[] = {
@@ -222,10 +223,14 @@ static int verify_many(verify_args *a, cli_outfile *of)
 static int run(void *p)
 {
     verify_args *a = p;
-    if (a->manifest_dir == NULL && a->operands.n != 2) {
-        return cli_usage_error("verify", "expected FILE MANIFEST, or --manifest-dir DIR FILE... "
-                                         "(%zu operands given)",
-                               a->operands.n);
+    if (a->manifest_dir == NULL && a->operands.n < 2) {
+        return cli_usage_error("verify", "MANIFEST missing (or give --manifest-dir DIR)");
+    }
+    if (a->manifest_dir == NULL && a->operands.n > 2) {
+        return cli_usage_error_arg("verify",
+                                   "FILE and MANIFEST only (several files: --manifest-dir DIR); "
+                                   "unexpected argument",
+                                   a->operands.items[2]);
     }
     int code = cli_need_sha256("verify");
     if (code >= 0) {
@@ -278,7 +283,9 @@ const cli_command cmd_verify = {
         "read leniently, so a damaged download still shows which keys and tensors differ. A "
         "closing line says OK or FAILED. A tensor found under another name with the same type, shape "
         "and data (the only such pair) is 'renamed ... from <old name>'. --tensors-only checks the "
-        "weights alone; --json prints one object.",
+        "weights alone; --json prints one object. With --manifest-dir DIR every operand is a "
+        "file, checked against DIR/<file name>.manifest (as 'hash --manifest-dir' writes "
+        "them), with a closing line per file and a summary.",
     .exit_status = "0 the file matches, 1 it differs (or is not GGUF at all, or not readable "
                    "as GGUF), 2 usage, I/O or environment error, or a malformed manifest; with "
                    "--manifest-dir 2 if any file or manifest could not be read, else 1 if any "

@@ -159,6 +159,12 @@ gs_status mf_check_fits(const cli_source *src, const mf_limits *limits, gs_error
  * error"); GS_E_NO_MEMORY. d is empty on failure. */
 gs_status mf_parse(mf_input *in, const mf_limits *limits, mf_doc *d, gs_error *err);
 
+/* Decimal, no sign, no leading zero (but "0"), within 2^64 - 1: the manifest's numbers. */
+bool mf_parse_u64(const char *s, uint64_t *out);
+
+/* A lower-case hex digit's value, or -1. */
+int mf_hexval(char c);
+
 /* Hex of a digest into out (65 bytes). */
 #define mf_hex gs_manifest_hex
 

@@ -195,8 +195,7 @@ static bool parse_hex(const char *s, uint8_t out[32])
     return true;
 }
 
-/* Decimal, no sign, no leading zero (but "0"), within 2^64 - 1. */
-static bool parse_u64(const char *s, uint64_t *out)
+bool mf_parse_u64(const char *s, uint64_t *out)
 {
     size_t n = strlen(s);
     if (n == 0 || n > 20 || (n > 1 && s[0] == '0')) {
@@ -217,7 +216,7 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-static int hexval(char c)
+int mf_hexval(char c)
 {
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
@@ -238,10 +237,10 @@ static bool canonical_name(const char *s)
             continue;
         }
         /* short-circuit: s[2] is read only after s[1], s[3] only after s[2], was not the NUL */
-        if (s[1] != 'x' || hexval(s[2]) < 0 || hexval(s[3]) < 0) {
+        if (s[1] != 'x' || mf_hexval(s[2]) < 0 || mf_hexval(s[3]) < 0) {
             return false;
         }
-        unsigned b = (unsigned)(hexval(s[2]) << 4 | hexval(s[3]));
+        unsigned b = (unsigned)(mf_hexval(s[2]) << 4 | mf_hexval(s[3]));
         if (mf_byte_literal((uint8_t)b)) {
             return false; /* a byte that is written as itself */
         }
@@ -283,7 +282,7 @@ static bool shape_token(const char *s)
             *comma = '\0';
         }
         uint64_t v;
-        if (dims == GS_MAX_DIMS || !parse_u64(tok, &v)) {
+        if (dims == GS_MAX_DIMS || !mf_parse_u64(tok, &v)) {
             return false;
         }
         if (comma == NULL) {
@@ -343,7 +342,7 @@ static int parse_body(parser *p, mf_doc *d)
         return fail(p, "not a ggufsafe manifest (expected '%s %d')", MF_MAGIC, MF_VERSION);
     }
     uint64_t version;
-    if (!parse_u64(f[1], &version) || version < MF_VERSION_MIN || version > MF_VERSION) {
+    if (!mf_parse_u64(f[1], &version) || version < MF_VERSION_MIN || version > MF_VERSION) {
         return fail(p, "unsupported manifest version (this ggufsafe reads versions %d to %d)",
                     MF_VERSION_MIN, MF_VERSION);
     }
@@ -375,8 +374,8 @@ static int parse_body(parser *p, mf_doc *d)
         }
         if (strcmp(f[0], "part") == 0) {
             uint64_t no, of;
-            if (n != 4 || strcmp(f[2], "of") != 0 || !parse_u64(f[1], &no) ||
-                !parse_u64(f[3], &of) || of == 0 || of > MF_MAX_PARTS) {
+            if (n != 4 || strcmp(f[2], "of") != 0 || !mf_parse_u64(f[1], &no) ||
+                !mf_parse_u64(f[3], &of) || of == 0 || of > MF_MAX_PARTS) {
                 return fail(p, "expected 'part I of N' with 1 <= I <= N <= %u", MF_MAX_PARTS);
             }
             uint64_t expected = part == NULL ? 1 : (uint64_t)(part - d->parts) + 2;
@@ -402,7 +401,7 @@ static int parse_body(parser *p, mf_doc *d)
             }
             n = split(p->line, f, 8);
             if (n != 3 || strcmp(f[0], "file") != 0 || !parse_hex(f[1], part->digest) ||
-                !parse_u64(f[2], &part->size)) {
+                !mf_parse_u64(f[2], &part->size)) {
                 return fail(p, "expected 'file <64 hex digits> <size>' after the part line");
             }
             continue;

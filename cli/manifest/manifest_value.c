@@ -115,11 +115,6 @@ char *mf_kv_value(const gs_file *f, size_t index)
     return b.s;
 }
 
-static int hexval(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-}
-
 /* One item [s, s + n) as mf_kv_value writes it: a marker, then canonical escapes. */
 static bool canonical_item(const char *s, size_t n)
 {
@@ -134,10 +129,10 @@ static bool canonical_item(const char *s, size_t n)
         if (c != '\\') {
             continue;
         }
-        if (n - i < 4 || s[i + 1] != 'x' || hexval(s[i + 2]) < 0 || hexval(s[i + 3]) < 0) {
+        if (n - i < 4 || s[i + 1] != 'x' || mf_hexval(s[i + 2]) < 0 || mf_hexval(s[i + 3]) < 0) {
             return false;
         }
-        unsigned b = (unsigned)(hexval(s[i + 2]) << 4 | hexval(s[i + 3]));
+        unsigned b = (unsigned)(mf_hexval(s[i + 2]) << 4 | mf_hexval(s[i + 3]));
         if (value_literal((uint8_t)b)) {
             return false;
         }
@@ -156,23 +151,6 @@ static bool type_name_known(const char *s, bool scalar)
     return false;
 }
 
-static bool count_field(const char *s, uint64_t *out)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > 20 || (n > 1 && s[0] == '0')) {
-        return false;
-    }
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (s[i] < '0' || s[i] > '9' || v > (UINT64_MAX - (uint64_t)(s[i] - '0')) / 10) {
-            return false;
-        }
-        v = v * 10 + (uint64_t)(s[i] - '0');
-    }
-    *out = v;
-    return true;
-}
-
 const char *mf_value_check(char *const *f, int n)
 {
     if (n == 2) {
@@ -184,7 +162,7 @@ const char *mf_value_check(char *const *f, int n)
     }
     uint64_t count;
     if (n != 4 || strcmp(f[0], "array") != 0 || !type_name_known(f[1], false) ||
-        !count_field(f[2], &count)) {
+        !mf_parse_u64(f[2], &count)) {
         return "expected '<type> <value>' or 'array <element type> <count> <elements>'";
     }
     uint64_t want = strcmp(f[1], "array") == 0 ? 0
@@ -217,7 +195,7 @@ static void show_item(const char *s, size_t n, bool string, cli_text *out)
     size_t k = 0;
     for (size_t i = 1; i < n && k < sizeof raw; i++) {
         if (s[i] == '\\' && n - i >= 4) {
-            raw[k++] = (uint8_t)(hexval(s[i + 2]) << 4 | hexval(s[i + 3]));
+            raw[k++] = (uint8_t)(mf_hexval(s[i + 2]) << 4 | mf_hexval(s[i + 3]));
             i += 3;
         } else {
             raw[k++] = (uint8_t)s[i];
@@ -296,8 +274,8 @@ bool mf_value_change(const char *old_value, const char *new_value, mf_value_diff
     } else if (na == 4 && nb == 4) {
         bool as = strcmp(fa[1], "string") == 0, bs = strcmp(fb[1], "string") == 0;
         uint64_t ca = 0, cb = 0;
-        count_field(fa[2], &ca);
-        count_field(fb[2], &cb);
+        mf_parse_u64(fa[2], &ca);
+        mf_parse_u64(fb[2], &cb);
         const char *xa, *xb;
         size_t la, lb;
         uint64_t i = 0;
