@@ -144,7 +144,7 @@ static bool canonical_item(const char *s, size_t n)
 static bool type_name_known(const char *s, bool scalar)
 {
     for (int t = GS_VALUE_U8; t <= GS_VALUE_F64; t++) {
-        if ((!scalar || t != GS_VALUE_ARRAY) && strcmp(s, gs_value_type_name(t)) == 0) {
+        if ((!scalar || t != GS_VALUE_ARRAY) && strcmp(s, gs_value_type_name((gs_value_type)t)) == 0) {
             return true;
         }
     }
