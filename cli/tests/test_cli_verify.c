@@ -396,6 +396,72 @@ static char *model_file(const char *name, int variant)
     return path;
 }
 
+/* A file whose general.name is a 100-byte string, with byte `at` set to 'Z' (at < 0: none). */
+static char *long_string_file(const char *name, int at)
+{
+    char text[101];
+    memset(text, 'a', 100);
+    text[100] = '\0';
+    if (at >= 0) {
+        text[at] = 'Z';
+    }
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    gsw_set_cstr(gsw_add(&m, "general.name"), text);
+    char *path = path_join(dir, name);
+    char why[256];
+    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
+    return path;
+}
+
+/* A string longer than 64 bytes is recorded cut ('~' and its first 64 bytes): an edit inside
+ * them shows both cut values with an ellipsis; one past them shows the same cut text (what the
+ * manifest cannot say, docs/manifests.md#values), the digest still catches it. */
+Test(verify, a_long_string_is_cut_at_64_bytes)
+{
+    char *base = long_string_file("long.gguf", -1);
+    char *mf = path_join(dir, "long.manifest");
+    run_result r;
+    cr_assert(run_cli(&r, "hash", base, "-o", mf, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    size_t len;
+    char *text = read_file(mf, &len);
+    cr_assert_not_null(text);
+    char a64[65];
+    memset(a64, 'a', 64);
+    a64[64] = '\0';
+    char want[512];
+    snprintf(want, sizeof want, " general.name string ~%s\n", a64);
+    cr_expect(contains(text, want), "%s", text);
+    free(text);
+
+    char *early = long_string_file("early.gguf", 10);
+    cr_assert(run_cli(&r, "verify", early, mf, NULL));
+    cr_expect_eq(r.status, 1);
+    snprintf(want, sizeof want,
+             "changed  kv      general.name  value: old \"%s...\" -> new \"aaaaaaaaaaZ%.53s...\"\n"
+             "changed  file    sha256\nFAILED: 2 differences from the manifest\n",
+             a64, a64);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+    char *late = long_string_file("late.gguf", 80);
+    cr_assert(run_cli(&r, "verify", late, mf, NULL));
+    cr_expect_eq(r.status, 1);
+    snprintf(want, sizeof want,
+             "changed  kv      general.name  value: old \"%s...\" -> new \"%s...\"\n"
+             "changed  file    sha256\nFAILED: 2 differences from the manifest\n",
+             a64, a64);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+    free(late);
+    free(early);
+    free(mf);
+    free(base);
+}
+
 Test(verify, added_missing_retyped_reshaped)
 {
     char *base = model_file("base.gguf", 0);
