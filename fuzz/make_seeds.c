@@ -529,6 +529,45 @@ static void plugin_table_seeds(void)
     }
 }
 
+/* fuzz_manifest: manifests by hand for the forms of format 2's values that the sample's
+ * manifest lacks (a cut string, an array of arrays, an escaped comma), a version 1 manifest
+ * (digests only), and near misses of each. */
+static void manifest_text_seeds(void)
+{
+#define MF_D "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+#define MF_HEAD(v) "ggufsafe-manifest " v "\npart 1 of 1\nfile " MF_D " 7\n"
+    static const struct {
+        const char *name, *text;
+    } hand[] = {
+        {"v1", MF_HEAD("1") "kv " MF_D " a\ntensor " MF_D " f32 8 t\nend\n"},
+        {"v2_values", MF_HEAD("2") "kv " MF_D " a string ~0123456789\nkv " MF_D
+                      " b array array 2 -\nkv " MF_D " c array string 3 =x\\x2cy,=,~z\nkv " MF_D
+                      " d f32 =-1e+01\nkv " MF_D " e\nend\n"},
+        {"v2_crlf", MF_HEAD("2") "kv " MF_D " a u8 =1\nend\n"},
+        {"v1_with_value", MF_HEAD("1") "kv " MF_D " a u8 =1\nend\n"},
+        {"v2_short_list", MF_HEAD("2") "kv " MF_D " a array u8 40 =1,=2\nend\n"},
+        {"v2_bad_item", MF_HEAD("2") "kv " MF_D " a string x\\x41\nend\n"},
+    };
+    for (size_t i = 0; i < sizeof hand / sizeof hand[0]; i++) {
+        const char *t = hand[i].text;
+        if (strcmp(hand[i].name, "v2_crlf") == 0) {
+            char crlf[512];
+            size_t k = 0;
+            for (; *t != '\0' && k + 2 < sizeof crlf; t++) {
+                if (*t == '\n') {
+                    crlf[k++] = '\r';
+                }
+                crlf[k++] = *t;
+            }
+            write_seed("manifest", hand[i].name, (const uint8_t *)crlf, k, NULL);
+            continue;
+        }
+        write_seed("manifest", hand[i].name, (const uint8_t *)t, strlen(t), NULL);
+    }
+#undef MF_HEAD
+#undef MF_D
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 4) {
@@ -563,6 +602,7 @@ int main(int argc, char **argv)
     policy_seeds();
     type_spec_seeds();
     plugin_table_seeds();
+    manifest_text_seeds();
     printf("gs_fuzz_seeds: %zu seeds in %s\n", n_written, out_dir);
     return 0;
 }

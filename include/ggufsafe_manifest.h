@@ -175,7 +175,9 @@ typedef struct gs_manifest_difference {
                                   when every entry matches) or why it cannot be read; for the
                                   parts the two counts */
     const char *detail;        /* what changed ("data", "value", "type q4_K -> q8_0",
-                                  "size 10 -> 12", ...); NULL when nothing more is said */
+                                  "size 10 -> 12", against a format 2 manifest "value: old
+                                  4096 -> new 8192", "element 17: old 5 -> new 6", ...); NULL
+                                  when nothing more is said */
     /* The first version ends here. */
     const char *renamed_from;  /* GS_MANIFEST_RENAMED: the manifest's name (escaped); else NULL */
 } gs_manifest_difference;

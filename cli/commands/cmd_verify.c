@@ -1,5 +1,6 @@
 /* ggufsafe verify FILE MANIFEST [--json] [--tensors-only] [--jobs N] [--part-only]
  *                              [--metadata-only] [-o FILE] [-q]
+ * ggufsafe verify --manifest-dir DIR FILE... [the same options]
  *
  * Checks a GGUF file (or split set) against a manifest written by ggufsafe hash and names every
  * key-value and tensor that changed, was added or is missing. The manifest is parsed as the
@@ -8,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -23,7 +25,10 @@
 
 typedef struct verify_args {
     cli_args base;
-    const char *path, *manifest;
+    cli_list operands;             /* FILE MANIFEST, or with --manifest-dir the files */
+    const char *manifest_dir;
+    const char *path, *manifest;   /* the file and manifest being verified */
+    bool reported;                 /* report() wrote the file's report */
     uint64_t jobs;
     bool part_only, metadata_only, quiet, json, tensors_only;
     const char *output;
@@ -31,12 +36,16 @@ typedef struct verify_args {
 } verify_args;
 
 static const cli_operand operands[] = {
-    {.name = "FILE", CLI_OPERAND(verify_args, path)},
-    {.name = "MANIFEST", CLI_OPERAND(verify_args, manifest)},
+    {.name = "FILE", CLI_OPERANDS(verify_args, operands),
+     .synopsis = "FILE MANIFEST|FILE..."},
 };
 
 static const cli_opt options[] = {
-    CLI_OPT_JSON(verify_args, json, "one JSON object (" CLI_SCHEMA("verify") ")"),
+    CLI_OPT_JSON(verify_args, json, "one JSON object (" CLI_SCHEMA("verify") "; with "
+                                    "--manifest-dir: " CLI_SCHEMA("verify-multi") ")"),
+    {.name = "manifest-dir", .arg = "DIR", CLI_PATH(verify_args, manifest_dir),
+     .help = "every operand is a FILE, checked against DIR/<file name>.manifest (as 'hash "
+             "--manifest-dir' names them)"},
     {.name = "tensors-only", CLI_FLAG(verify_args, tensors_only),
      .help = "pass when every tensor's type, shape and data are unchanged, whatever the "
              "metadata (edited keys and the whole-file digest are not compared)"},
@@ -68,12 +77,14 @@ static int read_manifest(const char *path, gs_manifest **out)
     return cli_read_input("manifest", path, false, manifest_reader, out);
 }
 
-/* The difference lines and the closing line ("OK: ...", "FAILED: ..."; not with --quiet). */
-static int report(const verify_args *a, const gs_manifest *want, const gs_manifest *got,
+/* The difference lines and the closing line ("OK: ...", "FAILED: ..."; not with --quiet), after
+ * "<file>: " with --manifest-dir. */
+static int report(verify_args *a, const gs_manifest *want, const gs_manifest *got,
                   cli_outfile *of)
 {
     gs_manifest_diff *diff;
     gs_error err;
+    a->reported = true;
     gs_manifest_compare_options co;
     gs_manifest_compare_options_init(&co);
     co.tensors_only = a->tensors_only;
@@ -100,6 +111,11 @@ static int report(const verify_args *a, const gs_manifest *want, const gs_manife
             tensors += part.tensor_count;
         }
     }
+    if (!a->quiet && !a->json && a->manifest_dir != NULL) {
+        cli_text t;
+        cli_text_escape_cstr(&t, a->path);
+        fprintf(of->f, "%s: ", t.s);
+    }
     if (a->quiet || a->json) {
         /* the difference lines (or the JSON) are the report */
     } else if (differences == 0 && a->tensors_only) {
@@ -116,21 +132,135 @@ static int report(const verify_args *a, const gs_manifest *want, const gs_manife
     return differences == 0 ? CLI_EXIT_OK : CLI_EXIT_INVALID;
 }
 
+/* One file against one manifest (want, or NULL: read it from a->manifest; freed either way), the
+ * report to of: the exit code. */
+static int verify_one(verify_args *a, gs_manifest *want, cli_outfile *of)
+{
+    a->reported = false;
+    int code = want != NULL ? -1 : read_manifest(a->manifest, &want);
+    if (code >= 0) {
+        return code;
+    }
+    gs_manifest *got;
+    code = cli_hash_path(a->path, GS_MANIFEST_VERIFY, a->part_only, a->metadata_only,
+                         GS_PROFILE_LENIENT, (unsigned)a->jobs, a->quiet, &got);
+    if (code < 0) {
+        code = report(a, want, got, of);
+        gs_manifest_free(got);
+    }
+    gs_manifest_free(want);
+    return code;
+}
+
+/* A file that gave no report, as an element of "files" (verify-multi.schema.json). */
+static void problem_json(cli_outfile *of, const verify_args *a, int code)
+{
+    gs_sink sink;
+    cli_outfile_sink(of, &sink);
+    cli_out out;
+    (void)cli_out_init(&out, &sink);
+    cli_json j;
+    cli_json_init(&j, &out);
+    cli_json_begin_object(&j);
+    cli_json_key_cstring(&j, "path", a->path);
+    cli_json_key_cstring(&j, "manifest", a->manifest);
+    cli_json_key_cstring(&j, "problem", code == CLI_EXIT_INVALID ? "invalid" : "unreadable");
+    cli_json_key_cstring(&j, "reason", code == CLI_EXIT_INVALID
+                                           ? "not GGUF, or not readable as GGUF (see stderr)"
+                                           : "the file or its manifest could not be read, or "
+                                             "the manifest is malformed (see stderr)");
+    cli_json_end_object(&j);
+    cli_json_finish(&j);
+    (void)cli_out_finish(&out, NULL);
+}
+
+/* --manifest-dir DIR FILE...: each file against DIR/<its name>.manifest, whatever the others
+ * gave; 2 if one could not be read, else 1 if one differs (or is invalid), else 0. */
+static int verify_many(verify_args *a, cli_outfile *of)
+{
+    size_t n = a->operands.n, matched = 0, differ = 0, invalid = 0, unreadable = 0;
+    if (a->json) {
+        fputs("{\n\"command\": \"verify\",\n\"files\": [\n", of->f);
+    }
+    for (size_t i = 0; i < n; i++) {
+        char *mpath = cli_manifest_path(a->manifest_dir, a->operands.items[i]);
+        if (mpath == NULL) {
+            return cli_print_out_of_memory();
+        }
+        a->path = a->operands.items[i];
+        a->manifest = mpath;
+        if (a->json && i > 0) {
+            fputs(",\n", of->f);
+        }
+        int code = verify_one(a, NULL, of);
+        if (code == CLI_EXIT_OK) {
+            matched++;
+        } else if (code == CLI_EXIT_INVALID && a->reported) {
+            differ++;
+        } else if (code == CLI_EXIT_INVALID) {
+            invalid++;
+        } else {
+            unreadable++;
+        }
+        if (a->json && !a->reported) {
+            problem_json(of, a, code);
+        }
+        a->manifest = NULL;
+        free(mpath);
+    }
+    int code = unreadable > 0 ? CLI_EXIT_USAGE
+               : differ + invalid > 0 ? CLI_EXIT_INVALID
+                                      : CLI_EXIT_OK;
+    if (a->json) {
+        fprintf(of->f,
+                "],\n\"summary\": {\"files\": %zu, \"matched\": %zu, \"differ\": %zu, "
+                "\"invalid\": %zu, \"unreadable\": %zu, \"exit_code\": %d}\n}\n",
+                n, matched, differ, invalid, unreadable, code);
+    } else if (!a->quiet && n > 1) {
+        fprintf(of->f, "%zu files: %zu match, %zu differ, %zu invalid, %zu unreadable\n", n,
+                matched, differ, invalid, unreadable);
+    }
+    return code;
+}
+
 static int run(void *p)
 {
-    const verify_args *a = p;
+    verify_args *a = p;
     int types_code = cli_types_use("verify", &a->types);
     if (types_code >= 0) {
         return types_code;
+    }
+    if (a->manifest_dir == NULL && a->operands.n < 2) {
+        return cli_usage_error("verify", "MANIFEST missing (or give --manifest-dir DIR)");
+    }
+    if (a->manifest_dir == NULL && a->operands.n > 2) {
+        return cli_usage_error_arg("verify",
+                                   "FILE and MANIFEST only (several files: --manifest-dir DIR); "
+                                   "unexpected argument",
+                                   a->operands.items[2]);
     }
     int code = cli_need_sha256("verify");
     if (code >= 0) {
         return code;
     }
-    gs_manifest *want;
-    code = read_manifest(a->manifest, &want);
-    if (code >= 0) {
-        return code;
+    if (a->manifest_dir != NULL) {
+        code = cli_manifest_dir_check("verify", a->manifest_dir, a->operands.items,
+                                      a->operands.n);
+        if (code >= 0) {
+            return code;
+        }
+    } else {
+        a->path = a->operands.items[0];
+        a->manifest = a->operands.items[1];
+        /* the manifest is read before the output is created: a malformed one is exit 2
+         * whatever the file holds, and leaves no output behind */
+    }
+    gs_manifest *want = NULL;
+    if (a->manifest_dir == NULL) {
+        code = read_manifest(a->manifest, &want);
+        if (code >= 0) {
+            return code;
+        }
     }
     cli_outfile of;
     code = cli_outfile_open(&of, a->output, &a->base);
@@ -138,15 +268,9 @@ static int run(void *p)
         gs_manifest_free(want);
         return code;
     }
-    gs_manifest *got;
-    code = cli_hash_path(a->path, GS_MANIFEST_VERIFY, a->part_only, a->metadata_only,
-                         GS_PROFILE_LENIENT, (unsigned)a->jobs, a->quiet, &got);
-    if (code < 0) {
-        code = report(a, want, got, &of);
-        gs_manifest_free(got);
-    }
-    gs_manifest_free(want);
-    if (code == CLI_EXIT_OK || code == CLI_EXIT_INVALID) {
+    code = a->manifest_dir != NULL ? verify_many(a, &of) : verify_one(a, want, &of);
+    if (code == CLI_EXIT_OK || code == CLI_EXIT_INVALID ||
+        (a->manifest_dir != NULL && code == CLI_EXIT_USAGE)) {
         return cli_outfile_commit(&of, code);
     }
     cli_outfile_abort(&of);
@@ -166,9 +290,13 @@ const cli_command cmd_verify = {
         "read leniently, so a damaged download still shows which keys and tensors differ. A "
         "closing line says OK or FAILED. A tensor found under another name with the same type, shape "
         "and data (the only such pair) is 'renamed ... from <old name>'. --tensors-only checks the "
-        "weights alone; --json prints one object.",
+        "weights alone; --json prints one object. With --manifest-dir DIR every operand is a "
+        "file, checked against DIR/<file name>.manifest (as 'hash --manifest-dir' writes "
+        "them), with a closing line per file and a summary.",
     .exit_status = "0 the file matches, 1 it differs (or is not GGUF at all, or not readable "
-                   "as GGUF), 2 usage, I/O or environment error, or a malformed manifest",
+                   "as GGUF), 2 usage, I/O or environment error, or a malformed manifest; with "
+                   "--manifest-dir 2 if any file or manifest could not be read, else 1 if any "
+                   "differs, else 0",
     .operands = CLI_TABLE(operands),
     .options = CLI_TABLE(options),
     .args_size = sizeof(verify_args),

@@ -1,5 +1,9 @@
 #include "manifest_run.h"
 
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
 #include "cli_common.h"
 #include "cli_types.h"
 #include "open_notes.h"
@@ -48,4 +52,58 @@ int cli_hash_path(const char *path, gs_manifest_mode mode, bool part_only, bool 
     }
     cli_print_failure(&err); /* memory, libcrypto */
     return CLI_EXIT_USAGE;
+}
+
+static const char *base_name(const char *file)
+{
+    const char *slash = strrchr(file, '/');
+    return slash != NULL ? slash + 1 : file;
+}
+
+char *cli_manifest_path(const char *dir, const char *file)
+{
+    const char *name = base_name(file);
+    size_t d = strlen(dir), n = strlen(name);
+    bool sep = d > 0 && dir[d - 1] != '/';
+    char *path = malloc(d + sep + n + sizeof ".manifest");
+    if (path != NULL) {
+        memcpy(path, dir, d);
+        if (sep) {
+            path[d] = '/';
+        }
+        memcpy(path + d + sep, name, n);
+        memcpy(path + d + sep + n, ".manifest", sizeof ".manifest");
+    }
+    return path;
+}
+
+static int cmp_base(const void *a, const void *b)
+{
+    return strcmp(base_name(*(const char *const *)a), base_name(*(const char *const *)b));
+}
+
+int cli_manifest_dir_check(const char *command, const char *dir, const char *const *files,
+                           size_t n)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        return cli_usage_error_arg(command, "--manifest-dir: not a directory", dir);
+    }
+    const char **sorted = malloc((n > 0 ? n : 1) * sizeof *sorted);
+    if (sorted == NULL) {
+        return cli_print_out_of_memory();
+    }
+    memcpy(sorted, files, n * sizeof *sorted);
+    qsort(sorted, n, sizeof *sorted, cmp_base); /* O(n log n): any number of files */
+    int code = -1;
+    for (size_t i = 1; i < n && code < 0; i++) {
+        if (cmp_base(&sorted[i - 1], &sorted[i]) == 0) {
+            code = cli_usage_error_arg(command,
+                                       "--manifest-dir: two files have the same name, so one "
+                                       "manifest; give them in separate runs",
+                                       base_name(sorted[i]));
+        }
+    }
+    free(sorted);
+    return code;
 }

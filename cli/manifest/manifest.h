@@ -3,10 +3,11 @@
  * value) and one per tensor (its raw data bytes, with its type and shape). Nothing depends on the
  * file's path or name. docs/manifests.md documents the text form:
  *
- *   ggufsafe-manifest 1
+ *   ggufsafe-manifest 2
  *   part 1 of 1
  *   file <sha256> <size>
- *   kv <sha256> <key>
+ *   kv <sha256> <key> <value fields>     (manifest_value.c; version 1 and a spent value
+ *                                         budget: no value fields)
  *   tensor <sha256> <type> <shape> <name>
  *   end
  *
@@ -24,10 +25,12 @@
 #include "cli_source.h"
 #include "ggufsafe.h"
 #include "ggufsafe_manifest.h"
+#include "manifest_value.h"
 #include "out.h"
 
 #define MF_MAGIC "ggufsafe-manifest"
-#define MF_VERSION 1
+#define MF_VERSION 2     /* what hash writes */
+#define MF_VERSION_MIN 1 /* the oldest verify reads: digests only, no values */
 #define MF_MAX_PARTS GS_SPLIT_MAX_PARTS
 
 /* The public enums (ggufsafe_manifest.h), as the engine spells them. */
@@ -50,6 +53,7 @@ typedef struct mf_entry {
     uint64_t offset;    /* where its bytes are in the file (not in the manifest) */
     uint64_t size;
     size_t line;        /* parsed manifests: its line number */
+    char *value;        /* key-values: the value fields (manifest_value.h), owned; NULL: none */
 } mf_entry;
 
 typedef struct mf_part {
@@ -63,6 +67,7 @@ typedef struct mf_part {
 typedef struct mf_doc {
     mf_part *parts;
     size_t n_parts;
+    unsigned version; /* MF_VERSION for a hashed file; a parsed manifest's own (written back so) */
 } mf_doc;
 
 /* The public manifest is a document. */
@@ -128,10 +133,14 @@ typedef struct mf_limits {
     uint64_t max_entries;      /* of the whole manifest: twice one part's */
     uint64_t max_name_bytes;   /* escaped keys and names of the whole manifest:
                                   max_metadata_memory, the reader's budget for one file */
+    uint64_t max_part_value_bytes; /* value fields of one part (MF_PART_VALUE_BYTES): hash
+                                      records values in file order while they fit, then none */
 } mf_limits;
 
-/* Room for what a line holds besides its name: "tensor", a digest, the type, the shape. */
-#define MF_LINE_OVERHEAD 256u
+/* Room for what a line holds besides its name: "tensor", a digest, the type, the shape, or a
+ * key-value's value fields (at most MF_VALUE_MAX_LINE bytes). */
+#define MF_LINE_OVERHEAD (256u + MF_VALUE_MAX_LINE)
+#define MF_PART_VALUE_BYTES (16u << 20)
 
 void mf_limits_default(mf_limits *l);
 
@@ -149,6 +158,12 @@ gs_status mf_check_fits(const cli_source *src, const mf_limits *limits, gs_error
  * "line N: reason" and err->offset the line's offset; GS_E_IO (a read error, "line N: read
  * error"); GS_E_NO_MEMORY. d is empty on failure. */
 gs_status mf_parse(mf_input *in, const mf_limits *limits, mf_doc *d, gs_error *err);
+
+/* Decimal, no sign, no leading zero (but "0"), within 2^64 - 1: the manifest's numbers. */
+bool mf_parse_u64(const char *s, uint64_t *out);
+
+/* A lower-case hex digit's value, or -1. */
+int mf_hexval(char c);
 
 /* Hex of a digest into out (65 bytes). */
 #define mf_hex gs_manifest_hex

@@ -47,7 +47,7 @@ static void add_v(builder *b, gs_manifest_change change, gs_manifest_item item,
         b->failed = true;
         return;
     }
-    d->items[d->n++] = (mf_difference){change, item, b->part, b->prefixed, s, t, NULL};
+    d->items[d->n++] = (mf_difference){change, item, b->part, b->prefixed, s, t, NULL, NULL, NULL};
 }
 
 /* The same with a formatted detail. */
@@ -61,6 +61,41 @@ __attribute__((format(printf, 5, 6))) static void add(builder *b, gs_manifest_ch
     vsnprintf(detail, sizeof detail, fmt, ap);
     va_end(ap);
     add_v(b, change, item, subject, detail);
+}
+
+/* A changed key-value whose old and new values are both known (a version 2 manifest):
+ * "value: old 4096 -> new 8192", "element 17: old 5 -> new 6", or what else differs. */
+static void changed_value(builder *b, const char *name, const char *old_value,
+                          const char *new_value)
+{
+    mf_value_diff v;
+    if (!mf_value_change(old_value, new_value, &v)) {
+        b->failed = true;
+        return;
+    }
+    if (!v.has_values) {
+        add_v(b, GS_MANIFEST_CHANGED, GS_MANIFEST_ITEM_KV, name, v.detail);
+        return;
+    }
+    size_t n = strlen(v.detail) + strlen(v.old_text) + strlen(v.new_text) + 32;
+    char *detail = malloc(n);
+    if (detail == NULL) {
+        b->failed = true;
+        return;
+    }
+    snprintf(detail, n, "%s: old %s -> new %s", v.detail, v.old_text, v.new_text);
+    size_t before = b->d->n;
+    add_v(b, GS_MANIFEST_CHANGED, GS_MANIFEST_ITEM_KV, name, detail);
+    free(detail);
+    if (b->d->n == before) {
+        return;
+    }
+    mf_difference *x = &b->d->items[before];
+    x->old_value = cli_strndup(v.old_text, strlen(v.old_text));
+    x->new_value = cli_strndup(v.new_text, strlen(v.new_text));
+    if (x->old_value == NULL || x->new_value == NULL) {
+        b->failed = true;
+    }
 }
 
 static gs_manifest_item item_of(mf_kind k)
@@ -252,6 +287,9 @@ static bool compare_entries(builder *b, const mf_part *want, const mf_part *got,
                   "its data is not in the file (cut short?)");
         } else if (g->state == MF_ALIASED) {
             add_v(b, GS_MANIFEST_DAMAGED, item, g->name, "its data overlaps another tensor's");
+        } else if (memcmp(g->digest, w->digest, 32) != 0 && g->kind == MF_KV &&
+                   g->value != NULL && w->value != NULL) {
+            changed_value(b, g->name, w->value, g->value);
         } else if (memcmp(g->digest, w->digest, 32) != 0) {
             add_v(b, GS_MANIFEST_CHANGED, item, g->name, g->kind == MF_TENSOR ? "data" : "value");
         } else {
@@ -350,6 +388,8 @@ void mf_diff_free(gs_manifest_diff *d)
         free(d->items[i].subject);
         free(d->items[i].detail);
         free(d->items[i].from);
+        free(d->items[i].old_value);
+        free(d->items[i].new_value);
     }
     free(d->items);
     memset(d, 0, sizeof *d);
@@ -415,6 +455,10 @@ void mf_diff_write_json(cli_out *out, const gs_manifest_diff *d, const mf_doc *g
         cli_json_key_cstring(&j, "subject", x->subject);
         if (x->from != NULL) {
             cli_json_key_cstring(&j, "from", x->from);
+        }
+        if (x->old_value != NULL) {
+            cli_json_key_cstring(&j, "old", x->old_value);
+            cli_json_key_cstring(&j, "new", x->new_value);
         }
         cli_json_key(&j, "detail");
         x->detail != NULL ? cli_json_cstring(&j, x->detail) : cli_json_null(&j);

@@ -16,6 +16,9 @@ typedef struct mf_difference {
     char *subject; /* owned */
     char *detail;  /* owned, or NULL */
     char *from;    /* renamed: the name in the manifest (owned); NULL otherwise */
+    char *old_value; /* a changed key-value of a version 2 manifest: its value in the manifest
+                        and in the file, escaped for a terminal (owned); NULL otherwise */
+    char *new_value;
 } mf_difference;
 
 struct gs_manifest_diff {

@@ -9,6 +9,7 @@ gs_status mf_doc_init(mf_doc *d, size_t n_parts)
 {
     d->n_parts = 0;
     d->parts = NULL;
+    d->version = MF_VERSION;
     if (n_parts == 0) {
         return GS_OK;
     }
@@ -26,6 +27,7 @@ void mf_doc_free(mf_doc *d)
     for (size_t p = 0; p < d->n_parts; p++) {
         for (size_t i = 0; i < d->parts[p].n; i++) {
             free(d->parts[p].entries[i].name);
+            free(d->parts[p].entries[i].value);
         }
         free(d->parts[p].entries);
     }
@@ -85,7 +87,7 @@ void gs_manifest_hex(const uint8_t digest[32], char out[65])
 void mf_write(cli_out *out, const mf_doc *d)
 {
     char hex[65];
-    cli_out_printf(out, "%s %d\n", MF_MAGIC, MF_VERSION);
+    cli_out_printf(out, "%s %u\n", MF_MAGIC, d->version != 0 ? d->version : (unsigned)MF_VERSION);
     for (size_t p = 0; p < d->n_parts; p++) {
         const mf_part *part = &d->parts[p];
         mf_hex(part->digest, hex);
@@ -95,7 +97,8 @@ void mf_write(cli_out *out, const mf_doc *d)
             const mf_entry *e = &part->entries[i];
             mf_hex(e->digest, hex);
             if (e->kind == MF_KV) {
-                cli_out_printf(out, "kv %s %s\n", hex, e->name);
+                cli_out_printf(out, "kv %s %s%s%s\n", hex, e->name, e->value != NULL ? " " : "",
+                               e->value != NULL ? e->value : "");
             } else {
                 cli_out_printf(out, "tensor %s %s %s %s\n", hex, e->type, e->shape, e->name);
             }

@@ -135,6 +135,9 @@ static gs_status collect(hasher *h, bool skip_absent)
     if (h->ranges == NULL) {
         return GS_E_NO_MEMORY;
     }
+    mf_limits limits;
+    mf_limits_default(&limits);
+    uint64_t value_budget = limits.max_part_value_bytes;
     for (size_t i = 0; i < gs_kv_count(f); i++) {
         gs_kv_info kv;
         gs_kv_info_at(f, i, &kv);
@@ -144,6 +147,16 @@ static gs_status collect(hasher *h, bool skip_absent)
         }
         e->offset = kv.offset;
         e->size = kv.size;
+        /* The value for verify to show, while the part's budget lasts (in file order, so the
+         * same file always gets the same manifest); a value that cannot be read gets none. */
+        char *value = value_budget > 0 ? mf_kv_value(f, i) : NULL;
+        if (value != NULL && strlen(value) <= value_budget) {
+            value_budget -= strlen(value);
+            e->value = value;
+        } else if (value != NULL) {
+            free(value);
+            value_budget = 0; /* this one and every later one go without */
+        }
     }
     for (size_t i = 0; i < gs_tensor_count(f); i++) {
         gs_tensor_info t;

@@ -13,6 +13,7 @@ void mf_limits_default(mf_limits *l)
     /* the longest line: "tensor", a digest, a type, a shape and a name of the longest length
      * the reader accepts with every byte escaped, four output bytes each */
     l->max_line = 4 * o.limits.max_string_length + MF_LINE_OVERHEAD;
+    l->max_part_value_bytes = MF_PART_VALUE_BYTES;
     l->max_part_entries = o.limits.max_kv_count + o.limits.max_tensor_count;
     l->max_entries = 2 * l->max_part_entries;
     l->max_name_bytes = o.limits.max_metadata_memory;

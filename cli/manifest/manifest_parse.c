@@ -195,8 +195,7 @@ static bool parse_hex(const char *s, uint8_t out[32])
     return true;
 }
 
-/* Decimal, no sign, no leading zero (but "0"), within 2^64 - 1. */
-static bool parse_u64(const char *s, uint64_t *out)
+bool mf_parse_u64(const char *s, uint64_t *out)
 {
     size_t n = strlen(s);
     if (n == 0 || n > 20 || (n > 1 && s[0] == '0')) {
@@ -217,7 +216,7 @@ static bool parse_u64(const char *s, uint64_t *out)
     return true;
 }
 
-static int hexval(char c)
+int mf_hexval(char c)
 {
     return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
 }
@@ -238,10 +237,10 @@ static bool canonical_name(const char *s)
             continue;
         }
         /* short-circuit: s[2] is read only after s[1], s[3] only after s[2], was not the NUL */
-        if (s[1] != 'x' || hexval(s[2]) < 0 || hexval(s[3]) < 0) {
+        if (s[1] != 'x' || mf_hexval(s[2]) < 0 || mf_hexval(s[3]) < 0) {
             return false;
         }
-        unsigned b = (unsigned)(hexval(s[2]) << 4 | hexval(s[3]));
+        unsigned b = (unsigned)(mf_hexval(s[2]) << 4 | mf_hexval(s[3]));
         if (mf_byte_literal((uint8_t)b)) {
             return false; /* a byte that is written as itself */
         }
@@ -283,7 +282,7 @@ static bool shape_token(const char *s)
             *comma = '\0';
         }
         uint64_t v;
-        if (dims == GS_MAX_DIMS || !parse_u64(tok, &v)) {
+        if (dims == GS_MAX_DIMS || !mf_parse_u64(tok, &v)) {
             return false;
         }
         if (comma == NULL) {
@@ -343,10 +342,11 @@ static int parse_body(parser *p, mf_doc *d)
         return fail(p, "not a ggufsafe manifest (expected '%s %d')", MF_MAGIC, MF_VERSION);
     }
     uint64_t version;
-    if (!parse_u64(f[1], &version) || version != MF_VERSION) {
-        return fail(p, "unsupported manifest version (this ggufsafe reads version %d)",
-                    MF_VERSION);
+    if (!mf_parse_u64(f[1], &version) || version < MF_VERSION_MIN || version > MF_VERSION) {
+        return fail(p, "unsupported manifest version (this ggufsafe reads versions %d to %d)",
+                    MF_VERSION_MIN, MF_VERSION);
     }
+    uint64_t value_bytes = 0; /* of the current part */
     uint64_t total = 0;
     uint64_t entries = 0, name_bytes = 0;
     mf_part *part = NULL;
@@ -374,8 +374,8 @@ static int parse_body(parser *p, mf_doc *d)
         }
         if (strcmp(f[0], "part") == 0) {
             uint64_t no, of;
-            if (n != 4 || strcmp(f[2], "of") != 0 || !parse_u64(f[1], &no) ||
-                !parse_u64(f[3], &of) || of == 0 || of > MF_MAX_PARTS) {
+            if (n != 4 || strcmp(f[2], "of") != 0 || !mf_parse_u64(f[1], &no) ||
+                !mf_parse_u64(f[3], &of) || of == 0 || of > MF_MAX_PARTS) {
                 return fail(p, "expected 'part I of N' with 1 <= I <= N <= %u", MF_MAX_PARTS);
             }
             uint64_t expected = part == NULL ? 1 : (uint64_t)(part - d->parts) + 2;
@@ -385,6 +385,7 @@ static int parse_body(parser *p, mf_doc *d)
                     p->status = GS_E_NO_MEMORY;
                     return fail(p, "out of memory");
                 }
+                d->version = (unsigned)version;
             } else if (check_duplicates(p, part) != 0) {
                 return -1;
             }
@@ -393,13 +394,14 @@ static int parse_body(parser *p, mf_doc *d)
                             (unsigned long long)total);
             }
             part = &d->parts[no - 1];
+            value_bytes = 0;
             r = next_line(p);
             if (r <= 0) {
                 return r < 0 ? -1 : fail(p, "the manifest ends inside a part");
             }
             n = split(p->line, f, 8);
             if (n != 3 || strcmp(f[0], "file") != 0 || !parse_hex(f[1], part->digest) ||
-                !parse_u64(f[2], &part->size)) {
+                !mf_parse_u64(f[2], &part->size)) {
                 return fail(p, "expected 'file <64 hex digits> <size>' after the part line");
             }
             continue;
@@ -407,10 +409,11 @@ static int parse_body(parser *p, mf_doc *d)
         if (part == NULL) {
             return fail(p, "expected 'part 1 of N'");
         }
-        bool kv = strcmp(f[0], "kv") == 0 && n == 3;
+        /* version 2: a key-value may carry 2 or 4 value fields */
+        bool kv = strcmp(f[0], "kv") == 0 && (n == 3 || (version >= 2 && (n == 5 || n == 7)));
         bool tensor = strcmp(f[0], "tensor") == 0 && n == 5;
         if (!kv && !tensor) {
-            return fail(p, "expected 'kv <sha256> <key>', 'tensor <sha256> <type> <shape> "
+            return fail(p, "expected 'kv <sha256> <key> [<value>]', 'tensor <sha256> <type> <shape> "
                            "<name>', 'part', or 'end'");
         }
         if (part->n >= p->limits.max_part_entries || entries >= p->limits.max_entries) {
@@ -436,6 +439,21 @@ static int parse_body(parser *p, mf_doc *d)
         if (tensor && (!type_token(f[2]) || !shape_token(f[3]))) {
             return fail(p, "bad tensor type or shape (expected e.g. 'q4_K 4096,32000')");
         }
+        size_t value_len = 0;
+        if (kv && n > 3) {
+            const char *why = mf_value_check(f + 3, n - 3);
+            if (why != NULL) {
+                return fail(p, "%s", why);
+            }
+            for (int i = 3; i < n; i++) {
+                value_len += strlen(f[i]) + (i > 3);
+            }
+            if (value_len > p->limits.max_part_value_bytes - value_bytes) {
+                return fail(p, "the values of the part take more than %llu bytes, more than "
+                               "ggufsafe hash writes",
+                            (unsigned long long)p->limits.max_part_value_bytes);
+            }
+        }
         mf_entry *e = mf_part_add(part, kv ? MF_KV : MF_TENSOR, name, name_len);
         if (e == NULL) {
             p->status = GS_E_NO_MEMORY;
@@ -443,6 +461,23 @@ static int parse_body(parser *p, mf_doc *d)
         }
         memcpy(e->digest, digest, 32);
         e->line = p->number;
+        if (value_len > 0) {
+            e->value = malloc(value_len + 1);
+            if (e->value == NULL) {
+                p->status = GS_E_NO_MEMORY;
+                return fail(p, "out of memory");
+            }
+            size_t k = 0;
+            for (int i = 3; i < n; i++) {
+                if (i > 3) {
+                    e->value[k++] = ' ';
+                }
+                memcpy(e->value + k, f[i], strlen(f[i]));
+                k += strlen(f[i]);
+            }
+            e->value[k] = '\0';
+            value_bytes += value_len;
+        }
         if (tensor) {
             snprintf(e->type, sizeof e->type, "%s", f[2]);
             snprintf(e->shape, sizeof e->shape, "%s", f[3]);

@@ -194,8 +194,8 @@ Test(generate, bash_completion_completes_from_the_tables)
     expect_bash(script, "ggufsafe certify --fail-on w", false, "warning\n");
     /* hidden options (hash --json) are not offered */
     expect_bash(script, "ggufsafe hash -", false,
-                "-o\n--manifest\n-j\n--jobs\n--profile\n--part-only\n--metadata-only\n-q\n--quiet\n"
-                "--type\n-h\n--help\n");
+                "-o\n--manifest\n--manifest-dir\n-j\n--jobs\n--profile\n--part-only\n"
+                "--metadata-only\n-q\n--quiet\n--type\n-h\n--help\n");
     expect_bash(script, "ggufsafe diff a b --ex", false, "--exclude\n");
     /* files for operands and file options, nothing for counts and patterns */
     expect_bash(script, "ggufsafe info m", true, "m1.gguf\nm2.gguf\n");

@@ -248,16 +248,21 @@ Test(options, usage_errors_name_the_option)
     USAGE("error: --sha256 and --json are exclusive", "dequant", "--sha256", "--json", "x.gguf");
     USAGE("error: FILE missing", "info");
     USAGE("error: FILE missing", "info", "--json");
-    USAGE("error: MANIFEST missing", "verify", "x.gguf");
-    USAGE("error: FILE and MANIFEST missing", "verify");
+    USAGE("error: MANIFEST missing (or give --manifest-dir DIR)", "verify", "x.gguf");
+    USAGE("error: FILE missing", "verify");
     USAGE("error: B missing", "diff", "a.gguf");
-    USAGE("error: one FILE only; unexpected argument 'b.gguf'", "hash", "a.gguf", "b.gguf");
-    USAGE("error: FILE and MANIFEST only; unexpected argument 'c'", "verify", "a", "b", "c");
+    USAGE("error: 2 files: give --manifest-dir DIR for one manifest per file", "hash", "a.gguf",
+          "b.gguf");
+    USAGE("error: FILE and MANIFEST only (several files: --manifest-dir DIR); unexpected "
+          "argument 'c'",
+          "verify", "a", "b", "c");
     USAGE("error: diff takes two files (A B) or three (REF A B), not 4", "diff", "a", "b", "c",
           "d");
-    USAGE("error: FILE and MANIFEST only; unexpected argument 'm2'", "verify", "f", "m", "m2");
-    USAGE("error: one FILE only; unexpected argument '--json'", "hash", "a.gguf", "--",
-          "--json");
+    USAGE("error: FILE and MANIFEST only (several files: --manifest-dir DIR); unexpected "
+          "argument 'm2'",
+          "verify", "f", "m", "m2");
+    USAGE("error: 2 files: give --manifest-dir DIR for one manifest per file", "hash", "a.gguf",
+          "--", "--json");
     USAGE("error: --list-codes takes no FILE", "certify", "--list-codes", "x.gguf");
     USAGE("error: --deep does not go with --list-codes", "certify", "--list-codes", "--deep");
     USAGE("error: --out - and --sha256 would both write to standard output", "dequant", "x.gguf",

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli_test.h"
 #include "ggufsafe.h"
@@ -105,10 +106,147 @@ Test(verify, tensors_only_passes_a_metadata_edit)
     cr_expect_eq(check_json(dir, "verify.schema.json", r.out, "/ok=false", "/tensors_only=false",
                             "/differences/0={\"change\":\"changed\",\"item\":\"kv\","
                             "\"part\":1,\"subject\":\"llama.context_length\","
-                            "\"detail\":\"value\"}",
+                            "\"old\":\"4096\",\"new\":\"12288\","
+                            "\"detail\":\"value: old 4096 -> new 12288\"}",
                             "/differences/1/item=\"file\"", "/counts/differences=2", NULL),
                  0);
     run_result_free(&r);
+    free(edited);
+}
+
+/* A version 1 manifest (digests only, as ggufsafe before format 2 wrote it) still verifies; a
+ * changed value is then named without its old and new values. */
+Test(verify, version_1_manifests_still_verify)
+{
+    size_t len;
+    char *text = read_file(manifest, &len);
+    cr_assert_not_null(text);
+    cr_assert(strncmp(text, "ggufsafe-manifest 2\n", 20) == 0);
+    char *v1 = malloc(len + 1);
+    size_t n = 0;
+    for (const char *r = text; *r != '\0';) {
+        const char *eol = strchr(r, '\n');
+        cr_assert_not_null(eol);
+        size_t line = (size_t)(eol - r);
+        if (strncmp(r, "kv ", 3) == 0) {
+            const char *key = (const char *)memchr(r + 3, ' ', line - 3) + 1;
+            const char *end = memchr(key, ' ', (size_t)(eol - key));
+            line = (size_t)((end != NULL ? end : eol) - r);
+        }
+        memcpy(v1 + n, r, line);
+        n += line;
+        v1[n++] = '\n';
+        r = eol + 1;
+    }
+    v1[18] = '1'; /* "ggufsafe-manifest 1" */
+    char *path = path_join(dir, "v1.manifest");
+    cr_assert(write_file(path, v1, n));
+    run_result r;
+    cr_assert(run_cli(&r, "verify", sample, path, NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect_str_eq(r.out, "OK: 32 key-values, 33 tensors and the file match the manifest\n");
+    run_result_free(&r);
+    char *edited = edited_copy();
+    cr_assert(run_cli(&r, "verify", edited, path, NULL));
+    cr_expect_eq(r.status, 1);
+    cr_expect_str_eq(r.out, "changed  kv      llama.context_length  value\n"
+                            "changed  file    sha256\nFAILED: 2 differences from the manifest\n");
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "verify", "--json", edited, path, NULL));
+    cr_expect_eq(check_json(dir, "verify.schema.json", r.out,
+                            "/differences/0={\"change\":\"changed\",\"item\":\"kv\","
+                            "\"part\":1,\"subject\":\"llama.context_length\","
+                            "\"detail\":\"value\"}",
+                            NULL),
+                 0);
+    run_result_free(&r);
+    free(edited);
+    free(path);
+    free(v1);
+    free(text);
+}
+
+/* hash --manifest-dir writes DIR/<file name>.manifest per file (the same bytes as hash FILE);
+ * verify --manifest-dir checks each file against it: a line per file, a summary, exit 2 when a
+ * manifest or file cannot be read, else 1 when one differs; --json is verify-multi.schema.json. */
+Test(verify, many_files_with_a_manifest_dir)
+{
+    char *edited = edited_copy();
+    char *mdir = path_join(dir, "mdir");
+    cr_assert_eq(mkdir(mdir, 0755), 0);
+    run_result r;
+    cr_assert(run_cli(&r, "hash", "--manifest-dir", mdir, sample, edited, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_eq(r.out_len, 0);
+    run_result_free(&r);
+    char *sample_mf = path_join(mdir, "ggml-written.gguf.manifest");
+    char *edited_mf = path_join(mdir, "edited.gguf.manifest");
+    size_t a_len, b_len;
+    char *a = read_file(sample_mf, &a_len);
+    char *b = read_file(manifest, &b_len);
+    cr_assert_not_null(a);
+    cr_assert_not_null(b);
+    cr_expect(a_len == b_len && memcmp(a, b, a_len) == 0, "not what hash FILE writes");
+    free(a);
+
+    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, sample, edited, NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "%s: OK: 32 key-values, 33 tensors and the file match the manifest\n"
+             "%s: OK: 32 key-values, 33 tensors and the file match the manifest\n"
+             "2 files: 2 match, 0 differ, 0 invalid, 0 unreadable\n",
+             sample, edited);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+
+    /* the edited file against the original's manifest */
+    cr_assert(write_file(edited_mf, b, b_len));
+    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, sample, edited, NULL));
+    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    snprintf(want, sizeof want,
+             "%s: OK: 32 key-values, 33 tensors and the file match the manifest\n"
+             "changed  kv      llama.context_length  value: old 4096 -> new 12288\n"
+             "changed  file    sha256\n"
+             "%s: FAILED: 2 differences from the manifest\n"
+             "2 files: 1 match, 1 differ, 0 invalid, 0 unreadable\n",
+             sample, edited);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+
+    /* a file without a manifest: unreadable, exit 2, the others still reported */
+    char *absent = path_join(dir, "absent.gguf");
+    cr_assert(write_file(absent, b, b_len));
+    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, "--json", sample, edited, absent,
+                      NULL));
+    cr_expect_eq(r.status, 2, "%s%s", r.out, r.err);
+    cr_expect(contains(r.err, "absent.gguf.manifest"), "%s", r.err);
+    cr_expect_eq(check_json(dir, "verify-multi.schema.json", r.out, "/command=\"verify\"",
+                            "/files/0/ok=true", "/files/1/ok=false",
+                            "/files/1/differences/0/old=\"4096\"",
+                            "/files/1/differences/0/new=\"12288\"",
+                            "/files/2/problem=\"unreadable\"",
+                            "/summary={\"files\":3,\"matched\":1,\"differ\":1,\"invalid\":0,"
+                            "\"unreadable\":1,\"exit_code\":2}",
+                            NULL),
+                 0);
+    run_result_free(&r);
+
+    /* without --manifest-dir the operands stay FILE MANIFEST */
+    cr_assert(run_cli(&r, "verify", sample, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "MANIFEST missing (or give --manifest-dir DIR)"), "%s", r.err);
+    run_result_free(&r);
+    /* two files of one name would share a manifest */
+    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, edited, edited, NULL));
+    cr_expect_eq(r.status, 2);
+    cr_expect(contains(r.err, "two files have the same name"), "%s", r.err);
+    run_result_free(&r);
+    free(absent);
+    free(b);
+    free(sample_mf);
+    free(edited_mf);
+    free(mdir);
     free(edited);
 }
 
@@ -211,12 +349,24 @@ static void verify_patched(const char *name, const char *find, const char *repl,
 Test(verify, a_changed_metadata_value_is_named)
 {
     verify_patched("name.gguf", "oracle-model", "oracle-MODEL",
-                   "changed  kv      general.name  value\nchanged  file    sha256\n"
+                   "changed  kv      general.name  value: old \"oracle-model\" -> new "
+                   "\"oracle-MODEL\"\nchanged  file    sha256\n"
                    "FAILED: 2 differences from the manifest\n");
-    /* a token string deep inside the vocabulary */
+    /* an element of an array among the first 32 the manifest lists: its index, old and new */
+    verify_patched("token17.gguf", "tok17\xc4\xa0x", "tok17\xc4\xa0y",
+                   "changed  kv      tokenizer.ggml.tokens  element 17: old \"tok17\xc4\xa0x\" -> "
+                   "new \"tok17\xc4\xa0y\"\nchanged  file    sha256\n"
+                   "FAILED: 2 differences from the manifest\n");
+    /* a token string deep inside the vocabulary, past the listed elements: what the manifest
+     * cannot say */
     verify_patched("token.gguf", "tok999", "tok99x",
-                   "changed  kv      tokenizer.ggml.tokens  value\nchanged  file    sha256\n"
+                   "changed  kv      tokenizer.ggml.tokens  value (the first 32 elements match: a "
+                   "later one differs)\nchanged  file    sha256\n"
                    "FAILED: 2 differences from the manifest\n");
+    /* a number changed and its type with it */
+    verify_patched("retyped.gguf", "llama.context_length\x04", "llama.context_length\x05",
+                   "changed  kv      llama.context_length  type u32 -> i32: old 4096 -> new 4096\n"
+                   "changed  file    sha256\nFAILED: 2 differences from the manifest\n");
 }
 
 /* Files built from one model with one thing changed each. */
@@ -244,6 +394,72 @@ static char *model_file(const char *name, int variant)
     cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
     gsw_model_free(&m);
     return path;
+}
+
+/* A file whose general.name is a 100-byte string, with byte `at` set to 'Z' (at < 0: none). */
+static char *long_string_file(const char *name, int at)
+{
+    char text[101];
+    memset(text, 'a', 100);
+    text[100] = '\0';
+    if (at >= 0) {
+        text[at] = 'Z';
+    }
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    gsw_set_cstr(gsw_add(&m, "general.name"), text);
+    char *path = path_join(dir, name);
+    char why[256];
+    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
+    return path;
+}
+
+/* A string longer than 64 bytes is recorded cut ('~' and its first 64 bytes): an edit inside
+ * them shows both cut values with an ellipsis; one past them shows the same cut text (what the
+ * manifest cannot say, docs/manifests.md#values), the digest still catches it. */
+Test(verify, a_long_string_is_cut_at_64_bytes)
+{
+    char *base = long_string_file("long.gguf", -1);
+    char *mf = path_join(dir, "long.manifest");
+    run_result r;
+    cr_assert(run_cli(&r, "hash", base, "-o", mf, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    size_t len;
+    char *text = read_file(mf, &len);
+    cr_assert_not_null(text);
+    char a64[65];
+    memset(a64, 'a', 64);
+    a64[64] = '\0';
+    char want[512];
+    snprintf(want, sizeof want, " general.name string ~%s\n", a64);
+    cr_expect(contains(text, want), "%s", text);
+    free(text);
+
+    char *early = long_string_file("early.gguf", 10);
+    cr_assert(run_cli(&r, "verify", early, mf, NULL));
+    cr_expect_eq(r.status, 1);
+    snprintf(want, sizeof want,
+             "changed  kv      general.name  value: old \"%s...\" -> new \"aaaaaaaaaaZ%.53s...\"\n"
+             "changed  file    sha256\nFAILED: 2 differences from the manifest\n",
+             a64, a64);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+    char *late = long_string_file("late.gguf", 80);
+    cr_assert(run_cli(&r, "verify", late, mf, NULL));
+    cr_expect_eq(r.status, 1);
+    snprintf(want, sizeof want,
+             "changed  kv      general.name  value: old \"%s...\" -> new \"%s...\"\n"
+             "changed  file    sha256\nFAILED: 2 differences from the manifest\n",
+             a64, a64);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
+    free(late);
+    free(early);
+    free(mf);
+    free(base);
 }
 
 Test(verify, added_missing_retyped_reshaped)
@@ -357,7 +573,8 @@ Test(verify, malformed_manifests_are_refused)
 {
     char buf[1024];
     refused_str("", "line 1: empty");
-    refused_str("ggufsafe-manifest 2\n", "line 1: unsupported manifest version");
+    refused_str("ggufsafe-manifest 3\n", "line 1: unsupported manifest version");
+    refused_str("ggufsafe-manifest 0\n", "line 1: unsupported manifest version");
     refused_str("sha256sum output\n", "line 1: not a ggufsafe manifest");
     refused_str("ggufsafe-manifest 1\n", "ends without its 'end' line");
     refused_str("ggufsafe-manifest 1\nend\n", "line 2: 'end' before every part");
@@ -375,7 +592,34 @@ Test(verify, malformed_manifests_are_refused)
     refused_str(buf, "line 4: the digest");
     snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nkv %s a b\nend\n",
              hex64, hex64);
-    refused_str(buf, "line 4: expected 'kv <sha256> <key>'");
+    refused_str(buf, "line 4: expected 'kv <sha256> <key> [<value>]'");
+    /* version 1 has no values; version 2's must have their exact form */
+    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nkv %s k u8 =1\nend\n",
+             hex64, hex64);
+    refused_str(buf, "line 4: expected 'kv <sha256> <key> [<value>]'");
+    static const struct {
+        const char *value, *reason;
+    } bad_values[] = {
+        {"u8 1", "the value is not '=' or '~' then escapes"},
+        {"u8 =a,b", "the value is not '=' or '~' then escapes"},
+        {"string =a\\x41", "the value is not '=' or '~' then escapes"},
+        {"string =a\\x2", "the value is not '=' or '~' then escapes"},
+        {"array =1", "unknown value type"},
+        {"u128 =1", "unknown value type"},
+        {"array u8 2 =1", "the elements are not the first min(count, 32) items"},
+        {"array u8 1 =1,=2", "the elements are not the first min(count, 32) items"},
+        {"array u8 1 =1,", "the elements are not the first min(count, 32) items"},
+        {"array u8 0 =1", "an array without listed elements must show '-'"},
+        {"array array 3 =1", "an array without listed elements must show '-'"},
+        {"array u8 01 -", "expected '<type> <value>' or 'array <element type> <count>"},
+        {"array u9 1 =1", "expected '<type> <value>' or 'array <element type> <count>"},
+        {"list u8 1 =1", "expected '<type> <value>' or 'array <element type> <count>"},
+    };
+    for (size_t i = 0; i < sizeof bad_values / sizeof bad_values[0]; i++) {
+        snprintf(buf, sizeof buf, "ggufsafe-manifest 2\npart 1 of 1\nfile %s 7\nkv %s k %s\nend\n",
+                 hex64, hex64, bad_values[i].value);
+        refused_str(buf, bad_values[i].reason);
+    }
     snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nkv %s  k\nend\n",
              hex64, hex64);
     refused_str(buf, "line 4: empty field");

@@ -142,7 +142,7 @@ Test(library_api, manifest_round_trip)
     gs_sink sink;
     gs_sink_init(&sink, sink_collect, &text);
     cr_assert_eq(gs_manifest_write(m, &sink, &err), GS_OK);
-    cr_expect(strncmp(text.data, "ggufsafe-manifest 1\npart 1 of 1\nfile ", 37) == 0);
+    cr_expect(strncmp(text.data, "ggufsafe-manifest 2\npart 1 of 1\nfile ", 37) == 0);
     gs_manifest *back;
     cr_assert_eq(gs_manifest_parse(text.data, text.len, &back, &err), GS_OK, "%s", err.detail);
 

@@ -37,7 +37,8 @@ Test(manifest_limits, derived_from_the_reader_defaults)
     mf_limits l;
     mf_limits_default(&l);
     cr_expect_eq(l.max_line, 4 * o.limits.max_string_length + MF_LINE_OVERHEAD);
-    cr_expect_eq(l.max_line, 268435712u); /* 4 x 64 MiB + 256: docs/manifests.md */
+    cr_expect_eq(l.max_line, 268444032u); /* 4 x 64 MiB + 256 + 8,320: docs/manifests.md */
+    cr_expect_eq(l.max_part_value_bytes, 16777216u);
     cr_expect_eq(l.max_part_entries, o.limits.max_kv_count + o.limits.max_tensor_count);
     cr_expect_eq(l.max_part_entries, 2097152u);
     cr_expect_eq(l.max_entries, 4194304u);
@@ -206,7 +207,8 @@ Test(manifest_limits, hash_refuses_what_the_reader_would_refuse)
     /* the long key: 35,000 'K' as they are, 35,000 0xff as \xff; then "a" and 100 'T' */
     const uint64_t key_escaped = 35000 + 4 * 35000;
     mf_limits exact = {.max_line = key_escaped + MF_LINE_OVERHEAD, .max_part_entries = 3,
-                       .max_entries = 3, .max_name_bytes = key_escaped + 1 + 100};
+                       .max_entries = 3, .max_name_bytes = key_escaped + 1 + 100,
+                       .max_part_value_bytes = MF_PART_VALUE_BYTES};
     char why[GS_ERROR_TEXT_MAX];
     gs_error err;
     cr_expect_eq(mf_check_fits(&src, &exact, &err), GS_OK, "%s", err.detail);
