@@ -642,6 +642,8 @@ typedef struct gs_plugin gs_plugin;
 
 #define GS_PLUGIN_DEFAULT_TIMEOUT_MS 30000u /* a child's answer to one call */
 #define GS_PLUGIN_HOST_COMMAND "__plugin-host"
+/* `host_program __plugin-host --ggml LIBGGML_PATH`: the host serves ggml's decoders instead. */
+#define GS_PLUGIN_HOST_GGML "--ggml"
 
 typedef struct gs_plugin_options {
     size_t struct_size;       /* set by gs_plugin_options_init */
@@ -661,6 +663,14 @@ GS_API void gs_plugin_options_init(gs_plugin_options *opts);
  * GS_E_NO_MEMORY, with err. */
 GS_API gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts, gs_plugin **out,
                                 gs_error *err);
+/* ggml's decoders (gs_ggml_decoders) run in a child, as a plugin's: opts->host_program (required)
+ * is run as `host_program __plugin-host --ggml GGML_PATH`; the child loads the library with
+ * gs_set_ggml_library and serves each type gs_ggml_decoders lists there (its to_float) over the
+ * plugin protocol. The statuses of gs_plugin_open; GS_E_INVALID_ARGUMENT as well without a host
+ * program, GS_E_IO when the library does not load there or has no type beyond our registry. A
+ * crash, hang or out-of-bounds write is reported by gs_plugin_failure as "ggml library PATH ...". */
+GS_API gs_status gs_plugin_open_ggml(const char *ggml_path, const gs_plugin_options *opts,
+                                     gs_plugin **out, gs_error *err);
 /* Stops the child (if any) and unloads the plugin: files opened with its decoders must be closed
  * first. NULL is a no-op. */
 GS_API void gs_plugin_close(gs_plugin *plugin);

@@ -345,8 +345,10 @@ static gs_status slot_decode(void *ctx, int32_t type, const void *src, size_t sr
     return st;
 }
 
-/* Starts `host __plugin-host path` with its stdin and stdout on one end of a socket pair. */
-static gs_status spawn_child(gs_plugin *p, const char *host, const char *path, gs_error *err)
+/* Starts `host __plugin-host path` (ggml: `host __plugin-host --ggml path`) with its stdin and
+ * stdout on one end of a socket pair. */
+static gs_status spawn_child(gs_plugin *p, const char *host, const char *path, bool ggml,
+                             gs_error *err)
 {
     int sv[2], ep[2];
     if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
@@ -365,16 +367,18 @@ static gs_status spawn_child(gs_plugin *p, const char *host, const char *path, g
     posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
     /* posix_spawn's argv is char *const[]: copies, not casts of the caller's strings */
     char *h = strdup(host), *c = strdup(GS_PLUGIN_HOST_COMMAND), *pp = strdup(path);
-    if (h == NULL || c == NULL || pp == NULL) {
-        free(h), free(c), free(pp);
+    char *g = strdup(GS_PLUGIN_HOST_GGML);
+    if (h == NULL || c == NULL || pp == NULL || g == NULL) {
+        free(h), free(c), free(pp), free(g);
         posix_spawn_file_actions_destroy(&fa);
         close(sv[0]), close(sv[1]), close(ep[0]), close(ep[1]);
         return gsi_fail(err, GS_E_NO_MEMORY, 0, GS_CONTEXT_NONE, NULL, 0, "spawn arguments");
     }
     char *argv[] = {h, c, pp, NULL};
+    char *argv_ggml[] = {h, c, g, pp, NULL};
     pid_t pid;
-    int rc = posix_spawn(&pid, host, &fa, NULL, argv, environ);
-    free(h), free(c), free(pp);
+    int rc = posix_spawn(&pid, host, &fa, NULL, ggml ? argv_ggml : argv, environ);
+    free(h), free(c), free(pp), free(g);
     posix_spawn_file_actions_destroy(&fa);
     close(sv[1]);
     close(ep[1]);
@@ -419,10 +423,10 @@ static gs_status load_in_process(gs_plugin *p, const char *path, uint8_t *enc, s
     return GS_OK;
 }
 
-static gs_status load_in_child(gs_plugin *p, const char *host, const char *path, uint8_t *enc,
-                               size_t *enc_len, gs_error *err)
+static gs_status load_in_child(gs_plugin *p, const char *host, const char *path, bool ggml,
+                               uint8_t *enc, size_t *enc_len, gs_error *err)
 {
-    gs_status st = spawn_child(p, host, path, err);
+    gs_status st = spawn_child(p, host, path, ggml, err);
     if (st != GS_OK) {
         return st;
     }
@@ -447,12 +451,14 @@ static gs_status load_in_child(gs_plugin *p, const char *host, const char *path,
     return GS_OK;
 }
 
-gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts, gs_plugin **out,
-                         gs_error *err)
+/* ggml: path is a libggml-base served by the host (`--ggml`), only ever in a child. */
+static gs_status plugin_open(const char *path, bool ggml, const gs_plugin_options *opts,
+                             gs_plugin **out, gs_error *err)
 {
     gsi_error_clear(err);
     if (path == NULL || out == NULL ||
-        (opts != NULL && opts->struct_size < sizeof(gs_plugin_options))) {
+        (opts != NULL && opts->struct_size < sizeof(gs_plugin_options)) ||
+        (ggml && (opts == NULL || opts->host_program == NULL))) {
         return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
                         "path, out or options");
     }
@@ -484,11 +490,11 @@ gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts, gs_plu
     snprintf(p->path, sizeof p->path, "%s", path);
     char shown[GS_ERROR_TEXT_MAX];
     gsi_escape_text(shown, sizeof shown, (const uint8_t *)path, strlen(path));
-    snprintf(p->source, sizeof p->source, "plugin %.100s", shown);
+    snprintf(p->source, sizeof p->source, "%s %.100s", ggml ? "ggml library" : "plugin", shown);
     size_t enc_len = 0;
     gs_status st = o.host_program == NULL
                        ? load_in_process(p, path, enc, &enc_len, err)
-                       : load_in_child(p, o.host_program, path, enc, &enc_len, err);
+                       : load_in_child(p, o.host_program, path, ggml, enc, &enc_len, err);
     if (st == GS_OK) {
         st = gsi_plugin_table_parse(enc, enc_len, p->desc, err);
     }
@@ -497,7 +503,11 @@ gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts, gs_plu
         gs_plugin_close(p);
         return st;
     }
-    snprintf(p->source, sizeof p->source, "plugin '%.40s' (%.70s)", p->desc->title, shown);
+    if (ggml) {
+        snprintf(p->source, sizeof p->source, "ggml library %.100s", shown);
+    } else {
+        snprintf(p->source, sizeof p->source, "plugin '%.40s' (%.70s)", p->desc->title, shown);
+    }
     p->decoders = calloc(p->desc->n, sizeof *p->decoders);
     if (p->decoders == NULL) {
         gs_plugin_close(p);
@@ -511,6 +521,18 @@ gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts, gs_plu
     }
     *out = p;
     return GS_OK;
+}
+
+gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts, gs_plugin **out,
+                         gs_error *err)
+{
+    return plugin_open(path, false, opts, out, err);
+}
+
+gs_status gs_plugin_open_ggml(const char *ggml_path, const gs_plugin_options *opts,
+                              gs_plugin **out, gs_error *err)
+{
+    return plugin_open(ggml_path, true, opts, out, err);
 }
 
 void gs_plugin_close(gs_plugin *p)

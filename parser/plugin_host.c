@@ -178,19 +178,56 @@ static void decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len
     }
 }
 
-int gs_plugin_host_main(int argc, char **argv)
+/* `--ggml PATH`: ggml's decoders (gs_ggml_decoders) as a plugin table, each type's decode a
+ * call of the library's to_float through its gs_decoder. */
+static const gs_decoder *ggml_decoders;
+static size_t ggml_n;
+
+static int ggml_decode(int32_t type, const void *src, size_t src_bytes, float *dst,
+                       size_t n_elems)
 {
-    if (argc != 3 || strcmp(argv[1], GS_PLUGIN_HOST_COMMAND) != 0) {
-        fprintf(stderr, "usage: %s " GS_PLUGIN_HOST_COMMAND " PLUGIN (internal: started by "
-                        "ggufsafe to run a decoder plugin)\n", argc > 0 ? argv[0] : "ggufsafe");
-        return 2;
+    for (size_t i = 0; i < ggml_n; i++) {
+        if (ggml_decoders[i].type.id == type) {
+            const gs_decoder *d = &ggml_decoders[i];
+            return (int)d->decode(d->ctx, type, src, src_bytes, dst, n_elems);
+        }
     }
-    signal(SIGPIPE, SIG_DFL);
-    void *dl = dlopen(argv[2], RTLD_NOW | RTLD_LOCAL);
+    return -1;
+}
+
+static const gs_plugin_table *ggml_table(const char *path)
+{
+    static gs_plugin_type types[GGUFSAFE_PLUGIN_MAX_TYPES];
+    static gs_plugin_table table;
+    gs_error e;
+    if (gs_set_ggml_library(path, &e) != GS_OK) {
+        char why[GSI_PF_TEXT_MAX];
+        (void)gs_ggml_describe(why, sizeof why);
+        send_text(GSI_PF_LOAD_ERROR, why);
+        return NULL;
+    }
+    ggml_decoders = gs_ggml_decoders(&ggml_n);
+    if (ggml_n == 0 || ggml_n > GGUFSAFE_PLUGIN_MAX_TYPES) {
+        send_text(GSI_PF_LOAD_ERROR, ggml_n == 0 ? "the ggml library has no type beyond "
+                                                   "ggufsafe's registry"
+                                                 : "the ggml library has too many new types");
+        return NULL;
+    }
+    for (size_t i = 0; i < ggml_n; i++) {
+        const gs_type_def *t = &ggml_decoders[i].type;
+        types[i] = (gs_plugin_type){t->id, t->name, t->block_elems, t->block_bytes, ggml_decode};
+    }
+    table = (gs_plugin_table){GGUFSAFE_PLUGIN_ABI_VERSION, sizeof table, "ggml", ggml_n, types};
+    return &table;
+}
+
+static const gs_plugin_table *plugin_table(const char *path)
+{
+    void *dl = dlopen(path, RTLD_NOW | RTLD_LOCAL);
     if (dl == NULL) {
         const char *why = dlerror();
         send_text(GSI_PF_LOAD_ERROR, why != NULL ? why : "dlopen failed");
-        return 1;
+        return NULL;
     }
     gs_plugin_entry_fn entry;
     void *sym = dlsym(dl, GGUFSAFE_PLUGIN_ENTRY_NAME);
@@ -198,9 +235,26 @@ int gs_plugin_host_main(int argc, char **argv)
     if (sym == NULL) {
         send_text(GSI_PF_LOAD_ERROR, "no " GGUFSAFE_PLUGIN_ENTRY_NAME " symbol: not a ggufsafe "
                                      "plugin (include/ggufsafe_plugin.h)");
+        return NULL;
+    }
+    return entry();
+}
+
+int gs_plugin_host_main(int argc, char **argv)
+{
+    bool ggml = argc == 4 && strcmp(argv[2], GS_PLUGIN_HOST_GGML) == 0;
+    if ((argc != 3 && !ggml) || strcmp(argv[1], GS_PLUGIN_HOST_COMMAND) != 0) {
+        fprintf(stderr, "usage: %s " GS_PLUGIN_HOST_COMMAND " PLUGIN | " GS_PLUGIN_HOST_COMMAND
+                        " " GS_PLUGIN_HOST_GGML " LIBGGML (internal: started by ggufsafe to run "
+                        "a decoder plugin or ggml's decoders)\n",
+                argc > 0 ? argv[0] : "ggufsafe");
+        return 2;
+    }
+    signal(SIGPIPE, SIG_DFL);
+    const gs_plugin_table *t = ggml ? ggml_table(argv[3]) : plugin_table(argv[2]);
+    if (t == NULL) {
         return 1;
     }
-    const gs_plugin_table *t = entry();
     static uint8_t enc[GSI_PLUGIN_TABLE_MAX_BYTES];
     size_t enc_len;
     gs_error e;

@@ -274,7 +274,7 @@ int cli_kernel_unavailable(void)
     return CLI_EXIT_USAGE;
 }
 
-int cli_load_ggml(const char *command, const char *path)
+int cli_load_ggml(const char *command, const char *path, bool in_process, uint64_t timeout_ms)
 {
     if (path == NULL) {
         return -1;
@@ -284,6 +284,9 @@ int cli_load_ggml(const char *command, const char *path)
     if (st == GS_OK) {
         size_t n = 0;
         const gs_decoder *d = gs_ggml_decoders(&n);
+        if (n > 0 && !in_process) {
+            return cli_types_load_ggml_child(command, path, timeout_ms); /* its to_float there */
+        }
         return cli_types_add_decoders(command, d, n);
     }
     char why[2048];

@@ -42,7 +42,8 @@ int cli_types_use(const char *command, const cli_list *specs)
     return -1;
 }
 
-static gs_plugin *plugins[GS_TYPE_DEF_MAX];
+static gs_plugin *plugins[GS_TYPE_DEF_MAX + 1]; /* the --plugin ones, then ggml's host */
+static char self[4096];
 static size_t n_plugins;
 
 static void close_plugins(void)
@@ -51,6 +52,15 @@ static void close_plugins(void)
         gs_plugin_close(plugins[i]); /* stops the children */
     }
     n_plugins = 0;
+}
+
+static void register_close(void)
+{
+    static bool registered;
+    if (!registered) {
+        atexit(close_plugins);
+        registered = true;
+    }
 }
 
 /* This program, to re-execute as the plugin host: /proc/self/exe resolved. */
@@ -64,22 +74,52 @@ static bool self_path(char *buf, size_t cap)
     return true;
 }
 
+/* Keeps p (closed at exit) and adds its decoders to the set, checked as one. */
+static int add_plugin(const char *command, gs_plugin *p)
+{
+    plugins[n_plugins++] = p;
+    size_t n;
+    const gs_decoder *d = gs_plugin_decoders(p, &n);
+    for (size_t k = 0; k < n; k++) {
+        if (current.n_decoders == GS_TYPE_DEF_MAX) {
+            return cli_usage_error(command, "--plugin: more than %u decoder types in all",
+                                   GS_TYPE_DEF_MAX);
+        }
+        /* the set as one: a type two plugins serve, or a --type of another geometry */
+        for (size_t j = 0; j < current.n_decoders; j++) {
+            if (current.decoders[j].type.id == d[k].type.id) {
+                return cli_usage_error(command, "--plugin: type id %d is served by %s and %s",
+                                       (int)d[k].type.id, current.decoders[j].source,
+                                       d[k].source);
+            }
+        }
+        for (size_t j = 0; j < current.n_defs; j++) {
+            const gs_type_def *t = &current.defs[j];
+            if (t->id == d[k].type.id && (t->block_elems != d[k].type.block_elems ||
+                                          t->block_bytes != d[k].type.block_bytes)) {
+                return cli_usage_error(command, "--plugin: %s serves type id %d with %u "
+                                       "elements in %u bytes, --type says %u in %u",
+                                       d[k].source, (int)t->id, d[k].type.block_elems,
+                                       d[k].type.block_bytes, t->block_elems,
+                                       t->block_bytes);
+            }
+        }
+        current.decoders[current.n_decoders++] = d[k];
+    }
+    return -1;
+}
+
 int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_process,
                            uint64_t timeout_ms)
 {
     if (paths->n == 0) {
         return -1;
     }
-    static char self[4096];
     if (!in_process && !self_path(self, sizeof self)) {
         return cli_usage_error(command, "--plugin: cannot find this program to run the plugin "
                                         "in a child (/proc/self/exe); use --plugin-in-process");
     }
-    static bool registered;
-    if (!registered) {
-        atexit(close_plugins);
-        registered = true;
-    }
+    register_close();
     for (size_t i = 0; i < paths->n; i++) {
         gs_plugin_options po;
         gs_plugin_options_init(&po);
@@ -96,37 +136,38 @@ int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_p
                     e.detail);
             return CLI_EXIT_USAGE;
         }
-        plugins[n_plugins++] = p;
-        size_t n;
-        const gs_decoder *d = gs_plugin_decoders(p, &n);
-        for (size_t k = 0; k < n; k++) {
-            if (current.n_decoders == GS_TYPE_DEF_MAX) {
-                return cli_usage_error(command, "--plugin: more than %u decoder types in all",
-                                       GS_TYPE_DEF_MAX);
-            }
-            /* the set as one: a type two plugins serve, or a --type of another geometry */
-            for (size_t j = 0; j < current.n_decoders; j++) {
-                if (current.decoders[j].type.id == d[k].type.id) {
-                    return cli_usage_error(command, "--plugin: type id %d is served by %s and %s",
-                                           (int)d[k].type.id, current.decoders[j].source,
-                                           d[k].source);
-                }
-            }
-            for (size_t j = 0; j < current.n_defs; j++) {
-                const gs_type_def *t = &current.defs[j];
-                if (t->id == d[k].type.id && (t->block_elems != d[k].type.block_elems ||
-                                              t->block_bytes != d[k].type.block_bytes)) {
-                    return cli_usage_error(command, "--plugin: %s serves type id %d with %u "
-                                           "elements in %u bytes, --type says %u in %u",
-                                           d[k].source, (int)t->id, d[k].type.block_elems,
-                                           d[k].type.block_bytes, t->block_elems,
-                                           t->block_bytes);
-                }
-            }
-            current.decoders[current.n_decoders++] = d[k];
+        int code = add_plugin(command, p);
+        if (code >= 0) {
+            return code;
         }
     }
     return -1;
+}
+
+int cli_types_load_ggml_child(const char *command, const char *path, uint64_t timeout_ms)
+{
+    if (!self_path(self, sizeof self)) {
+        return cli_usage_error(command, "--ggml: cannot find this program to run ggml's decoders "
+                                        "in a child (/proc/self/exe); use --plugin-in-process");
+    }
+    register_close();
+    gs_plugin_options po;
+    gs_plugin_options_init(&po);
+    po.host_program = self;
+    po.timeout_ms = (unsigned)timeout_ms;
+    gs_plugin *p;
+    gs_error e;
+    gs_status st = gs_plugin_open_ggml(path, &po, &p, &e);
+    if (st != GS_OK) {
+        cli_text v;
+        cli_text_escape_cstr(&v, path);
+        fflush(stdout);
+        fprintf(stderr, "error: cannot run ggml library '%s' in a child: %s: %s\nhint: "
+                        "--plugin-in-process runs its decoders in this process\n", v.s,
+                gs_status_name(st), e.detail);
+        return CLI_EXIT_USAGE;
+    }
+    return add_plugin(command, p);
 }
 
 int cli_types_add_decoders(const char *command, const gs_decoder *d, size_t n)

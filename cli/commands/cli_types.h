@@ -38,6 +38,11 @@ int cli_types_decoder_failure(const char *what);
 /* The command's set (empty until cli_types_use). */
 const cli_types *cli_types_current(void);
 
+/* ggml's new types (gs_ggml_decoders of the library at path, loaded already) decoded by a child
+ * that this program runs as `__plugin-host --ggml path` (gs_plugin_open_ggml), added to the set
+ * like a plugin's: -1, or the exit code after the error line. */
+int cli_types_load_ggml_child(const char *command, const char *path, uint64_t timeout_ms);
+
 /* Appends decoders from another source (the loaded ggml's new types) to the command's set:
  * -1, or the exit code after a usage error (too many). An id --type defines keeps --type's
  * geometry; the reader refuses an entry whose geometry differs from it. */

@@ -503,7 +503,8 @@ static int run(void *args)
     if (types_code >= 0) {
         return types_code;
     }
-    int ggml_code = cli_load_ggml("dequant", a->ggml);
+    int ggml_code = cli_load_ggml("dequant", a->ggml, a->plugin_in_process,
+                                  a->plugin_timeout);
     if (ggml_code >= 0) {
         return ggml_code;
     }

@@ -231,7 +231,8 @@ static int run_diff(void *p)
     if (types_code >= 0) {
         return types_code;
     }
-    int ggml_code = cli_load_ggml("diff", a->ggml);
+    int ggml_code = cli_load_ggml("diff", a->ggml, a->plugin_in_process,
+                                  a->plugin_timeout);
     if (ggml_code >= 0) {
         return ggml_code;
     }

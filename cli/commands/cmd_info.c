@@ -218,7 +218,7 @@ static int run(void *p)
     if (types_code >= 0) {
         return types_code;
     }
-    int ggml_code = cli_load_ggml("info", a->ggml);
+    int ggml_code = cli_load_ggml("info", a->ggml, true, 0); /* info decodes nothing */
     if (ggml_code >= 0) {
         return ggml_code;
     }

@@ -5,10 +5,12 @@
 # with Q8_0's geometry and a decoder writing 4.0 per element. Geometry and name must come from
 # that ggml (info, certify), decoding from its to_float (dequant --sha256 = the sha256 of 32
 # floats 4.0 per element), diff of the file against itself equal; without --ggml info refuses the file
-# naming --ggml; a library without a symbol is the documented error.
-# usage: ggml_branch_type.sh GGUFSAFE FAKE_GOOD FAKE_NO_Q8_K Q8_0_FILE WORK_DIR
+# naming --ggml; a library without a symbol is the documented error. ggml's decoders run in the
+# command's plugin host child by default: the same sha256 with --plugin-in-process, and a stand-in
+# whose to_float crashes (FAKE_CRASH) is reported as a plugin crash (exit 2, library and tensor).
+# usage: ggml_branch_type.sh GGUFSAFE FAKE_GOOD FAKE_NO_Q8_K FAKE_CRASH Q8_0_FILE WORK_DIR
 set -uo pipefail
-bin=$1 good=$2 noq8k=$3 q80=$4 work=$5
+bin=$1 good=$2 noq8k=$3 crash=$4 q80=$5 work=$6
 mkdir -p "$work"
 file=$work/branch_type.gguf
 fail=0
@@ -55,6 +57,23 @@ elems=$("$bin" dequant --ggml "$good" --json "$file" | python3 -c "import json,s
 want=$(python3 -c "import hashlib,struct,sys; print(hashlib.sha256(struct.pack('<f', 4.0) * int(sys.argv[1])).hexdigest())" "$elems")
 [ $r -eq 0 ] || bad "dequant --ggml: exit $r: $(head -3 "$work/sha.txt")"
 grep -q "^$want  .*  q8_0_branch$" "$work/sha.txt" || bad "dequant --ggml: '$(cat "$work/sha.txt")', want $want ... q8_0_branch"
+
+"$bin" dequant --ggml "$good" --plugin-in-process --sha256 "$file" >"$work/sha_in.txt" 2>&1; r=$?
+[ $r -eq 0 ] || bad "dequant --ggml --plugin-in-process: exit $r: $(head -3 "$work/sha_in.txt")"
+cmp -s "$work/sha.txt" "$work/sha_in.txt" || bad "in process '$(cat "$work/sha_in.txt")' != child '$(cat "$work/sha.txt")'"
+
+# a crash in ggml's to_float: the child dies, the command reports it (exit 2) and lives
+tname=$("$bin" dequant --ggml "$good" --json "$file" | python3 -c "import json,sys; print(json.load(sys.stdin)['tensors'][0]['name'])")
+for cmd in "dequant --sha256" "certify --deep" "diff --max-abs 0"; do
+    two=""; [ "$cmd" = "diff --max-abs 0" ] && two=$file
+    where="tensor '$tname'"
+    [ "$cmd" = "certify --deep" ] && where="the tensor data at byte 128 of '$file' (--deep)"
+    # shellcheck disable=SC2086
+    "$bin" $cmd --ggml "$crash" "$file" $two >"$work/crash.txt" 2>&1; r=$?
+    [ $r -eq 2 ] || bad "$cmd --ggml (crashing to_float): exit $r, want 2: $(tail -3 "$work/crash.txt")"
+    grep -qF "GS_E_DECODER_FAILED on $where: ggml library $crash crashed with SIGSEGV (signal 11) decoding 204 bytes of type 43" "$work/crash.txt" ||
+        bad "$cmd --ggml (crashing to_float): not the crash report naming $where and the library: $(tail -3 "$work/crash.txt")"
+done
 
 # certify: the type is defined by ggml (the corpus file's other findings stay); without --ggml
 # the unknown type is the verdict

@@ -9,6 +9,8 @@
  *   FAKE_VERSION_BINARY ggml_version() with a control byte
  *   FAKE_BAD_TRAITS     type 12 (q4_K) claims 128 elements per block
  *   FAKE_BAD_WITNESS    q4_0's to_float is not the exported dequantize_row_q4_0
+ *   FAKE_CRASH          FAKE_GOOD whose branch type's to_float crashes (SIGSEGV): the command
+ *                       must report it as a plugin crash (ggml's decoders run in its child)
  * Its decoders are not ggml's: each writes a marker value per element (q4_0: 1, q8_K: 2, others:
  * 3, the branch type: 4), so that a test sees which function decoded; q8_1 has no to_float, as
  * in ggml. FAKE_GOOD also has a type our registry lacks, id GS_TYPE_COUNT "q8_0_branch" (Q8_0's
@@ -69,11 +71,18 @@ static void other_row(const void *x, float *y, int64_t k)
     fill(y, k, 3.0f);
 }
 
-#ifdef FAKE_GOOD
+#if defined(FAKE_GOOD)
 static void branch_row(const void *x, float *y, int64_t k)
 {
     (void)x;
     fill(y, k, 4.0f);
+}
+#elif defined(FAKE_CRASH)
+#include <signal.h>
+static void branch_row(const void *x, float *y, int64_t k)
+{
+    (void)x, (void)y, (void)k;
+    raise(SIGSEGV); /* a decoder bug, as a wild read would be, without undefined behaviour */
 }
 #endif
 
@@ -109,7 +118,7 @@ void ggml_log_set(void (*fn)(int, const char *, void *), void *user)
     (void)user;
 }
 
-/* the registry's ids, then (FAKE_GOOD) one type of "the user's branch" at id GS_TYPE_COUNT with
+/* the registry's ids, then (FAKE_GOOD, FAKE_CRASH) one type of "the user's branch" at id GS_TYPE_COUNT with
  * Q8_0's geometry, then an empty entry: where ggml's real table would end */
 static struct traits table[GS_TYPE_COUNT + 2];
 
@@ -127,7 +136,7 @@ const struct traits *ggml_get_type_traits(int type)
                                     ? other_row : NULL;
         }
         table[GS_TYPE_Q4_0].to_float = dequantize_row_q4_0;
-#ifdef FAKE_GOOD
+#if defined(FAKE_GOOD) || defined(FAKE_CRASH)
         table[GS_TYPE_COUNT] = (struct traits){.type_name = "q8_0_branch", .blck_size = 32,
                                                .type_size = 34, .is_quantized = true,
                                                .to_float = branch_row};
