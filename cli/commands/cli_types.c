@@ -203,3 +203,16 @@ void cli_types_apply(gs_options *opts)
 {
     cli_reader_types(opts, current.defs, current.n_defs, current.decoders, current.n_decoders);
 }
+
+int cli_types_load_all(const char *command, const cli_list *specs, const cli_list *plugin_paths,
+                       const char *ggml, bool in_process, uint64_t timeout_ms)
+{
+    int code = cli_types_use(command, specs);
+    if (code < 0) {
+        code = cli_types_load_plugins(command, plugin_paths, in_process, timeout_ms);
+    }
+    if (code < 0) {
+        code = cli_load_ggml(command, ggml, in_process, timeout_ms);
+    }
+    return code;
+}

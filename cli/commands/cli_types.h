@@ -31,6 +31,12 @@ int cli_types_use(const char *command, const cli_list *specs);
 int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_process,
                            uint64_t timeout_ms);
 
+/* Everything a decoding command's decoder options ask for, in order: the --type definitions
+ * (cli_types_use), the --plugin decoders (cli_types_load_plugins) and --ggml's (cli_load_ggml,
+ * path NULL when absent): -1, or the exit code of the first that failed. */
+int cli_types_load_all(const char *command, const cli_list *specs, const cli_list *plugin_paths,
+                       const char *ggml, bool in_process, uint64_t timeout_ms);
+
 /* After a decode failed with GS_E_DECODER_FAILED: the error line naming the plugin, what
  * happened and `what` was decoded (already escaped: "tensor 'w'"). Returns CLI_EXIT_USAGE. */
 int cli_types_decoder_failure(const char *what);

@@ -494,19 +494,10 @@ static int nothing_to_decode(const run_state *rs)
 static int run(void *args)
 {
     const dequant_args *a = args;
-    int types_code = cli_types_use("dequant", &a->types);
+    int types_code = cli_types_load_all("dequant", &a->types, &a->plugins, a->ggml,
+                                        a->plugin_in_process, a->plugin_timeout);
     if (types_code >= 0) {
         return types_code;
-    }
-    types_code = cli_types_load_plugins("dequant", &a->plugins, a->plugin_in_process,
-                                        a->plugin_timeout);
-    if (types_code >= 0) {
-        return types_code;
-    }
-    int ggml_code = cli_load_ggml("dequant", a->ggml, a->plugin_in_process,
-                                  a->plugin_timeout);
-    if (ggml_code >= 0) {
-        return ggml_code;
     }
     if (a->out_path != NULL && strcmp(a->out_path, "-") == 0 && (a->sha256 || a->json)) {
         return cli_usage_error("dequant", "--out - and --%s would both write to standard output",

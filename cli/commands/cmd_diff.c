@@ -222,19 +222,10 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
 static int run_diff(void *p)
 {
     const diff_args *a = p;
-    int types_code = cli_types_use("diff", &a->types);
+    int types_code = cli_types_load_all("diff", &a->types, &a->plugins, a->ggml,
+                                        a->plugin_in_process, a->plugin_timeout);
     if (types_code >= 0) {
         return types_code;
-    }
-    types_code = cli_types_load_plugins("diff", &a->plugins, a->plugin_in_process,
-                                        a->plugin_timeout);
-    if (types_code >= 0) {
-        return types_code;
-    }
-    int ggml_code = cli_load_ggml("diff", a->ggml, a->plugin_in_process,
-                                  a->plugin_timeout);
-    if (ggml_code >= 0) {
-        return ggml_code;
     }
     if (a->files.n > 2) {
         return cli_usage_error("diff", "diff takes two files (A B) or three (REF A B), not %zu",
