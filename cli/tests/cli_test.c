@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ggufsafe.h"
 #include "gsw_write.h"
@@ -206,6 +207,31 @@ bool no_hidden_chars(const char *s, size_t n)
         i += len;
     }
     return true;
+}
+
+bool write_mixed_repo(const char *dir, const char *sample, char *why, size_t why_cap)
+{
+    char *repo = path_join(dir, "repo");
+    char *good = path_join(repo, "good.gguf");
+    char *cut = path_join(repo, "cut.gguf");
+    size_t n = 0;
+    char *data = read_file(sample, &n);
+    bool ok = mkdir(repo, 0755) == 0 && data != NULL && n >= 100000;
+    if (!ok) {
+        snprintf(why, why_cap, "cannot make %s from %s", repo, sample);
+    } else if (!write_file(good, data, n) || !write_file(cut, data, 100000)) {
+        snprintf(why, why_cap, "cannot write %s or %s", good, cut);
+        ok = false;
+    }
+    char *parts[2] = {NULL, NULL};
+    ok = ok && write_split_pair(repo, "set", parts, why, why_cap);
+    free(parts[0]);
+    free(parts[1]);
+    free(data);
+    free(cut);
+    free(good);
+    free(repo);
+    return ok;
 }
 
 bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char *why,

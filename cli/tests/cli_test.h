@@ -38,6 +38,11 @@ void sample_with_manifest_free(char *dir, char *sample, char *manifest);
 bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char *why,
                       size_t why_cap);
 
+/* Writes the many-file runs' mixed repository dir/repo/: good.gguf (a copy of sample), cut.gguf
+ * (its first 100,000 bytes) and the split pair set-0000N-of-00002.gguf (write_split_pair).
+ * False, with why, when a step fails. */
+bool write_mixed_repo(const char *dir, const char *sample, char *why, size_t why_cap);
+
 /* Writes the split set dir/<prefix>-NNNNN-of-MMMMM.gguf of count parts: part 1 with
  * general.architecture "llama", every part with its split keys and one f32 tensor "t<i>" of 8
  * elements (i from 0). The path of part 1 (allocated), or NULL with why. */

@@ -23,21 +23,9 @@ static void setup(void)
     dir = scratch_dir();
     cr_assert_not_null(dir);
     cr_assert_eq(chdir(dir), 0);
-    cr_assert_eq(mkdir("repo", 0755), 0);
-    size_t n;
-    char *data = read_file(sample, &n);
-    cr_assert_not_null(data);
-    cr_assert(write_file("repo/good.gguf", data, n));
-    cr_assert(write_file("repo/cut.gguf", data, 100000));
-    free(data);
-    free(sample);
-    char *parts[2];
     char why[256];
-    char *repo = path_join(dir, "repo");
-    cr_assert(write_split_pair(repo, "set", parts, why, sizeof why), "%s", why);
-    free(parts[0]);
-    free(parts[1]);
-    free(repo);
+    cr_assert(write_mixed_repo(dir, sample, why, sizeof why), "%s", why);
+    free(sample);
 }
 
 static void teardown(void)
