@@ -332,3 +332,103 @@ Test(type_defs, override_replaces_a_builtin_geometry)
     gs_close(f);
     gsw_bytes_free(&b);
 }
+
+/* A decoder set refused at open, each with its reason, offset (the decoder's index) and context
+ * (its type's name). */
+Test(type_defs, decoder_sets_refused_with_their_reason)
+{
+    gsw_bytes b;
+    write_file(&b, ID);
+    const gs_decoder good = {q8_like, failing_decode, NULL, "test"};
+    gs_decoder no_fn = good, neg = good, geom = good;
+    no_fn.decode = NULL;
+    neg.type.id = -5;
+    geom.type.block_bytes = 36;
+    static gs_decoder many[GS_TYPE_DEF_MAX + 1];
+    const gs_decoder two_fn[2] = {good, no_fn}, twice[2] = {good, good};
+    const gs_type_def def_twice[2] = {q8_like, q8_like};
+    const struct {
+        const gs_type_def *defs;
+        size_t n_defs;
+        const gs_decoder *decs;
+        size_t n_decs;
+        uint64_t at;
+        const char *detail, *context;
+    } rows[] = {
+        {NULL, 0, NULL, 1, 0, "decoders are NULL", ""},
+        {NULL, 0, many, GS_TYPE_DEF_MAX + 1, 0, "257 decoders, at most 256", ""},
+        {NULL, 0, two_fn, 2, 1, "decoder 1 has no decode function", "q8_0_example"},
+        {NULL, 0, &neg, 1, 0, "decoder for type id -5: negative", "q8_0_example"},
+        {NULL, 0, twice, 2, 1, "type id 200 has two decoders (0 and 1)", "q8_0_example"},
+        {&q8_like, 1, &geom, 1, 0,
+         "type id 200: the decoder's block (32 elements, 36 bytes) differs from its definition's "
+         "(32, 34)",
+         "q8_0_example"},
+        {def_twice, 2, &good, 1, 1, "type id 200 is defined twice (definitions 0 and 1)",
+         "q8_0_example"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        gs_options o;
+        gs_options_init(&o);
+        o.type_defs = rows[i].defs;
+        o.n_type_defs = rows[i].n_defs;
+        o.decoders = rows[i].decs;
+        o.n_decoders = rows[i].n_decs;
+        gs_file *f;
+        gs_error e;
+        cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_INVALID_ARGUMENT, "row %zu",
+                     i);
+        cr_assert_str_eq(e.detail, rows[i].detail, "row %zu", i);
+        cr_assert_eq(e.offset, rows[i].at, "row %zu", i);
+        cr_assert_str_eq(e.context, rows[i].context, "row %zu", i);
+    }
+    gsw_bytes_free(&b);
+}
+
+/* Several types given out of id order: each found by its id (the file keeps them sorted), the
+ * decoder of a defined id attached to that definition; type info needs the 0.1.0 size at least. */
+Test(type_defs, several_types_sorted_and_found)
+{
+    gsw_bytes b;
+    write_file(&b, ID);
+    const gs_type_def defs[4] = {{900, "t900", 1, 2, false},
+                                 {ID, "q8_0_example", 32, 34, false},
+                                 {300, "t300", 4, 8, false},
+                                 {250, "t250", 2, 4, false}};
+    gs_decoder decs[2] = {{{950, "d950", 16, 16, false}, failing_decode, NULL, NULL},
+                          {{300, "t300", 4, 8, false}, failing_decode, NULL, "from test"}};
+    gs_options o;
+    gs_options_init(&o);
+    o.type_defs = defs;
+    o.n_type_defs = 4;
+    o.decoders = decs;
+    o.n_decoders = 2;
+    gs_file *f;
+    gs_error e;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_OK, "%s", e.detail);
+    const struct {
+        int32_t id;
+        const char *name;
+        uint32_t elems;
+        bool decodable;
+    } want[] = {{ID, "q8_0_example", 32, false}, {250, "t250", 2, false},
+                {300, "t300", 4, true},          {900, "t900", 1, false},
+                {950, "d950", 16, true}};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        gs_type_info ti;
+        cr_assert_eq(gs_file_type_info(f, want[i].id, &ti), GS_OK, "id %d", (int)want[i].id);
+        cr_assert_str_eq(ti.name, want[i].name);
+        cr_assert_str_eq(gs_file_type_name(f, want[i].id), want[i].name);
+        cr_assert_eq(ti.block_elems, want[i].elems);
+        cr_assert_eq(ti.decodable, want[i].decodable, "id %d", (int)want[i].id);
+    }
+    /* ids between and beyond the defined ones fall back to the registry */
+    cr_assert_str_eq(gs_file_type_name(f, 260), "unknown");
+    cr_assert_str_eq(gs_file_type_name(f, 1000), "unknown");
+    cr_assert_str_eq(gs_file_type_name(f, GS_TYPE_F32), "f32");
+    gs_type_info ti;
+    cr_assert_eq(gs_file_type_info_sized(f, 250, &ti, 4), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gs_file_type_info_sized(f, 250, NULL, sizeof ti), GS_E_INVALID_ARGUMENT);
+    gs_close(f);
+    gsw_bytes_free(&b);
+}
