@@ -1,7 +1,8 @@
 /* Plugins that misbehave on purpose, one per build (FAULT): the example's geometry (type 200,
- * 32 elements in 34 bytes), and a decoder that crashes, hangs, writes past its output, or a
- * table of a wrong ABI version or claiming a built-in id. ggufsafe must report each, naming the
- * plugin and the tensor, and survive (cli/tests/test_cli_plugins.c). */
+ * 32 elements in 34 bytes), and a decoder that crashes, hangs, writes past its output or returns
+ * 7 (a failure), a table of a wrong ABI version or claiming a built-in id, or no entry point at
+ * all. ggufsafe must report each, naming the plugin and the tensor, and survive
+ * (cli/tests/test_cli_plugins.c, parser/tests/test_plugin_host.c). */
 #include <signal.h>
 #include <stdint.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #define FAULT_OOB 3
 #define FAULT_ABI 4
 #define FAULT_BUILTIN 5
+#define FAULT_FAIL 6
+#define FAULT_NOSYM 7
 
 #ifndef FAULT
 #error "FAULT must be defined"
@@ -37,6 +40,8 @@ static int decode(int32_t type, const void *src, size_t src_bytes, float *dst, s
 #elif FAULT == FAULT_OOB
     volatile float *p = dst;
     p[n_elems + 3] = 2.0f; /* 16 bytes past the end */
+#elif FAULT == FAULT_FAIL
+    return 7;
 #endif
     return 0;
 }
@@ -55,8 +60,14 @@ static int decode(int32_t type, const void *src, size_t src_bytes, float *dst, s
 static const gs_plugin_type types[] = {{ID, "faulty", 32, 34, decode}};
 static const gs_plugin_table table = {VERSION, sizeof table, "faulty", 1, types};
 
+#if FAULT == FAULT_NOSYM
+/* The table under another name: dlopen succeeds, the entry point is missing. */
+GGUFSAFE_PLUGIN_EXPORT const gs_plugin_table *not_the_entry_point(void);
+GGUFSAFE_PLUGIN_EXPORT const gs_plugin_table *not_the_entry_point(void)
+#else
 GGUFSAFE_PLUGIN_EXPORT const gs_plugin_table *ggufsafe_plugin_v1(void);
 GGUFSAFE_PLUGIN_EXPORT const gs_plugin_table *ggufsafe_plugin_v1(void)
+#endif
 {
     return &table;
 }
