@@ -2,8 +2,8 @@
 /* A plugin host for test_plugin_host.c. `PROG __plugin-host fake:PHASE:WHAT` answers the way a
  * broken or hostile host would, so that the parent's checks of every frame (parser/plugin.c)
  * run in the test's own process:
- *   fake:load:WHAT    instead of the table: load_error, kind, oversize, short, stderr, hang,
- *                     badtable, signal:N
+ *   fake:load:WHAT    instead of the table: load_error, kind, oversize, short, stderr_long,
+ *                     hang, badtable, signal:N
  *   fake:decode:WHAT  a valid table (type 200, "fake_q", 32 elements in 34 bytes, title "fake"),
  *                     then, to the first decode frame: ok (every frame answered: float i is
  *                     src[i % 34] + 0.5), rc, kind, short, oob_len, count, oversize, oob_after,
@@ -73,6 +73,24 @@ static void hang(void)
     }
 }
 
+/* What both phases may do instead of answering: hang, die by signal N, or write 600 bytes and a
+ * newline to stderr and exit 1 (returned); 0 for any other WHAT. */
+static int common_fault(const char *what)
+{
+    if (strcmp(what, "hang") == 0) {
+        hang();
+    } else if (strncmp(what, "signal:", 7) == 0) {
+        die_by(atoi(what + 7));
+    } else if (strcmp(what, "stderr_long") == 0) {
+        char e[601];
+        memset(e, 'e', 600);
+        e[600] = '\n';
+        put(2, e, sizeof e);
+        return 1;
+    }
+    return 0;
+}
+
 static int fake_load(const char *what)
 {
     static uint8_t zeros[64];
@@ -85,18 +103,10 @@ static int fake_load(const char *what)
     } else if (strcmp(what, "short") == 0) {
         put(1, zeros, 3);
         return 7;
-    } else if (strcmp(what, "stderr") == 0) {
-        char e[601];
-        memset(e, 'e', 600);
-        e[600] = '\n';
-        put(2, e, sizeof e);
-        return 1;
-    } else if (strcmp(what, "hang") == 0) {
-        hang();
     } else if (strcmp(what, "badtable") == 0) {
         frame(GSI_PF_TABLE, 4, "GSPX", 4);
-    } else if (strncmp(what, "signal:", 7) == 0) {
-        die_by(atoi(what + 7));
+    } else {
+        return common_fault(what);
     }
     return 0;
 }
@@ -146,19 +156,11 @@ static int answer(const char *what, const uint8_t *p, uint32_t len)
     } else if (strcmp(what, "cut") == 0) {
         frame(GSI_PF_RESULT, 4 + 4 * n, out, 10);
         return 0;
-    } else if (strcmp(what, "hang") == 0) {
-        hang();
     } else if (strcmp(what, "stderr") == 0) {
         put(2, "a\x1b[0m\\b\r\n", 9);
         return 1;
-    } else if (strcmp(what, "stderr_long") == 0) {
-        char e[601];
-        memset(e, 'e', 600);
-        e[600] = '\n';
-        put(2, e, sizeof e);
+    } else if (common_fault(what) != 0) {
         return 1;
-    } else if (strncmp(what, "signal:", 7) == 0) {
-        die_by(atoi(what + 7));
     }
     return -1; /* answered: on to the next frame (the parent kills us when it gave up) */
 }

@@ -72,8 +72,9 @@ Test(child_process, program_that_cannot_run_exits_127)
 Test(child_process, large_stdout_whole_and_stderr_head)
 {
     gsi_child c;
-    run_sh("i=0; while [ $i -lt 5000 ]; do printf '%04d:abcdefghijklmnopqrstuvwxyz%04d\\n' $i $i;"
-           " i=$((i+1)); done; i=0; while [ $i -lt 500 ]; do printf '%04d' $i >&2; i=$((i+1)); done",
+    run_sh("i=0; while [ $i -lt 5000 ]; do"
+           " printf '%04d:abcdefghijklmnopqrstuvwxyz%04d\\n' $i $i; i=$((i+1)); done;"
+           " i=0; while [ $i -lt 500 ]; do printf '%04d' $i >&2; i=$((i+1)); done",
            20, &c);
     cr_assert_eq(c.end, GSI_CHILD_EXITED, "%s", c.err);
     cr_assert_eq(c.code, 0);

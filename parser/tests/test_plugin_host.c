@@ -378,19 +378,17 @@ Test(plugin_host, parent_refuses_a_host_that_does_not_send_a_table)
              "plugin fake:load:oversize sent a frame of %u bytes (kind 1) while loading, more "
              "than the %u allowed",
              GSI_PLUGIN_TABLE_MAX_BYTES + 1, GSI_PLUGIN_TABLE_MAX_BYTES);
-    snprintf(long_err, sizeof long_err,
-             "plugin fake:load:stderr exited with status 1 while loading; its stderr: \"%0600d",
-             0);
-    for (char *c = strchr(long_err, '"') + 1; *c != '\0'; c++) {
-        *c = 'e';
-    }
+    int at = snprintf(long_err, sizeof long_err, "plugin fake:load:stderr_long exited with status "
+                      "1 while loading; its stderr: \"");
+    memset(long_err + at, 'e', 600); /* more than err.detail holds */
+    long_err[at + 600] = '\0';
     const load_case cases[] = {
         {"fake:load:load_error", 0, GS_E_IO, "no\\x01pe\\\\"},
         {"fake:load:kind", 0, GS_E_DECODER_FAILED, "the plugin host answered with frame kind 9"},
         {"fake:load:oversize", 0, GS_E_DECODER_FAILED, oversize},
         {"fake:load:short", 0, GS_E_DECODER_FAILED,
          "plugin fake:load:short exited with status 7 while loading"},
-        {"fake:load:stderr", 0, GS_E_DECODER_FAILED, long_err},
+        {"fake:load:stderr_long", 0, GS_E_DECODER_FAILED, long_err},
         {"fake:load:hang", 100, GS_E_DECODER_FAILED,
          "plugin fake:load:hang did not answer within 100 ms while loading (hung; killed)"},
         {"fake:load:badtable", 0, GS_E_INVALID_ARGUMENT, "plugin table: no GSPT magic"},
