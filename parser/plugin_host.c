@@ -2,8 +2,10 @@
  * plugin, sends its encoded table, then answers decode frames until its input ends. The output
  * of every call lies at the very end of a mapping followed by guard pages, and a canary precedes
  * it: a plugin writing past its output faults at the first byte too far, the handler reports how
- * far (GSI_PF_OOB) and the child exits; a write before it is found by the canary. The parent
- * never trusts any of this (plugin.c checks every frame). */
+ * far (GSI_PF_OOB) and the child exits (4); a write before it is found by the canary, reported
+ * the same way, and gs_plugin_host_main returns 4. A frame it does not take ends it with 5, a
+ * parent that is gone with 3. The parent never trusts any of this (plugin.c checks every
+ * frame). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
@@ -135,11 +137,12 @@ static const gs_plugin_type *find(const gs_plugin_table *t, int32_t id)
     return NULL;
 }
 
-/* One decode frame: answers it, or exits when the parent sent nonsense. */
-static void decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len)
+/* One decode frame: 0 when it was answered, else the status the host ends with (5: the parent
+ * sent nonsense; 4: the plugin wrote before its output; 3: the parent is gone). */
+static int decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len)
 {
     if (len < 8) {
-        _exit(5);
+        return 5;
     }
     int32_t type = (int32_t)gsi_load_u32le(in);
     uint32_t n_elems = gsi_load_u32le(in + 4);
@@ -148,7 +151,7 @@ static void decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len
     if (ty == NULL || n_elems > GSI_PLUGIN_MAX_OUT_ELEMS || ty->block_bytes == 0 ||
         src_bytes % ty->block_bytes != 0 ||
         (uint64_t)(src_bytes / ty->block_bytes) * ty->block_elems != n_elems) {
-        _exit(5);
+        return 5;
     }
     float *dst = (float *)(void *)(guard_at - (size_t)n_elems * sizeof(float));
     canary_at = (uint8_t *)dst - CANARY_BYTES;
@@ -163,7 +166,7 @@ static void decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len
             }
             p[8] = p[9] = p[10] = p[11] = 0;
             send_frame(GSI_PF_OOB, p, sizeof p);
-            _exit(4);
+            return 4;
         }
     }
     uint8_t head[GSI_PF_HEADER + 4];
@@ -174,8 +177,9 @@ static void decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len
     }
     if (!write_all(1, head, sizeof head) ||
         (rc == 0 && !write_all(1, dst, (size_t)n_elems * sizeof(float)))) {
-        _exit(3);
+        return 3;
     }
+    return 0;
 }
 
 /* `--ggml PATH`: ggml's decoders (gs_ggml_decoders) as a plugin table, each type's decode a
@@ -280,6 +284,9 @@ int gs_plugin_host_main(int argc, char **argv)
         if (kind != GSI_PF_DECODE || len > sizeof in || !read_all(0, in, len)) {
             return 5;
         }
-        decode_one(t, in, len);
+        int st = decode_one(t, in, len);
+        if (st != 0) {
+            return st;
+        }
     }
 }

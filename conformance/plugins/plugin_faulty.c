@@ -1,6 +1,6 @@
 /* Plugins that misbehave on purpose, one per build (FAULT): the example's geometry (type 200,
- * 32 elements in 34 bytes), and a decoder that crashes, hangs, writes past its output or returns
- * 7 (a failure), a table of a wrong ABI version or claiming a built-in id, or no entry point at
+ * 32 elements in 34 bytes), and a decoder that crashes, hangs, writes past its output or before
+ * it, or returns 7 (a failure), a table of a wrong ABI version or claiming a built-in id, or no entry point at
  * all. ggufsafe must report each, naming the plugin and the tensor, and survive
  * (cli/tests/test_cli_plugins.c, parser/tests/test_plugin_host.c). */
 #include <signal.h>
@@ -17,6 +17,7 @@
 #define FAULT_BUILTIN 5
 #define FAULT_FAIL 6
 #define FAULT_NOSYM 7
+#define FAULT_UNDER 8
 
 #ifndef FAULT
 #error "FAULT must be defined"
@@ -42,6 +43,9 @@ static int decode(int32_t type, const void *src, size_t src_bytes, float *dst, s
     p[n_elems + 3] = 2.0f; /* 16 bytes past the end */
 #elif FAULT == FAULT_FAIL
     return 7;
+#elif FAULT == FAULT_UNDER
+    volatile float *p = dst;
+    p[-3] = 2.0f; /* 12 bytes before the start */
 #endif
     return 0;
 }

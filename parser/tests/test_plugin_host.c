@@ -253,34 +253,47 @@ Test(plugin_host, stops_at_a_frame_it_does_not_take)
     }
 }
 
-/* A decode frame that contradicts the table: the host exits 5 on the spot (_exit). */
-static void host_decode_exits(int32_t type, uint32_t n_elems, uint32_t len)
+/* A decode frame that contradicts the table (an unknown type, a wrong element count, no room
+ * for its fields): the host sends nothing more and ends with 5. */
+Test(plugin_host, stops_at_a_decode_frame_that_contradicts_the_table)
+{
+    static const struct {
+        int32_t type;
+        uint32_t n_elems, len;
+    } rows[] = {{201, 32, 8 + 34}, {200, 31, 8 + 34}, {200, 32, 7}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        static uint8_t in[512];
+        size_t n = 0;
+        if (rows[i].len == 8 + 34) {
+            add_decode(in, &n, rows[i].type, rows[i].n_elems);
+        } else {
+            add_frame(in, &n, GSI_PF_DECODE, rows[i].len, "\xc8\0\0\0\x20\0\0", rows[i].len);
+        }
+        host_run r;
+        run_host_plugin(plugin("plugin_example"), in, n, &r);
+        cr_assert_eq(r.rc, 5, "row %zu", i);
+        size_t at = 0;
+        expect_example_table(&r, &at);
+        cr_assert_eq(at, r.out_len, "row %zu", i);
+    }
+}
+
+/* A plugin that writes 12 bytes before its output: the canary finds it, the host says how far
+ * (GSI_PF_OOB, 0: before the start) and ends with 4. */
+Test(plugin_host, canary_catches_a_write_before_the_output)
 {
     static uint8_t in[512];
     size_t n = 0;
-    if (len >= 8 + 34) {
-        add_decode(in, &n, type, n_elems);
-    } else {
-        add_frame(in, &n, GSI_PF_DECODE, len, "\xc8\0\0\0\x20\0\0", len);
-    }
+    add_decode(in, &n, 200, 32);
     host_run r;
-    run_host_plugin(plugin("plugin_example"), in, n, &r);
-    cr_assert_fail("the host returned %d", r.rc);
-}
-
-Test(plugin_host, unknown_type_exits_5, .exit_code = 5)
-{
-    host_decode_exits(201, 32, 8 + 34);
-}
-
-Test(plugin_host, wrong_element_count_exits_5, .exit_code = 5)
-{
-    host_decode_exits(200, 31, 8 + 34);
-}
-
-Test(plugin_host, decode_frame_without_its_fields_exits_5, .exit_code = 5)
-{
-    host_decode_exits(200, 32, 7);
+    run_host_plugin(plugin("plugin_under"), in, n, &r);
+    cr_assert_eq(r.rc, 4);
+    size_t at = 0;
+    next_frame(&r, &at, GSI_PF_TABLE, 16 + 6 + 16 + 6);
+    const uint8_t *p = next_frame(&r, &at, GSI_PF_OOB, 12);
+    cr_assert_eq(gsi_load_u64le(p), 12);
+    cr_assert_eq(gsi_load_u32le(p + 8), 0);
+    cr_assert_eq(at, r.out_len);
 }
 
 /* A load failure: one LOAD_ERROR frame with the text (at most GSI_PF_TEXT_MAX bytes), exit 1. */
@@ -535,7 +548,8 @@ Test(plugin_host, parent_takes_a_good_answer)
     gs_plugin_close(p);
 }
 
-/* The real host (in gs_plugin_host_fake) serves the example and passes on a plugin's failure. */
+/* The real host (in gs_plugin_host_fake) serves the example and passes on a plugin's failure and
+ * a write before its output. */
 Test(plugin_host, real_host_in_a_child)
 {
     gs_plugin *p;
@@ -554,6 +568,15 @@ Test(plugin_host, real_host_in_a_child)
     cr_assert_eq(decode_block(p, dst), GS_E_DECODER_FAILED);
     char want[1024], got[1024];
     snprintf(want, sizeof want, "plugin 'faulty' (%.70s) returned 7 " DURING, fail);
+    cr_assert(gs_plugin_failure(p, got, sizeof got));
+    cr_assert_str_eq(got, want);
+    gs_plugin_close(p);
+
+    const char *under = plugin("plugin_under");
+    cr_assert_eq(open_child(under, 0, &p, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(decode_block(p, dst), GS_E_DECODER_FAILED);
+    snprintf(want, sizeof want, "plugin 'faulty' (%.70s) wrote out of bounds of its output " DURING
+             ": at byte 12 before the start of it (caught in the child)", under);
     cr_assert(gs_plugin_failure(p, got, sizeof got));
     cr_assert_str_eq(got, want);
     gs_plugin_close(p);
