@@ -6,7 +6,8 @@
  *                     hang, badtable, signal:N
  *   fake:decode:WHAT  a valid table (type 200, "fake_q", 32 elements in 34 bytes, title "fake"),
  *                     then, to the first decode frame: ok (every frame answered: float i is
- *                     src[i % 34] + 0.5), rc, kind, short, oob_len, count, oversize, oob_after,
+ *                     src[i % 34] + 0.5), linger (as ok, float 0 is its pid, and it stays
+ *                     after QUIT), rc, kind, short, oob_len, count, oversize, oob_after,
  *                     oob_before, exit, cut, hang, stderr, stderr_long, signal:N
  * Any other PLUGIN: the real host, gs_plugin_host_main. */
 #include <signal.h>
@@ -133,6 +134,10 @@ static int answer(const char *what, const uint8_t *p, uint32_t len)
     static const uint8_t rc[4] = {0xfd, 0xff, 0xff, 0xff}; /* -3 */
     if (strcmp(what, "ok") == 0) {
         frame(GSI_PF_RESULT, 4 + 4 * n, out, 4 + 4 * (size_t)n);
+    } else if (strcmp(what, "linger") == 0) {
+        float pid = (float)getpid();
+        memcpy(out + 4, &pid, 4);
+        frame(GSI_PF_RESULT, 4 + 4 * n, out, 4 + 4 * (size_t)n);
     } else if (strcmp(what, "rc") == 0) {
         frame(GSI_PF_RESULT, 4, rc, 4);
     } else if (strcmp(what, "kind") == 0) {
@@ -182,6 +187,9 @@ static int fake_decode(const char *what)
         get(h, sizeof h);
         uint32_t kind = gsi_load_u32le(h), len = gsi_load_u32le(h + 4);
         if (kind != GSI_PF_DECODE || len < 9 || len > sizeof in) {
+            if (strcmp(what, "linger") == 0) {
+                hang(); /* until the parent kills it */
+            }
             return 0; /* QUIT, or nothing this fake answers */
         }
         get(in, len);

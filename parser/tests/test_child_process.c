@@ -2,15 +2,18 @@
 /* The child runner (gsi_child_run) on small shell programs, in this process so that its lines
  * are measured outside the oracle stage: the exit status, a death by signal, the CPU-time limit
  * (SIGXCPU), the wall-clock backstop for a child that sleeps (with its output open and with it
- * closed), a program that cannot be executed (127), all of a large stdout, and the head of a
- * large stderr cut at exactly sizeof err - 1 bytes. */
+ * closed), a program that cannot be executed (127), no descriptors left for its pipes, all of a
+ * large stdout, and the head of a large stderr cut at exactly sizeof err - 1 bytes. */
 #include <criterion/criterion.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "child_process.h"
+#include "test_util.h"
 
 static void run_sh(const char *script, double cpu_s, gsi_child *c)
 {
@@ -121,4 +124,31 @@ Test(child_process, sleeper_with_output_open_killed_at_the_backstop, .timeout = 
 Test(child_process, sleeper_with_output_closed_killed_at_the_backstop, .timeout = 60)
 {
     expect_backstop("printf 'before'; exec >&- 2>&-; exec sleep 120");
+}
+
+/* No descriptor for the first pipe, or for the second (the first closed again): no start. */
+Test(child_process, no_descriptors_for_the_pipes)
+{
+    for (int n_free = 0; n_free <= 2; n_free += 2) {
+        char sh[] = "/bin/sh";
+        char *argv[] = {sh, NULL};
+        tu_fd_squeeze s;
+        cr_assert(tu_fd_squeeze_to(&s, n_free));
+        gsi_child c;
+        gsi_child_run(argv, 5, &c);
+        int fd = open("/dev/null", O_RDONLY); /* the two of the first pipe are free again */
+        int fd2 = open("/dev/null", O_RDONLY);
+        tu_fd_release(&s);
+        cr_assert_eq(c.end, GSI_CHILD_NO_START, "%d free", n_free);
+        cr_assert_str_eq(c.out, "");
+        cr_assert_eq(c.out_len, 0);
+        cr_assert_eq(fd >= 0 && fd2 >= 0, n_free == 2, "%d free: %d %d", n_free, fd, fd2);
+        if (fd >= 0) {
+            close(fd);
+        }
+        if (fd2 >= 0) {
+            close(fd2);
+        }
+        gsi_child_free(&c);
+    }
 }

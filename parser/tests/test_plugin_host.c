@@ -12,7 +12,9 @@
  * The plugins are conformance/plugins' (GS_PLUGIN_DIR). */
 #include <criterion/criterion.h>
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +25,7 @@
 #include "le_load.h"
 #include "plugin_proto.h"
 #include "plugin_table.h"
+#include "test_util.h"
 
 #define DURING "decoding 34 bytes of type 200"
 
@@ -546,6 +549,39 @@ Test(plugin_host, parent_takes_a_good_answer)
                  GS_E_SIZE_MISMATCH);
     cr_assert(!gs_plugin_failure(p, NULL, 0));
     gs_plugin_close(p);
+}
+
+/* A child that stays after QUIT and the end of its input is killed by gs_plugin_close. */
+Test(plugin_host, parent_kills_a_child_that_stays_after_quit)
+{
+    gs_plugin *p;
+    gs_error e;
+    cr_assert_eq(open_child("fake:decode:linger", 0, &p, &e), GS_OK, "%s", e.detail);
+    float dst[32];
+    cr_assert_eq(decode_block(p, dst), GS_OK);
+    pid_t pid = (pid_t)dst[0];
+    cr_assert_gt(pid, 0);
+    cr_assert_eq(kill(pid, 0), 0, "the child %d is not running", (int)pid);
+    gs_plugin_close(p);
+    cr_assert_eq(kill(pid, 0), -1, "the child %d is still there", (int)pid);
+    cr_assert_eq(errno, ESRCH);
+}
+
+/* No descriptors for the socket pair, or for the stderr pipe: GS_E_IO, nothing started. */
+Test(plugin_host, parent_without_descriptors)
+{
+    static const char *const want[] = {"socketpair: Too many open files",
+                                       "pipe: Too many open files"};
+    for (int i = 0; i < 2; i++) {
+        tu_fd_squeeze s;
+        cr_assert(tu_fd_squeeze_to(&s, 2 * i));
+        gs_plugin *p;
+        gs_error e;
+        gs_status st = open_child(plugin("plugin_example"), 0, &p, &e);
+        tu_fd_release(&s);
+        cr_assert_eq(st, GS_E_IO, "%s", e.detail);
+        cr_assert_str_eq(e.detail, want[i]);
+    }
 }
 
 /* The real host (in gs_plugin_host_fake) serves the example and passes on a plugin's failure and

@@ -1,9 +1,12 @@
 #define _DEFAULT_SOURCE /* mkdtemp */
 #include "test_util.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 void tu_small_file(gsw_bytes *b, uint32_t align)
 {
@@ -176,4 +179,49 @@ bool tu_scratch_remove(const char *dir)
     char cmd[TU_DIR_SIZE + 16];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     return system(cmd) == 0;
+}
+
+bool tu_fd_squeeze_to(tu_fd_squeeze *s, int n_free)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur < TU_FD_LIMIT) {
+        return false;
+    }
+    s->old_soft = (unsigned long long)lim.rlim_cur;
+    s->n = 0;
+    for (;;) {
+        int fd = open("/dev/null", O_RDONLY | O_CLOEXEC); /* the lowest free descriptor */
+        if (fd < 0 || fd >= TU_FD_LIMIT) {
+            if (fd >= 0) {
+                close(fd);
+            }
+            tu_fd_release(s);
+            return false;
+        }
+        s->fds[s->n++] = fd;
+        if (fd == TU_FD_LIMIT - 1) {
+            break; /* every descriptor below the limit is taken */
+        }
+    }
+    for (int i = 0; i < n_free && s->n > 0; i++) {
+        close(s->fds[--s->n]); /* the highest ones */
+    }
+    lim.rlim_cur = TU_FD_LIMIT;
+    if (setrlimit(RLIMIT_NOFILE, &lim) != 0) {
+        tu_fd_release(s);
+        return false;
+    }
+    return true;
+}
+
+void tu_fd_release(tu_fd_squeeze *s)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) == 0) {
+        lim.rlim_cur = (rlim_t)s->old_soft;
+        (void)setrlimit(RLIMIT_NOFILE, &lim);
+    }
+    while (s->n > 0) {
+        close(s->fds[--s->n]);
+    }
 }

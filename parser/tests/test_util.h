@@ -92,6 +92,19 @@ bool tu_scratch_remove(const char *dir);
     }                                                                                            \
     TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown, .timeout = timeout_s)
 
+/* Leaves exactly n_free file descriptors free to this process (for the failures of pipe and
+ * socketpair): fills every free descriptor below TU_FD_LIMIT with /dev/null, closes n_free of
+ * them again and lowers RLIMIT_NOFILE to TU_FD_LIMIT. false (nothing changed) when descriptors
+ * at or above TU_FD_LIMIT are open already. tu_fd_release undoes it. */
+#define TU_FD_LIMIT 256
+typedef struct tu_fd_squeeze {
+    unsigned long long old_soft;
+    int fds[TU_FD_LIMIT];
+    int n;
+} tu_fd_squeeze;
+bool tu_fd_squeeze_to(tu_fd_squeeze *s, int n_free);
+void tu_fd_release(tu_fd_squeeze *s);
+
 /* $GS_SOURCE_DIR/rel, or rel when the variable is unset. Returns a static buffer. */
 const char *tu_source_path(const char *rel);
 
