@@ -289,3 +289,77 @@ Test(detect, misuse_is_refused)
         cr_expect_gt(strlen(gs_format_name((gs_format)f)), 1);
     }
 }
+
+/* Near misses and the alternatives of each sniffer, one row each: the format every small head is
+ * named as (a near miss of a binary format is UNKNOWN; of a text one, TEXT). */
+Test(detect, near_misses_and_alternatives)
+{
+    static const struct {
+        const char *bytes;
+        size_t n;
+        gs_format format;
+    } rows[] = {
+        /* GGUF written big-endian says too little without its version */
+        {"FUGG", 4, GS_FORMAT_TEXT},
+        /* safetensors: a length below 2 or above 100 MB, a header that is no JSON object */
+        {"\x01\0\0\0\0\0\0\0{}", 10, GS_FORMAT_UNKNOWN},
+        {"\x00\xe2\xf5\x05\0\0\0\0{}", 10, GS_FORMAT_UNKNOWN},
+        {"\x0a\0\0\0\0\0\0\0{ x", 11, GS_FORMAT_UNKNOWN},
+        {"\x02\0\0\0\0\0\0\0{}", 10, GS_FORMAT_SAFETENSORS},
+        {"\x0a\0\0\0\0\0\0\0{\t\r\n\"", 13, GS_FORMAT_SAFETENSORS},
+        /* ONNX: each second field, and strings that are not short printable text */
+        {"\x08\x07\x1a\x03" "abc", 7, GS_FORMAT_ONNX},
+        {"\x08\x07\x22\x01" "a", 5, GS_FORMAT_ONNX},
+        {"\x08\x07\x32\x01" "a", 5, GS_FORMAT_ONNX},
+        {"\x08\x07\x28\x01", 4, GS_FORMAT_ONNX},
+        {"\x08\x07\x3a\x01", 4, GS_FORMAT_ONNX},
+        {"\x08\x07\x42\x01", 4, GS_FORMAT_ONNX},
+        {"\x08\x07\x50\x01", 4, GS_FORMAT_UNKNOWN},
+        {"\x08\x07\x12", 3, GS_FORMAT_UNKNOWN},
+        {"\x08\x07\x12\x00", 4, GS_FORMAT_UNKNOWN},
+        {"\x08\x07\x12\x80", 4, GS_FORMAT_UNKNOWN},
+        {"\x08\x07\x12\x03" "a\x01" "c", 7, GS_FORMAT_UNKNOWN},
+        {"\x08\x07\x12\x03" "a\x7f" "c", 7, GS_FORMAT_UNKNOWN},
+        {"\x08\x00\x12\x01" "a", 5, GS_FORMAT_UNKNOWN},
+        {"\x08\x21\x12\x01" "a", 5, GS_FORMAT_UNKNOWN},
+        /* zip: the end-of-archive and spanning magics */
+        {"PK\x05\x06\0\0\0\0", 8, GS_FORMAT_ZIP},
+        {"PK\x07\x08\0\0\0\0", 8, GS_FORMAT_ZIP},
+        /* gzip: FEXTRA without FNAME, FEXTRA cut before its length */
+        {"\x1f\x8b\x08\x04\0\0\0\0\0\x03\x02\0xy", 14, GS_FORMAT_GZIP},
+        {"\x1f\x8b\x08\x0c\0\0\0\0\0\x03\x02", 11, GS_FORMAT_GZIP},
+        /* bzip2: the block size alone, then a block's or the end's magic, or neither */
+        {"BZh9", 4, GS_FORMAT_BZIP2},
+        {"BZh91AY&SY", 10, GS_FORMAT_BZIP2},
+        {"BZh9\x17\x72\x45\x38\x50\x90", 10, GS_FORMAT_BZIP2},
+        {"BZh9abcdef", 10, GS_FORMAT_TEXT},
+        {"BZh0", 4, GS_FORMAT_TEXT},
+        /* JSON: every way a value may start, and one that is none */
+        {"[1]", 3, GS_FORMAT_JSON},
+        {"[-1]", 4, GS_FORMAT_JSON},
+        {"[true]", 6, GS_FORMAT_JSON},
+        {"[false]", 7, GS_FORMAT_JSON},
+        {"[null]", 6, GS_FORMAT_JSON},
+        {"[[]]", 4, GS_FORMAT_JSON},
+        {"[{}]", 4, GS_FORMAT_JSON},
+        {"[]", 2, GS_FORMAT_JSON},
+        {"{}", 2, GS_FORMAT_JSON},
+        {"{\t\r\n\"a\": 1}", 11, GS_FORMAT_JSON},
+        {"[x]", 3, GS_FORMAT_TEXT},
+        /* markup */
+        {"<head><title>t</title>", 22, GS_FORMAT_HTML},
+        {"<body>", 6, GS_FORMAT_HTML},
+        {"<?xml version=\"1.0\"?>", 21, GS_FORMAT_XML},
+        {"<a>", 3, GS_FORMAT_XML},
+        {"<1>", 3, GS_FORMAT_TEXT},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        uint8_t *copy = malloc(rows[i].n); /* exactly sized: ASan sees a read past it */
+        cr_assert_not_null(copy);
+        memcpy(copy, rows[i].bytes, rows[i].n);
+        gs_detected d = detect(copy, rows[i].n);
+        cr_expect_eq(d.format, rows[i].format, "row %zu: format %d, want %d", i, (int)d.format,
+                     (int)rows[i].format);
+        free(copy);
+    }
+}
