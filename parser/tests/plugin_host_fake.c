@@ -7,13 +7,15 @@
  *   fake:decode:WHAT  a valid table (type 200, "fake_q", 32 elements in 34 bytes, title "fake"),
  *                     then, to the first decode frame: ok (every frame answered: float i is
  *                     src[i % 34] + 0.5), linger (as ok, float 0 is its pid, and it stays
- *                     after QUIT), rc, kind, short, oob_len, count, oversize, oob_after,
+ *                     after QUIT), deaf (shuts its reading side before the table, then exits
+ *                     6), rc, kind, short, oob_len, count, oversize, oob_after,
  *                     oob_before, exit, cut, hang, stderr, stderr_long, signal:N
  * Any other PLUGIN: the real host, gs_plugin_host_main. */
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "ggufsafe.h"
@@ -180,7 +182,14 @@ static int fake_decode(const char *what)
     if (gsi_plugin_table_encode(&table, enc, &enc_len, NULL) != GS_OK) {
         return 2;
     }
+    bool deaf = strcmp(what, "deaf") == 0;
+    if (deaf && shutdown(0, SHUT_RD) != 0) {
+        return 2;
+    }
     frame(GSI_PF_TABLE, (uint32_t)enc_len, enc, enc_len);
+    if (deaf) {
+        return 6; /* the parent's next send fails: the socket reads nothing more */
+    }
     static uint8_t in[8 + GS_DECODE_CHUNK_BYTES];
     for (;;) {
         uint8_t h[GSI_PF_HEADER];

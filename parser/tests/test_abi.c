@@ -292,6 +292,12 @@ Test(abi, kv_info)
     gs_kv_info k;
     cr_assert_eq(gs_kv_info_at_sized(f, 0, &k, KV_INFO_0_1_0 - 1), GS_E_INVALID_ARGUMENT);
     cr_assert_eq(gs_kv_info_at_sized(f, 99, &k, sizeof k), GS_E_OUT_OF_RANGE);
+    /* a larger struct than this library knows: the rest zeroed */
+    uint8_t big[sizeof(gs_kv_info) + 16];
+    memset(big, 0xa5, sizeof big);
+    cr_assert_eq(gs_kv_info_at_sized(f, 0, (gs_kv_info *)(void *)big, sizeof big), GS_OK);
+    cr_assert_eq(memcmp(big, &want, sizeof want), 0);
+    cr_assert(all_bytes(big + sizeof(gs_kv_info), 16, 0));
     gs_close(f);
     gsw_bytes_free(&b);
 }

@@ -307,27 +307,13 @@ Test(detect, near_misses_and_alternatives)
         {"\x0a\0\0\0\0\0\0\0{ x", 11, GS_FORMAT_UNKNOWN},
         {"\x02\0\0\0\0\0\0\0{}", 10, GS_FORMAT_SAFETENSORS},
         {"\x0a\0\0\0\0\0\0\0{\t\r\n\"", 13, GS_FORMAT_SAFETENSORS},
-        /* ONNX: each second field, and strings that are not short printable text */
-        {"\x08\x07\x1a\x03" "abc", 7, GS_FORMAT_ONNX},
-        {"\x08\x07\x22\x01" "a", 5, GS_FORMAT_ONNX},
-        {"\x08\x07\x32\x01" "a", 5, GS_FORMAT_ONNX},
-        {"\x08\x07\x28\x01", 4, GS_FORMAT_ONNX},
-        {"\x08\x07\x3a\x01", 4, GS_FORMAT_ONNX},
-        {"\x08\x07\x42\x01", 4, GS_FORMAT_ONNX},
-        {"\x08\x07\x50\x01", 4, GS_FORMAT_UNKNOWN},
-        {"\x08\x07\x12", 3, GS_FORMAT_UNKNOWN},
-        {"\x08\x07\x12\x00", 4, GS_FORMAT_UNKNOWN},
-        {"\x08\x07\x12\x80", 4, GS_FORMAT_UNKNOWN},
-        {"\x08\x07\x12\x03" "a\x01" "c", 7, GS_FORMAT_UNKNOWN},
-        {"\x08\x07\x12\x03" "a\x7f" "c", 7, GS_FORMAT_UNKNOWN},
-        {"\x08\x00\x12\x01" "a", 5, GS_FORMAT_UNKNOWN},
-        {"\x08\x21\x12\x01" "a", 5, GS_FORMAT_UNKNOWN},
         /* zip: the end-of-archive and spanning magics */
         {"PK\x05\x06\0\0\0\0", 8, GS_FORMAT_ZIP},
         {"PK\x07\x08\0\0\0\0", 8, GS_FORMAT_ZIP},
         /* gzip: FEXTRA without FNAME, FEXTRA cut before its length */
         {"\x1f\x8b\x08\x04\0\0\0\0\0\x03\x02\0xy", 14, GS_FORMAT_GZIP},
         {"\x1f\x8b\x08\x0c\0\0\0\0\0\x03\x02", 11, GS_FORMAT_GZIP},
+        {"\x1f\x8b\x08\x0c\0\0\0\0\0\x03\x02\0xym.gguf", 20, GS_FORMAT_GZIP},
         /* bzip2: the block size alone, then a block's or the end's magic, or neither */
         {"BZh9", 4, GS_FORMAT_BZIP2},
         {"BZh91AY&SY", 10, GS_FORMAT_BZIP2},
@@ -346,8 +332,10 @@ Test(detect, near_misses_and_alternatives)
         {"{}", 2, GS_FORMAT_JSON},
         {"{\t\r\n\"a\": 1}", 11, GS_FORMAT_JSON},
         {"[x]", 3, GS_FORMAT_TEXT},
+        {"{\"error\": \"ab\\", 14, GS_FORMAT_JSON}, /* its message cut inside an escape */
         /* markup */
         {"<head><title>t</title>", 22, GS_FORMAT_HTML},
+        {"<html><title lang=en>t</title>", 30, GS_FORMAT_HTML},
         {"<body>", 6, GS_FORMAT_HTML},
         {"<?xml version=\"1.0\"?>", 21, GS_FORMAT_XML},
         {"<a>", 3, GS_FORMAT_XML},
@@ -360,6 +348,39 @@ Test(detect, near_misses_and_alternatives)
         gs_detected d = detect(copy, rows[i].n);
         cr_expect_eq(d.format, rows[i].format, "row %zu: format %d, want %d", i, (int)d.format,
                      (int)rows[i].format);
+        free(copy);
+    }
+}
+
+/* ONNX: field 1 (ir_version 1..32) and each second field; a string field must be short
+ * printable text. */
+Test(detect, onnx_fields)
+{
+    static const struct {
+        uint8_t ir_version, tag;
+        int len;             /* -1: no length byte */
+        const char *text;    /* the string's bytes, after the length */
+        bool onnx;
+    } rows[] = {{7, 0x1a, 3, "abc", true},  {7, 0x22, 1, "a", true},    {7, 0x32, 1, "a", true},
+                {7, 0x28, 1, "", true},     {7, 0x3a, 1, "", true},     {7, 0x42, 1, "", true},
+                {7, 0x50, 1, "", false},    {7, 0x12, -1, "", false},   {7, 0x12, 0, "", false},
+                {7, 0x12, 0x80, "", false}, {7, 0x12, 3, "a\x01c", false},
+                {7, 0x12, 3, "a\x7f" "c", false}, {0, 0x12, 1, "a", false},
+                {33, 0x12, 1, "a", false}};
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        uint8_t b[16] = {0x08, rows[i].ir_version, rows[i].tag};
+        size_t n = 3;
+        if (rows[i].len >= 0) {
+            b[n++] = (uint8_t)rows[i].len;
+            memcpy(b + n, rows[i].text, strlen(rows[i].text));
+            n += strlen(rows[i].text);
+        }
+        uint8_t *copy = malloc(n);
+        cr_assert_not_null(copy);
+        memcpy(copy, b, n);
+        gs_format f = detect(copy, n).format;
+        cr_expect_eq(f, rows[i].onnx ? GS_FORMAT_ONNX : GS_FORMAT_UNKNOWN, "row %zu: %d", i,
+                     (int)f);
         free(copy);
     }
 }

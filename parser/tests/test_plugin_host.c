@@ -380,6 +380,15 @@ static gs_status open_child(const char *path, unsigned timeout_ms, gs_plugin **p
     return gs_plugin_open(path, &o, p, e);
 }
 
+/* The plugin at path in a child of the fake host, asserted to open. */
+static gs_plugin *open_ok(const char *path)
+{
+    gs_plugin *p;
+    gs_error e;
+    cr_assert_eq(open_child(path, 0, &p, &e), GS_OK, "%s: %s", path, e.detail);
+    return p;
+}
+
 typedef struct load_case {
     const char *path;
     unsigned timeout_ms;
@@ -462,6 +471,7 @@ static const decode_case decode_cases[] = {
     {"oob_before", "wrote out of bounds of its output " DURING ": at byte 8 before the start of "
                    "it (caught in the child)"},
     {"exit", "exited with status 9 " DURING},
+    {"deaf", "exited with status 6 " DURING}, /* the decode frame cannot be sent */
     {"cut", "exited with status 0 " DURING},
     {"hang", "did not answer within " HANG_MS_TEXT " ms " DURING " (hung; killed)"},
     {"stderr", "exited with status 1 " DURING "; its stderr: \"a\\x1b[0m\\\\b\""},
@@ -503,9 +513,7 @@ Test(plugin_host, parent_reports_each_bad_answer)
 /* The child's stderr is kept to its first 512 bytes, then "(cut)". */
 Test(plugin_host, parent_quotes_the_head_of_a_long_stderr)
 {
-    gs_plugin *p;
-    gs_error e;
-    cr_assert_eq(open_child("fake:decode:stderr_long", 0, &p, &e), GS_OK, "%s", e.detail);
+    gs_plugin *p = open_ok("fake:decode:stderr_long");
     float dst[32];
     cr_assert_eq(decode_block(p, dst), GS_E_DECODER_FAILED);
     char want[1024], got[1024];
@@ -525,9 +533,7 @@ Test(plugin_host, parent_quotes_the_head_of_a_long_stderr)
 /* The expected floats of the fake's "ok": src[i % 34] + 0.5. */
 Test(plugin_host, parent_takes_a_good_answer)
 {
-    gs_plugin *p;
-    gs_error e;
-    cr_assert_eq(open_child("fake:decode:ok", 0, &p, &e), GS_OK, "%s", e.detail);
+    gs_plugin *p = open_ok("fake:decode:ok");
     size_t n;
     const gs_decoder *d = gs_plugin_decoders(p, &n);
     cr_assert_eq(n, 1);
@@ -554,9 +560,7 @@ Test(plugin_host, parent_takes_a_good_answer)
 /* A child that stays after QUIT and the end of its input is killed by gs_plugin_close. */
 Test(plugin_host, parent_kills_a_child_that_stays_after_quit)
 {
-    gs_plugin *p;
-    gs_error e;
-    cr_assert_eq(open_child("fake:decode:linger", 0, &p, &e), GS_OK, "%s", e.detail);
+    gs_plugin *p = open_ok("fake:decode:linger");
     float dst[32];
     cr_assert_eq(decode_block(p, dst), GS_OK);
     pid_t pid = (pid_t)dst[0];
@@ -588,9 +592,7 @@ Test(plugin_host, parent_without_descriptors)
  * a write before its output. */
 Test(plugin_host, real_host_in_a_child)
 {
-    gs_plugin *p;
-    gs_error e;
-    cr_assert_eq(open_child(plugin("plugin_example"), 0, &p, &e), GS_OK, "%s", e.detail);
+    gs_plugin *p = open_ok(plugin("plugin_example"));
     cr_assert_str_eq(gs_plugin_name(p), "q8_0 example");
     float dst[32];
     cr_assert_eq(decode_block(p, dst), GS_OK);
@@ -600,7 +602,7 @@ Test(plugin_host, real_host_in_a_child)
     gs_plugin_close(p);
 
     const char *fail = plugin("plugin_fail");
-    cr_assert_eq(open_child(fail, 0, &p, &e), GS_OK, "%s", e.detail);
+    p = open_ok(fail);
     cr_assert_eq(decode_block(p, dst), GS_E_DECODER_FAILED);
     char want[1024], got[1024];
     snprintf(want, sizeof want, "plugin 'faulty' (%.70s) returned 7 " DURING, fail);
@@ -609,7 +611,7 @@ Test(plugin_host, real_host_in_a_child)
     gs_plugin_close(p);
 
     const char *under = plugin("plugin_under");
-    cr_assert_eq(open_child(under, 0, &p, &e), GS_OK, "%s", e.detail);
+    p = open_ok(under);
     cr_assert_eq(decode_block(p, dst), GS_E_DECODER_FAILED);
     snprintf(want, sizeof want, "plugin 'faulty' (%.70s) wrote out of bounds of its output " DURING
              ": at byte 12 before the start of it (caught in the child)", under);
@@ -622,6 +624,7 @@ Test(plugin_host, real_host_in_a_child)
     gs_plugin_options o;
     gs_plugin_options_init(&o);
     o.host_program = fake_host();
+    gs_error e;
     cr_assert_eq(gs_plugin_open_ggml(ggml, &o, &p, &e), GS_E_IO);
     gs_error here;
     cr_assert_neq(gs_set_ggml_library(ggml, &here), GS_OK);

@@ -429,6 +429,45 @@ Test(type_defs, several_types_sorted_and_found)
     gs_type_info ti;
     cr_assert_eq(gs_file_type_info_sized(f, 250, &ti, 4), GS_E_INVALID_ARGUMENT);
     cr_assert_eq(gs_file_type_info_sized(f, 250, NULL, sizeof ti), GS_E_INVALID_ARGUMENT);
+    /* raw blocks through the file's types: geometry only is not decodable; a decoder's type
+     * takes whole blocks only, and no block at all is nothing to do */
+    uint8_t src[16] = {0};
+    float dst[8];
+    cr_assert_eq(gs_file_dequantize(f, 250, src, 4, dst, 2), GS_E_NOT_DECODABLE);
+    cr_assert_eq(gs_file_dequantize(f, 300, src, 7, dst, 4), GS_E_SIZE_MISMATCH);
+    cr_assert_eq(gs_file_dequantize(f, 300, src, 0, dst, 0), GS_OK);
+    cr_assert_eq(gs_file_dequantize(f, 300, src, 8, dst, 4), GS_E_DECODER_FAILED);
     gs_close(f);
+    gsw_bytes_free(&b);
+}
+
+/* Every allocation of an open with caller-defined types may fail: GS_E_NO_MEMORY, nothing
+ * leaked, and the copy of the types says so when it is the one. */
+Test(type_defs, allocation_failures_while_copying_the_types)
+{
+    gsw_bytes b;
+    write_file(&b, ID);
+    const gs_type_def def = q8_like;
+    bool types_failed = false;
+    for (long fail_at = 0;; fail_at++) {
+        tu_counter c;
+        gs_options o;
+        tu_counting_options(&o, &c, fail_at);
+        o.type_defs = &def;
+        o.n_type_defs = 1;
+        gs_file *f = NULL;
+        gs_error e;
+        gs_status st = gs_open_memory(b.data, b.len, &o, &f, &e);
+        if (st == GS_OK) {
+            gs_close(f);
+            cr_assert_eq(c.live, 0);
+            break;
+        }
+        cr_assert_eq(st, GS_E_NO_MEMORY, "allocation %ld: %s", fail_at, gs_status_name(st));
+        cr_assert_null(f);
+        cr_assert_eq(c.live, 0, "allocation %ld: %ld leaked", fail_at, c.live);
+        types_failed |= strcmp(e.detail, "caller-defined types") == 0;
+    }
+    cr_assert(types_failed);
     gsw_bytes_free(&b);
 }
