@@ -4,16 +4,16 @@
 # coverage:
 #   ci/coverage.sh [BUILD_DIR]          (default build/coverage)
 # Writes BUILD_DIR/coverage/{report-parser.txt,report-kernels.txt,summary.md,html/} and fails
-# when parser/ is below 87% of lines or 81% of branches (95% and 90% until the plugin host and
-# the child runner came in: ci/COVERAGE.md says why and what brings it back). Lines listed in ci/COVERAGE.md as
-# excluded (file:line, each with its reason) are taken out of the parser/ figures when they are
-# not covered; the script names any listed line that the suite does cover (then drop it there).
+# when parser/ is below 95% of lines or 90% of branches (ci/COVERAGE.md, "The threshold"). Lines
+# listed in ci/COVERAGE.md as excluded (file:line, each with its reason) are taken out of the
+# parser/ figures when they are not covered; the script names any listed line that the suite does
+# cover (then drop it there).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build/coverage}
 out=$build/coverage
-min_lines=87
-min_branches=81
+min_lines=95
+min_branches=90
 jobs=$(nproc 2>/dev/null || echo 2)
 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_C_COMPILER=clang-14 -DCMAKE_BUILD_TYPE=Debug -DGGUFSAFE_WERROR=ON \
