@@ -543,6 +543,9 @@ static int add_decoders(caller *c, gs_plugin *p)
  * definitions, checked as one set by the reader. 0, or 2 after a message. */
 static int load_caller(caller *c)
 {
+    if (c->n_plugin_paths == 0 && c->ggml == NULL && c->n_defs == 0) {
+        return 0;
+    }
     static char self[4096];
     const ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
     if (len <= 0 || (size_t)len >= sizeof self - 1) {
@@ -607,6 +610,21 @@ static int load_caller(caller *c)
     return 0;
 }
 
+/* Whether the active decoder path decodes a registry type: GGUFSAFE_KERNEL=ggml decodes only
+ * what the loaded ggml converts (not Q8_1), and says so for one block of zeros. */
+static bool path_decodes(int32_t id, const gs_type_info *info)
+{
+    bool usable;
+    if (gs_active_kernel(&usable) != GS_KERNEL_GGML || !usable) {
+        return true;
+    }
+    uint8_t block[GS_TYPE_DEF_MAX_BLOCK_BYTES] = {0};
+    float out[GS_TYPE_DEF_MAX_BLOCK_ELEMS];
+    return info->block_bytes > sizeof block || info->block_elems > GS_TYPE_DEF_MAX_BLOCK_ELEMS ||
+           gs_dequantize((gs_type)id, block, info->block_bytes, out, info->block_elems) !=
+               GS_E_KERNEL_UNAVAILABLE;
+}
+
 /* Appends type id to the run (once), as the file known (or the registry) describes it. */
 static int add_type(run *r, const gs_file *known, int32_t id, bool caller_type, bool raw)
 {
@@ -622,6 +640,12 @@ static int add_type(run *r, const gs_file *known, int32_t id, bool caller_type, 
                             "or --ggml decodes it\n", (int)id, gs_file_type_name(known, id));
             return 2;
         }
+        return 0;
+    }
+    if (!caller_type && !path_decodes(id, &info)) {
+        printf("skipped %s: the decoder path has no decoder for it (GS_E_KERNEL_UNAVAILABLE)\n",
+               gs_type_name(id));
+        r->scoped = true; /* its lines are left alone, not stale */
         return 0;
     }
     golden_type *t = &r->types[r->n_types++];
@@ -676,7 +700,7 @@ static int choose_types(run *r, const caller *c, const char *const *only, size_t
         }
     }
     r->n_types = kept;
-    r->scoped = n_only > 0 || c->n_defs + c->n_decoders > 0;
+    r->scoped = r->scoped || n_only > 0 || c->n_defs + c->n_decoders > 0;
     r->known = c->file;
     return rc;
 }
