@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include <unistd.h>
 
 #include "golden_sets.h"
@@ -198,7 +197,7 @@ static int for_each_set(run *r, set_fn *each, void *ctx)
     return rc;
 }
 
-/* A file --update writes later: a copy of size bytes, or (floats) of n little-endian f32. */
+/* A file --update writes later (write_pending): a copy of its size bytes. */
 static int add_pending(run *r, const char *path, const void *data, size_t size)
 {
     if (r->n_pending == r->cap_pending) {
