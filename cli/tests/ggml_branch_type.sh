@@ -52,6 +52,14 @@ grep -qi "q8_0_branch" "$work/info.txt" || bad "info --ggml does not name ggml's
 [ $r -eq 1 ] || bad "info without --ggml: exit $r, want 1"
 grep -q -- "--ggml" "$work/plain.txt" || bad "info without --ggml does not name --ggml: $(cat "$work/plain.txt")"
 
+# the quantization mix counts it under ggml's name, text and JSON
+grep -q "^  Q8_0_BRANCH  *1 tensor  *204 bytes .* 100.0%$" "$work/info.txt" ||
+    bad "info --ggml: no mix line for ggml's type: $(cat "$work/info.txt")"
+"$bin" info --json --ggml "$good" "$file" | python3 -c "
+import json, sys
+m = json.load(sys.stdin)['quantization_mix']
+assert m == [{'type': 'q8_0_branch', 'type_id': 43, 'tensors': 1, 'bytes': 204, 'share_percent': 100.0}], m
+" || bad "info --json --ggml: not ggml's type in quantization_mix"
 "$bin" dequant --ggml "$good" --sha256 "$file" >"$work/sha.txt" 2>&1; r=$?
 elems=$("$bin" dequant --ggml "$good" --json "$file" | python3 -c "import json,sys; print(json.load(sys.stdin)['tensors'][0]['n_elements'])")
 want=$(python3 -c "import hashlib,struct,sys; print(hashlib.sha256(struct.pack('<f', 4.0) * int(sys.argv[1])).hexdigest())" "$elems")

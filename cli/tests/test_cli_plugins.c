@@ -125,11 +125,21 @@ Test(plugins, type_geometry_alone_lists_and_hashes)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(contains(r.out, "Q8_0_EXAMPLE"), "%s", r.out);
     cr_assert(contains(r.out, "EXACT"), "%s", r.out);
+    /* the quantization mix counts it, under its name, after f32 (by type id) */
+    cr_assert(contains(r.out, "quantization mix:\n"
+                              "  F32               1 tensor              32 bytes        32 B "
+                              "   2.9%\n"
+                              "  Q8_0_EXAMPLE      1 tensor            1088 bytes    1.06 KiB "
+                              "  97.1%\n"), "%s", r.out);
     run_result_free(&r);
     cr_assert(run_cli(&r, "info", "--json", t200, "--type", "200:q8_0_example:32:34", NULL));
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(check_json(dir, "info.schema.json", r.out, "/tensors/0/type_id=200",
-                            "/tensors/0/type=\"q8_0_example\"", NULL),
+                            "/tensors/0/type=\"q8_0_example\"",
+                            "/quantization_mix/0/type=\"f32\"",
+                            "/quantization_mix/1/type=\"q8_0_example\"",
+                            "/quantization_mix/1/type_id=200", "/quantization_mix/1/tensors=1",
+                            "/quantization_mix/1/bytes=1088", NULL),
                  0, "%s", r.out);
     run_result_free(&r);
     /* without a decoder the tensor has no f32 form: listed with "-" like an integer tensor */
