@@ -435,11 +435,14 @@ static gs_status load_in_child(gs_plugin *p, const char *host, const char *path,
     if (st != GS_OK) {
         return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "%s", p->failure);
     }
-    if (kind == GSI_PF_LOAD_ERROR) {
+    if (kind == GSI_PF_LOAD_ERROR || kind == GSI_PF_TABLE_ERROR) {
+        /* not loadable: GS_E_IO; loaded, but a table we cannot use: GS_E_INVALID_ARGUMENT, the
+         * status load_in_process gives for the same plugin */
         char text[GSI_PF_TEXT_MAX * 4 + 8];
         gsi_escape_text(text, sizeof text, p->buf, len);
         reap(p, false);
-        return gsi_fail(err, GS_E_IO, 0, GS_CONTEXT_NONE, NULL, 0, "%s", text);
+        return gsi_fail(err, kind == GSI_PF_LOAD_ERROR ? GS_E_IO : GS_E_INVALID_ARGUMENT, 0,
+                        GS_CONTEXT_NONE, NULL, 0, "%s", text);
     }
     if (kind != GSI_PF_TABLE) {
         reap(p, true);

@@ -259,7 +259,7 @@ int gs_plugin_host_main(int argc, char **argv)
     size_t enc_len;
     gs_error e;
     if (gsi_plugin_table_encode(t, enc, &enc_len, &e) != GS_OK) {
-        send_text(GSI_PF_LOAD_ERROR, e.detail);
+        send_text(GSI_PF_TABLE_ERROR, e.detail); /* the in-process status, not a load failure */
         return 1;
     }
     if (!setup_output()) {

@@ -213,9 +213,12 @@ Test(plugins, faulty_plugins_are_reported_not_fatal)
            NULL);
     faulty("oob", "wrote out of bounds of its output decoding 1088 bytes of type 200: at byte 12 "
                   "past the end of it (caught in the child)", NULL);
+    /* a table of the wrong ABI version: the same status, exit 2, in the child and in-process */
     faulty("abi", "error: cannot load plugin '", NULL);
-    faulty("abi", "plugin ABI version 2; this ggufsafe reads version 1", NULL);
-    faulty("abi", "plugin ABI version 2; this ggufsafe reads version 1", "--plugin-in-process");
+    faulty("abi", "': GS_E_INVALID_ARGUMENT: plugin ABI version 2; this ggufsafe reads version 1\n",
+           NULL);
+    faulty("abi", "': GS_E_INVALID_ARGUMENT: plugin ABI version 2; this ggufsafe reads version 1\n",
+           "--plugin-in-process");
     faulty("builtin", "type id 8 is built in (q8_0): redefining it needs the override flag",
            NULL);
     faulty("builtin", "type id 8 is built in (q8_0)", "--plugin-in-process");
