@@ -134,8 +134,8 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
              "does not know; it runs in a child process that a crash or hang cannot take\n"     \
              "down (exit 2, naming the plugin and the tensor)"},                                 \
     {.name = "plugin-in-process", CLI_FLAG(T, in_process),                                        \
-     .help = "run the plugins and --ggml's decoders inside this process (faster; for code\n"    \
-             "you trust)"},                                                                    \
+     .help = "run the plugins and ggml's decoders (--ggml, GGUFSAFE_KERNEL=ggml) inside\n"    \
+             "this process (faster; for code you trust)"},                                     \
     {.name = "plugin-timeout", .arg = "MS", CLI_COUNT(T, timeout, 1, 3600000),                    \
      .help = "a plugin call unanswered after MS milliseconds is a hang (default 30000)"}
 /* The report to FILE instead of standard output; '-' is standard output. */

@@ -45,9 +45,12 @@ int cli_types_decoder_failure(const char *what);
 const cli_types *cli_types_current(void);
 
 /* ggml's new types (gs_ggml_decoders of the library at path, loaded already) decoded by a child
- * that this program runs as `__plugin-host --ggml path` (gs_plugin_open_ggml), added to the set
- * like a plugin's: -1, or the exit code after the error line. */
-int cli_types_load_ggml_child(const char *command, const char *path, uint64_t timeout_ms);
+ * that this program runs as `__plugin-host --ggml path` (gs_plugin_open_ggml); with kernel
+ * (GGUFSAFE_KERNEL=ggml), `__plugin-host --ggml-kernel path` (gs_plugin_open_ggml_kernel): the
+ * registry's types ggml converts as well, and the new types only when new_types. Added to the
+ * set like a plugin's: -1, or the exit code after the error line. */
+int cli_types_load_ggml_child(const char *command, const char *path, bool kernel, bool new_types,
+                              uint64_t timeout_ms);
 
 /* Appends decoders from another source (the loaded ggml's new types) to the command's set:
  * -1, or the exit code after a usage error (too many). An id --type defines keeps --type's

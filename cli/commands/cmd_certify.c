@@ -236,7 +236,8 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
     if (a->list_codes) {
         return list_codes(a);
     }
-    int ggml_code = cli_load_ggml("certify", a->ggml, a->plugin_in_process,
+    /* without --deep nothing is decoded: no child to start */
+    int ggml_code = cli_load_ggml("certify", a->ggml, a->plugin_in_process || !a->deep,
                                   a->plugin_timeout);
     if (ggml_code >= 0) {
         return ggml_code;
