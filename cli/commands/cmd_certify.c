@@ -337,11 +337,7 @@ const cli_command cmd_certify = {
                    "error (the file could not be read, or changed while it was read); with "
                    "several paths: 2 when any path could not be read, else 1 when any file is not "
                    "certified or not GGUF, else 0",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(certify_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(certify_args, init, run),
     .man_sections = certify_codes_man,
     .decodes = true,
 };

@@ -71,9 +71,7 @@ static const cli_opt options[] = {
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
-    CLI_OPT_TYPES(dequant_args, types),
-    CLI_OPT_PLUGINS(dequant_args, plugins, plugin_in_process, plugin_timeout),
-    CLI_OPT_GGML(dequant_args, ggml),
+    CLI_OPT_DECODERS(dequant_args),
 };
 
 static void init(void *p)
@@ -603,10 +601,6 @@ const cli_command cmd_dequant = {
     .exit_status = "0 done, 1 the file is invalid or not a GGUF file, or a tensor could not be "
                    "read, 2 usage, I/O or environment error, no tensor left by the patterns, or "
                    "the decoder path is unavailable",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(dequant_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(dequant_args, init, run),
     .decodes = true,
 };

@@ -92,9 +92,7 @@ static const cli_opt options[] = {
              "no script, nothing fetched"},
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
-    CLI_OPT_TYPES(diff_args, types),
-    CLI_OPT_PLUGINS(diff_args, plugins, plugin_in_process, plugin_timeout),
-    CLI_OPT_GGML(diff_args, ggml),
+    CLI_OPT_DECODERS(diff_args),
 };
 
 static void init(void *p)
@@ -332,10 +330,6 @@ const cli_command cmd_diff = {
                    "incomparable tensor, a gated metadata key) or a file is invalid or not a "
                    "GGUF file, 2 usage, I/O or environment error, or no tensor left by the "
                    "patterns",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(diff_args),
-    .init = init,
-    .run = run_diff,
+    CLI_COMMAND_PARTS(diff_args, init, run_diff),
     .decodes = true,
 };

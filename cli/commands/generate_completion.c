@@ -14,6 +14,14 @@ static bool shown(const cli_opt *o)
 /* ---- bash ------------------------------------------------------------------------------------ */
 
 /* "-o|--output" */
+/* A choice option's values, space-separated (both shells' word lists). */
+static void put_choices(FILE *out, const cli_opt *o)
+{
+    for (size_t c = 0; o->choices[c] != NULL; c++) {
+        fprintf(out, "%s%s", c ? " " : "", o->choices[c]);
+    }
+}
+
 static void bash_pattern(FILE *out, const cli_opt *o)
 {
     if (o->letter != 0) {
@@ -36,9 +44,7 @@ static void bash_command(FILE *out, const cli_command *cmd)
             fputs(") _ggufsafe_files \"$cur\" \"$prefix\"; return ;;\n", out);
         } else if (o->kind == CLI_KIND_CHOICE) {
             fputs(") words=\"", out);
-            for (size_t c = 0; o->choices[c] != NULL; c++) {
-                fprintf(out, "%s%s", c ? " " : "", o->choices[c]);
-            }
+            put_choices(out, o);
             fputs("\" ;;\n", out);
         } else {
             fputs(") return ;;\n", out); /* a count, a number or a pattern: nothing to offer */
@@ -179,9 +185,7 @@ static void zsh_value(FILE *out, const cli_opt *o)
         fputs("_files", out);
     } else if (o->kind == CLI_KIND_CHOICE) {
         fputc('(', out);
-        for (size_t c = 0; o->choices[c] != NULL; c++) {
-            fprintf(out, "%s%s", c ? " " : "", o->choices[c]);
-        }
+        put_choices(out, o);
         fputc(')', out);
     } else {
         fputc(' ', out);
