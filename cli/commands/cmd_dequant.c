@@ -492,8 +492,7 @@ static int nothing_to_decode(const run_state *rs)
 static int run(void *args)
 {
     const dequant_args *a = args;
-    int types_code = cli_types_load_all("dequant", &a->types, &a->plugins, a->ggml,
-                                        a->plugin_in_process, a->plugin_timeout);
+    int types_code = CLI_TYPES_LOAD_ALL("dequant", a);
     if (types_code >= 0) {
         return types_code;
     }

@@ -220,8 +220,7 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
 static int run_diff(void *p)
 {
     const diff_args *a = p;
-    int types_code = cli_types_load_all("diff", &a->types, &a->plugins, a->ggml,
-                                        a->plugin_in_process, a->plugin_timeout);
+    int types_code = CLI_TYPES_LOAD_ALL("diff", a);
     if (types_code >= 0) {
         return types_code;
     }
