@@ -46,6 +46,9 @@ void gsc_end(gsc_case *c);
 void gsc_certify(gsc_case *c, int exit_status);
 /* Offset of a field of the written case (gsw_at). */
 uint64_t gsc_at(const gsc_case *c, gsw_kind kind, uint32_t record, uint64_t index);
+/* Sets the u64 length field `kind` of record 1 (its first) to the bytes the file has left after
+ * it, plus `extra`; returns the field's offset. */
+uint64_t gsc_len_to_eof(gsc_case *c, gsw_kind kind, uint64_t extra);
 
 static inline gsc_verdict gsc_v(gs_status status, uint64_t offset)
 {
