@@ -1,4 +1,5 @@
 /* gs_oracle to-float and quantize: ggml's decoders and quantizers on raw blocks. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +20,19 @@ static int parse_type(const gsx_ggml *g, const char *s)
     return (int)t;
 }
 
+/* Whether the operands are one or more groups of k; if not, the usage line on stderr. */
+static bool in_groups(int argc, int k, const char *usage)
+{
+    if (argc == 0 || argc % k != 0) {
+        fputs(usage, stderr);
+        return false;
+    }
+    return true;
+}
+
 int gsx_cmd_to_float(const gsx_ggml *g, int argc, char **argv)
 {
-    if (argc == 0 || argc % 3 != 0) {
-        fprintf(stderr, "usage: gs_oracle to-float TYPE IN OUT [TYPE IN OUT]...\n");
+    if (!in_groups(argc, 3, "usage: gs_oracle to-float TYPE IN OUT [TYPE IN OUT]...\n")) {
         return GSX_EXIT_USAGE;
     }
     for (int i = 0; i < argc; i += 3) {
@@ -60,8 +70,7 @@ int gsx_cmd_to_float(const gsx_ggml *g, int argc, char **argv)
 
 int gsx_cmd_quantize(const gsx_ggml *g, int argc, char **argv)
 {
-    if (argc == 0 || argc % 4 != 0) {
-        fprintf(stderr, "usage: gs_oracle quantize TYPE ROWS SEED OUT [...]\n");
+    if (!in_groups(argc, 4, "usage: gs_oracle quantize TYPE ROWS SEED OUT [...]\n")) {
         return GSX_EXIT_USAGE;
     }
     for (int i = 0; i < argc; i += 4) {
