@@ -31,6 +31,16 @@ void gsc_sink_free(gsc_sink *s);
 void gsc_emit(gsc_sink *s, const char *file, const void *data, size_t len, gsc_verdict strict,
               gsc_verdict lenient, int certify, const char *desc);
 
+/* A row of the tables of one-tensor shape cases: the file, the tensor's n_dims, ne and type,
+ * and the case's description. */
+typedef struct gsc_shape {
+    const char *file;
+    uint32_t n;
+    uint64_t ne[4];
+    int32_t type;
+    const char *desc;
+} gsc_shape;
+
 typedef struct gsc_case {
     gsw_model m;
     gsw_bytes b;
