@@ -138,6 +138,12 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
              "this process (faster; for code you trust)"},                                     \
     {.name = "plugin-timeout", .arg = "MS", CLI_COUNT(T, timeout, 1, 3600000),                    \
      .help = "a plugin call unanswered after MS milliseconds is a hang (default 30000)"}
+/* The decoders a decoding command loads with cli_types_load_all, in their --help order:
+ * --type, --plugin (and its two settings), --ggml; members types, plugins, plugin_in_process,
+ * plugin_timeout and ggml of T. */
+#define CLI_OPT_DECODERS(T)                                                                       \
+    CLI_OPT_TYPES(T, types), CLI_OPT_PLUGINS(T, plugins, plugin_in_process, plugin_timeout),      \
+        CLI_OPT_GGML(T, ggml)
 /* The report to FILE instead of standard output; '-' is standard output. */
 #define CLI_OPT_OUTPUT(T, m, letter_)                                                             \
     {.name = "output", .letter = (letter_), .arg = "FILE", CLI_PATH(T, m),                        \

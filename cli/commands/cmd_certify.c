@@ -131,17 +131,26 @@ static int list_codes(const certify_args *a)
     return cli_outfile_commit(&of, CLI_EXIT_OK);
 }
 
+/* Opens --output, then starts the progress bar: -1, or the exit code. */
+static int begin_report(const certify_args *a, const char *label, cli_outfile *of, progress *bar)
+{
+    int code = cli_outfile_open(of, a->output, &a->base);
+    if (code < 0) {
+        progress_init(bar, label, a->quiet);
+    }
+    return code;
+}
+
 /* Several paths, or a directory: one run, one report, the summary table at its end (text) or
  * on standard error (JSON, SARIF; not with -q). */
 static int run_many(const certify_args *a, const gs_certify_options *opt)
 {
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->output, &a->base);
+    progress bar;
+    int code = begin_report(a, "certify", &of, &bar);
     if (code >= 0) {
         return code;
     }
-    progress bar;
-    progress_init(&bar, "certify", a->quiet);
     gs_certify_batch_options bo;
     gs_certify_batch_options_init(&bo);
     bo.format = a->json    ? GS_CERTIFY_FORMAT_JSON
@@ -268,12 +277,11 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
         return run_many(a, &opt);
     }
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->output, &a->base);
+    progress bar;
+    int code = begin_report(a, "certify --deep", &of, &bar);
     if (code >= 0) {
         return code;
     }
-    progress bar;
-    progress_init(&bar, "certify --deep", a->quiet);
     opt.progress = progress_event;
     opt.progress_ctx = &bar;
     gs_certify *report;
@@ -338,11 +346,7 @@ const cli_command cmd_certify = {
                    "error (the file could not be read, or changed while it was read); with "
                    "several paths: 2 when any path could not be read, else 1 when any file is not "
                    "certified or not GGUF, else 0",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(certify_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(certify_args, init, run),
     .man_sections = certify_codes_man,
     .decodes = true,
 };

@@ -92,9 +92,7 @@ static const cli_opt options[] = {
              "no script, nothing fetched"},
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
-    CLI_OPT_TYPES(diff_args, types),
-    CLI_OPT_PLUGINS(diff_args, plugins, plugin_in_process, plugin_timeout),
-    CLI_OPT_GGML(diff_args, ggml),
+    CLI_OPT_DECODERS(diff_args),
 };
 
 static void init(void *p)
@@ -222,8 +220,7 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
 static int run_diff(void *p)
 {
     const diff_args *a = p;
-    int types_code = cli_types_load_all("diff", &a->types, &a->plugins, a->ggml,
-                                        a->plugin_in_process, a->plugin_timeout);
+    int types_code = CLI_TYPES_LOAD_ALL("diff", a);
     if (types_code >= 0) {
         return types_code;
     }
@@ -332,10 +329,6 @@ const cli_command cmd_diff = {
                    "incomparable tensor, a gated metadata key) or a file is invalid or not a "
                    "GGUF file, 2 usage, I/O or environment error, or no tensor left by the "
                    "patterns",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(diff_args),
-    .init = init,
-    .run = run_diff,
+    CLI_COMMAND_PARTS(diff_args, init, run_diff),
     .decodes = true,
 };

@@ -177,10 +177,6 @@ const cli_command cmd_hash = {
     .exit_status = "0 written, 1 the file is invalid or not a GGUF file, 2 usage, I/O or "
                    "environment error (the file changed while it was hashed); with several "
                    "files 2 if any could not be read, else 1 if any is invalid, else 0",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(hash_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(hash_args, init, run),
     .man_sections = man_format,
 };

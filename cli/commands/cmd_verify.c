@@ -297,9 +297,5 @@ const cli_command cmd_verify = {
                    "as GGUF), 2 usage, I/O or environment error, or a malformed manifest; with "
                    "--manifest-dir 2 if any file or manifest could not be read, else 1 if any "
                    "differs, else 0",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(verify_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(verify_args, init, run),
 };
