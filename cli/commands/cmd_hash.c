@@ -24,7 +24,11 @@ typedef struct hash_args {
     uint64_t jobs;
     int profile;
     bool part_only, metadata_only, quiet, json;
-    cli_list types; /* --type */
+    cli_list types;   /* --type */
+    cli_list plugins; /* --plugin: only the geometry of its types is used */
+    bool plugin_in_process;
+    uint64_t plugin_timeout;
+    const char *ggml; /* --ggml */
 } hash_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERANDS(hash_args, paths)}};
@@ -45,7 +49,7 @@ static const cli_opt options[] = {
     CLI_OPT_QUIET(hash_args, quiet),
     /* refused with the reason, rather than as an unknown option */
     {.name = "json", CLI_FLAG(hash_args, json), .flags = CLI_HIDDEN},
-    CLI_OPT_TYPES(hash_args, types),
+    CLI_OPT_DECODERS(hash_args),
 };
 
 static void init(void *p)
@@ -120,7 +124,7 @@ static int hash_one(const hash_args *a, const char *path, const char *out)
 static int run(void *p)
 {
     const hash_args *a = p;
-    int types_code = cli_types_use("hash", &a->types);
+    int types_code = CLI_TYPES_LOAD_ALL("hash", a);
     if (types_code >= 0) {
         return types_code;
     }

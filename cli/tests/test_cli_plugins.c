@@ -154,6 +154,43 @@ Test(plugins, type_geometry_alone_lists_and_hashes)
     run_result_free(&r);
 }
 
+/* The one flag of a plugin lists, hashes and verifies the file as its --type does: the geometry
+ * comes from the plugin's table, in the child host or in-process alike. */
+Test(plugins, plugin_alone_lists_hashes_and_verifies)
+{
+    static const char *const cmds[] = {"info", "hash"};
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        run_result by_type, child, inproc;
+        cr_assert(run_cli(&by_type, cmds[c], t200, "--type", "200:q8_0_example:32:34", NULL));
+        cr_assert(run_cli(&child, cmds[c], t200, "--plugin", example, NULL));
+        cr_assert(run_cli(&inproc, cmds[c], t200, "--plugin", example, "--plugin-in-process",
+                          NULL));
+        cr_assert_eq(by_type.status, 0, "%s: %s", cmds[c], by_type.err);
+        cr_assert_eq(child.status, 0, "%s: %s", cmds[c], child.err);
+        cr_assert_eq(inproc.status, 0, "%s: %s", cmds[c], inproc.err);
+        cr_assert_str_eq(child.out, by_type.out, "%s", cmds[c]);
+        cr_assert_str_eq(inproc.out, by_type.out, "%s", cmds[c]);
+        run_result_free(&by_type);
+        run_result_free(&child);
+        run_result_free(&inproc);
+    }
+    char manifest[600];
+    snprintf(manifest, sizeof manifest, "%s/t200.manifest", dir);
+    run_result r;
+    cr_assert(run_cli(&r, "hash", t200, "--plugin", example, "-o", manifest, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "verify", t200, manifest, "--plugin", example, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    /* without it the type has no name: verify says so as a difference */
+    cr_assert(run_cli(&r, "verify", t200, manifest, NULL));
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert_str_eq(r.out, "changed  tensor  w  type q8_0_example -> unknown\n"
+                            "FAILED: 1 difference from the manifest\n");
+    run_result_free(&r);
+}
+
 Test(plugins, info_without_a_definition_names_the_flags)
 {
     run_result r;
