@@ -141,9 +141,20 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
 /* The decoders a decoding command loads with cli_types_load_all, in their --help order:
  * --type, --plugin (and its two settings), --ggml; members types, plugins, plugin_in_process,
  * plugin_timeout and ggml of T. */
-#define CLI_OPT_DECODERS(T)                                                                       \
-    CLI_OPT_TYPES(T, types), CLI_OPT_PLUGINS(T, plugins, plugin_in_process, plugin_timeout),      \
-        CLI_OPT_GGML(T, ggml)
+/* The members CLI_OPT_DECODERS fills: a decoding command's new types, and where their geometry
+ * and decoders come from (cli_types_load_all). */
+typedef struct cli_decoder_args {
+    cli_list types;         /* --type */
+    cli_list plugins;       /* --plugin */
+    bool plugin_in_process; /* --plugin-in-process */
+    uint64_t plugin_timeout; /* --plugin-timeout; 0: the library's default */
+    const char *ggml;       /* --ggml */
+} cli_decoder_args;
+/* --type, --plugin and --ggml into member m (a cli_decoder_args) of T. */
+#define CLI_OPT_DECODERS(T, m)                                                                    \
+    CLI_OPT_TYPES(T, m.types),                                                                    \
+        CLI_OPT_PLUGINS(T, m.plugins, m.plugin_in_process, m.plugin_timeout),                     \
+        CLI_OPT_GGML(T, m.ggml)
 /* The report to FILE instead of standard output; '-' is standard output. */
 #define CLI_OPT_OUTPUT(T, m, letter_)                                                             \
     {.name = "output", .letter = (letter_), .arg = "FILE", CLI_PATH(T, m),                        \

@@ -36,10 +36,10 @@ int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_p
  * path NULL when absent): -1, or the exit code of the first that failed. */
 int cli_types_load_all(const char *command, const cli_list *specs, const cli_list *plugin_paths,
                        const char *ggml, bool in_process, uint64_t timeout_ms);
-/* cli_types_load_all with the options CLI_OPT_DECODERS put in args struct *a. */
-#define CLI_TYPES_LOAD_ALL(command, a)                                                            \
-    cli_types_load_all((command), &(a)->types, &(a)->plugins, (a)->ggml, (a)->plugin_in_process, \
-                       (a)->plugin_timeout)
+/* cli_types_load_all with the options CLI_OPT_DECODERS put in d. */
+#define CLI_TYPES_LOAD_ALL(command, d)                                                            \
+    cli_types_load_all((command), &(d)->types, &(d)->plugins, (d)->ggml, (d)->plugin_in_process, \
+                       (d)->plugin_timeout)
 
 /* After a decode failed with GS_E_DECODER_FAILED: the error line naming the plugin, what
  * happened and `what` was decoded (already escaped: "tensor 'w'"). Returns CLI_EXIT_USAGE. */

@@ -35,17 +35,13 @@
 
 typedef struct dequant_args {
     cli_args base;
-    const char *ggml;
     const char *path;
     cli_list tensors, excludes;
     const char *out_path;
     bool sha256, json, part_only, quiet;
     int profile;
     uint64_t jobs;
-    cli_list types; /* --type */
-    cli_list plugins; /* --plugin */
-    bool plugin_in_process;
-    uint64_t plugin_timeout;
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } dequant_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(dequant_args, path)}};
@@ -71,7 +67,7 @@ static const cli_opt options[] = {
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
-    CLI_OPT_DECODERS(dequant_args),
+    CLI_OPT_DECODERS(dequant_args, decoders),
 };
 
 static void init(void *p)
@@ -490,7 +486,7 @@ static int nothing_to_decode(const run_state *rs)
 static int run(void *args)
 {
     const dequant_args *a = args;
-    int types_code = CLI_TYPES_LOAD_ALL("dequant", a);
+    int types_code = CLI_TYPES_LOAD_ALL("dequant", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }

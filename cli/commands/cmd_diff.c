@@ -25,7 +25,6 @@
 
 typedef struct diff_args {
     cli_args base;
-    const char *ggml;
     const char *path_a;
     cli_list files; /* B, or A B (three-way: path_a is then REF) */
     bool json, part_only, metadata_only, quiet;
@@ -36,10 +35,7 @@ typedef struct diff_args {
     uint64_t jobs, worst;
     int profile;
     const char *output, *html;
-    cli_list types; /* --type */
-    cli_list plugins; /* --plugin */
-    bool plugin_in_process;
-    uint64_t plugin_timeout;
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } diff_args;
 
 static const cli_operand operands[] = {
@@ -92,7 +88,7 @@ static const cli_opt options[] = {
              "no script, nothing fetched"},
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
-    CLI_OPT_DECODERS(diff_args),
+    CLI_OPT_DECODERS(diff_args, decoders),
 };
 
 static void init(void *p)
@@ -220,7 +216,7 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
 static int run_diff(void *p)
 {
     const diff_args *a = p;
-    int types_code = CLI_TYPES_LOAD_ALL("diff", a);
+    int types_code = CLI_TYPES_LOAD_ALL("diff", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }

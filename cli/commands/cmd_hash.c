@@ -24,11 +24,7 @@ typedef struct hash_args {
     uint64_t jobs;
     int profile;
     bool part_only, metadata_only, quiet, json;
-    cli_list types;   /* --type */
-    cli_list plugins; /* --plugin: only the geometry of its types is used */
-    bool plugin_in_process;
-    uint64_t plugin_timeout;
-    const char *ggml; /* --ggml */
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } hash_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERANDS(hash_args, paths)}};
@@ -49,7 +45,7 @@ static const cli_opt options[] = {
     CLI_OPT_QUIET(hash_args, quiet),
     /* refused with the reason, rather than as an unknown option */
     {.name = "json", CLI_FLAG(hash_args, json), .flags = CLI_HIDDEN},
-    CLI_OPT_DECODERS(hash_args),
+    CLI_OPT_DECODERS(hash_args, decoders),
 };
 
 static void init(void *p)
@@ -124,7 +120,7 @@ static int hash_one(const hash_args *a, const char *path, const char *out)
 static int run(void *p)
 {
     const hash_args *a = p;
-    int types_code = CLI_TYPES_LOAD_ALL("hash", a);
+    int types_code = CLI_TYPES_LOAD_ALL("hash", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }

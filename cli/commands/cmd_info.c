@@ -31,11 +31,7 @@ typedef struct info_args {
     int profile;
     uint64_t rows, max_depth, max_entries;
     const char *output;
-    cli_list types;   /* --type */
-    cli_list plugins; /* --plugin: only the geometry of its types is used */
-    bool plugin_in_process;
-    uint64_t plugin_timeout;
-    const char *ggml; /* --ggml */
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } info_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERANDS(info_args, paths)}};
@@ -58,7 +54,7 @@ static const cli_opt options[] = {
      .help = "directory entries read in one run (default 100000); the walk stops there, "
              "reported unreadable"},
     CLI_OPT_OUTPUT(info_args, output, 'o'),
-    CLI_OPT_DECODERS(info_args),
+    CLI_OPT_DECODERS(info_args, decoders),
 };
 
 static void init(void *p)
@@ -216,7 +212,7 @@ static bool is_directory(const char *path)
 static int run(void *p)
 {
     const info_args *a = p;
-    int types_code = CLI_TYPES_LOAD_ALL("info", a);
+    int types_code = CLI_TYPES_LOAD_ALL("info", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }

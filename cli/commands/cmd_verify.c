@@ -32,11 +32,7 @@ typedef struct verify_args {
     uint64_t jobs;
     bool part_only, metadata_only, quiet, json, tensors_only;
     const char *output;
-    cli_list types;   /* --type */
-    cli_list plugins; /* --plugin: only the geometry of its types is used */
-    bool plugin_in_process;
-    uint64_t plugin_timeout;
-    const char *ggml; /* --ggml */
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } verify_args;
 
 static const cli_operand operands[] = {
@@ -60,7 +56,7 @@ static const cli_opt options[] = {
              "manifest from 'hash --metadata-only' of a header-only copy)"},
     CLI_OPT_OUTPUT(verify_args, output, 'o'),
     CLI_OPT_QUIET(verify_args, quiet),
-    CLI_OPT_DECODERS(verify_args),
+    CLI_OPT_DECODERS(verify_args, decoders),
 };
 
 static void init(void *p)
@@ -230,7 +226,7 @@ static int verify_many(verify_args *a, cli_outfile *of)
 static int run(void *p)
 {
     verify_args *a = p;
-    int types_code = CLI_TYPES_LOAD_ALL("verify", a);
+    int types_code = CLI_TYPES_LOAD_ALL("verify", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }
