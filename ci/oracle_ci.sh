@@ -27,7 +27,7 @@ builds=${GGUFSAFE_ORACLE_BUILD_ROOT:-build}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 targets="gs_oracle test_oracle_written test_oracle_blocks test_oracle_corpus replay_oracle_diff
-         corpus_generated ggufsafe_cli"
+         corpus_generated ggufsafe_cli gs_golden gs_fake_ggml_crash"
 
 step() {
     local t0=$SECONDS

@@ -644,6 +644,9 @@ typedef struct gs_plugin gs_plugin;
 #define GS_PLUGIN_HOST_COMMAND "__plugin-host"
 /* `host_program __plugin-host --ggml LIBGGML_PATH`: the host serves ggml's decoders instead. */
 #define GS_PLUGIN_HOST_GGML "--ggml"
+/* `host_program __plugin-host --ggml-kernel LIBGGML_PATH`: ggml's decoders for every type
+ * (gs_plugin_open_ggml_kernel). */
+#define GS_PLUGIN_HOST_GGML_KERNEL "--ggml-kernel"
 
 typedef struct gs_plugin_options {
     size_t struct_size;       /* set by gs_plugin_options_init */
@@ -671,6 +674,18 @@ GS_API gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts,
  * crash, hang or out-of-bounds write is reported by gs_plugin_failure as "ggml library PATH ...". */
 GS_API gs_status gs_plugin_open_ggml(const char *ggml_path, const gs_plugin_options *opts,
                                      gs_plugin **out, gs_error *err);
+/* The ggml decoder path (GS_KERNEL_GGML) in a child: gs_plugin_open_ggml, but the child
+ * (`host_program __plugin-host --ggml-kernel GGML_PATH`) also selects GS_KERNEL_GGML there and
+ * serves every type of our registry that the loaded ggml converts (not F32, a copy on every
+ * path; not Q8_1, which ggml cannot convert; Q8_K through dequantize_row_q8_K), under the
+ * registry's names and geometry, with override_builtin set, beside the types the registry
+ * lacks. Given to gs_options.decoders, with gs_set_kernel(GS_KERNEL_GGML) in this process too,
+ * a file then decodes as on the in-process ggml path, bit for bit, but no ggml decoder runs in
+ * this process: F32 is copied here and Q8_1 returns GS_E_KERNEL_UNAVAILABLE here, as in-process.
+ * Without a host program the ggml path stays in-process (gs_set_kernel alone). The statuses of
+ * gs_plugin_open_ggml. */
+GS_API gs_status gs_plugin_open_ggml_kernel(const char *ggml_path, const gs_plugin_options *opts,
+                                            gs_plugin **out, gs_error *err);
 /* Stops the child (if any) and unloads the plugin: files opened with its decoders must be closed
  * first. NULL is a no-op. */
 GS_API void gs_plugin_close(gs_plugin *plugin);

@@ -30,6 +30,10 @@ extern char **environ;
 #define STDERR_KEEP 512u /* bytes of the child's stderr kept for the message */
 #define FAILURE_MAX 1024u
 
+/* What the child serves: a plugin, ggml's new types (`--ggml`), or every type ggml decodes
+ * (`--ggml-kernel`, GGUFSAFE_KERNEL=ggml in a child). */
+typedef enum host_mode { HOST_PLUGIN, HOST_GGML, HOST_GGML_KERNEL } host_mode;
+
 typedef struct slot {
     struct gs_plugin *plugin;
     gs_plugin_decode_fn fn; /* in-process */
@@ -345,9 +349,9 @@ static gs_status slot_decode(void *ctx, int32_t type, const void *src, size_t sr
     return st;
 }
 
-/* Starts `host __plugin-host path` (ggml: `host __plugin-host --ggml path`) with its stdin and
- * stdout on one end of a socket pair. */
-static gs_status spawn_child(gs_plugin *p, const char *host, const char *path, bool ggml,
+/* Starts `host __plugin-host path` (ggml: `host __plugin-host --ggml path`, or --ggml-kernel)
+ * with its stdin and stdout on one end of a socket pair. */
+static gs_status spawn_child(gs_plugin *p, const char *host, const char *path, host_mode mode,
                              gs_error *err)
 {
     int sv[2], ep[2];
@@ -367,7 +371,7 @@ static gs_status spawn_child(gs_plugin *p, const char *host, const char *path, b
     posix_spawn_file_actions_adddup2(&fa, ep[1], 2);
     /* posix_spawn's argv is char *const[]: copies, not casts of the caller's strings */
     char *h = strdup(host), *c = strdup(GS_PLUGIN_HOST_COMMAND), *pp = strdup(path);
-    char *g = strdup(GS_PLUGIN_HOST_GGML);
+    char *g = strdup(mode == HOST_GGML_KERNEL ? GS_PLUGIN_HOST_GGML_KERNEL : GS_PLUGIN_HOST_GGML);
     if (h == NULL || c == NULL || pp == NULL || g == NULL) {
         free(h), free(c), free(pp), free(g);
         posix_spawn_file_actions_destroy(&fa);
@@ -377,7 +381,7 @@ static gs_status spawn_child(gs_plugin *p, const char *host, const char *path, b
     char *argv[] = {h, c, pp, NULL};
     char *argv_ggml[] = {h, c, g, pp, NULL};
     pid_t pid;
-    int rc = posix_spawn(&pid, host, &fa, NULL, ggml ? argv_ggml : argv, environ);
+    int rc = posix_spawn(&pid, host, &fa, NULL, mode != HOST_PLUGIN ? argv_ggml : argv, environ);
     free(h), free(c), free(pp), free(g);
     posix_spawn_file_actions_destroy(&fa);
     close(sv[1]);
@@ -423,10 +427,10 @@ static gs_status load_in_process(gs_plugin *p, const char *path, uint8_t *enc, s
     return GS_OK;
 }
 
-static gs_status load_in_child(gs_plugin *p, const char *host, const char *path, bool ggml,
+static gs_status load_in_child(gs_plugin *p, const char *host, const char *path, host_mode mode,
                                uint8_t *enc, size_t *enc_len, gs_error *err)
 {
-    gs_status st = spawn_child(p, host, path, ggml, err);
+    gs_status st = spawn_child(p, host, path, mode, err);
     if (st != GS_OK) {
         return st;
     }
@@ -435,11 +439,14 @@ static gs_status load_in_child(gs_plugin *p, const char *host, const char *path,
     if (st != GS_OK) {
         return gsi_fail(err, st, 0, GS_CONTEXT_NONE, NULL, 0, "%s", p->failure);
     }
-    if (kind == GSI_PF_LOAD_ERROR) {
+    if (kind == GSI_PF_LOAD_ERROR || kind == GSI_PF_TABLE_ERROR) {
+        /* not loadable: GS_E_IO; loaded, but a table we cannot use: GS_E_INVALID_ARGUMENT, the
+         * status load_in_process gives for the same plugin */
         char text[GSI_PF_TEXT_MAX * 4 + 8];
         gsi_escape_text(text, sizeof text, p->buf, len);
         reap(p, false);
-        return gsi_fail(err, GS_E_IO, 0, GS_CONTEXT_NONE, NULL, 0, "%s", text);
+        return gsi_fail(err, kind == GSI_PF_LOAD_ERROR ? GS_E_IO : GS_E_INVALID_ARGUMENT, 0,
+                        GS_CONTEXT_NONE, NULL, 0, "%s", text);
     }
     if (kind != GSI_PF_TABLE) {
         reap(p, true);
@@ -451,10 +458,11 @@ static gs_status load_in_child(gs_plugin *p, const char *host, const char *path,
     return GS_OK;
 }
 
-/* ggml: path is a libggml-base served by the host (`--ggml`), only ever in a child. */
-static gs_status plugin_open(const char *path, bool ggml, const gs_plugin_options *opts,
+/* HOST_GGML*: path is a libggml-base served by the host, only ever in a child. */
+static gs_status plugin_open(const char *path, host_mode mode, const gs_plugin_options *opts,
                              gs_plugin **out, gs_error *err)
 {
+    const bool ggml = mode != HOST_PLUGIN;
     gsi_error_clear(err);
     if (path == NULL || out == NULL ||
         (opts != NULL && opts->struct_size < sizeof(gs_plugin_options)) ||
@@ -494,9 +502,9 @@ static gs_status plugin_open(const char *path, bool ggml, const gs_plugin_option
     size_t enc_len = 0;
     gs_status st = o.host_program == NULL
                        ? load_in_process(p, path, enc, &enc_len, err)
-                       : load_in_child(p, o.host_program, path, ggml, enc, &enc_len, err);
+                       : load_in_child(p, o.host_program, path, mode, enc, &enc_len, err);
     if (st == GS_OK) {
-        st = gsi_plugin_table_parse(enc, enc_len, p->desc, err);
+        st = gsi_plugin_table_parse(enc, enc_len, mode == HOST_GGML_KERNEL, p->desc, err);
     }
     free(enc);
     if (st != GS_OK) {
@@ -526,13 +534,19 @@ static gs_status plugin_open(const char *path, bool ggml, const gs_plugin_option
 gs_status gs_plugin_open(const char *path, const gs_plugin_options *opts, gs_plugin **out,
                          gs_error *err)
 {
-    return plugin_open(path, false, opts, out, err);
+    return plugin_open(path, HOST_PLUGIN, opts, out, err);
 }
 
 gs_status gs_plugin_open_ggml(const char *ggml_path, const gs_plugin_options *opts,
                               gs_plugin **out, gs_error *err)
 {
-    return plugin_open(ggml_path, true, opts, out, err);
+    return plugin_open(ggml_path, HOST_GGML, opts, out, err);
+}
+
+gs_status gs_plugin_open_ggml_kernel(const char *ggml_path, const gs_plugin_options *opts,
+                                     gs_plugin **out, gs_error *err)
+{
+    return plugin_open(ggml_path, HOST_GGML_KERNEL, opts, out, err);
 }
 
 void gs_plugin_close(gs_plugin *p)

@@ -16,10 +16,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "dispatch.h"
 #include "ggufsafe_plugin.h"
 #include "le_load.h"
 #include "plugin_proto.h"
 #include "plugin_table.h"
+#include "type_registry.h"
 
 #define GUARD_BYTES (64u * 1024u)
 #define CANARY_BYTES 4096u
@@ -182,14 +184,22 @@ static int decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len)
     return 0;
 }
 
-/* `--ggml PATH`: ggml's decoders (gs_ggml_decoders) as a plugin table, each type's decode a
- * call of the library's to_float through its gs_decoder. */
+/* `--ggml PATH`: ggml's decoders for the types our registry lacks (gs_ggml_decoders) as a plugin
+ * table, each type's decode a call of the library's to_float through its gs_decoder.
+ * `--ggml-kernel PATH` (GGUFSAFE_KERNEL=ggml in the command): the registry's types too, each
+ * decoded by this process's ggml decoder path (gs_set_kernel(GS_KERNEL_GGML), gs_dequantize),
+ * so that the parent's output is the in-process ggml path's by construction. F32 (a copy on
+ * every path) and the types the loaded ggml cannot convert (Q8_1) are not served: the parent
+ * copies the one and refuses the other per tensor, as in-process. */
 static const gs_decoder *ggml_decoders;
 static size_t ggml_n;
 
 static int ggml_decode(int32_t type, const void *src, size_t src_bytes, float *dst,
                        size_t n_elems)
 {
+    if (type >= 0 && type < GS_TYPE_COUNT) {
+        return (int)gs_dequantize((gs_type)type, src, src_bytes, dst, n_elems);
+    }
     for (size_t i = 0; i < ggml_n; i++) {
         if (ggml_decoders[i].type.id == type) {
             const gs_decoder *d = &ggml_decoders[i];
@@ -199,19 +209,30 @@ static int ggml_decode(int32_t type, const void *src, size_t src_bytes, float *d
     return -1;
 }
 
-static const gs_plugin_table *ggml_table(const char *path)
+static const gs_plugin_table *ggml_table(const char *path, bool every_type)
 {
     static gs_plugin_type types[GGUFSAFE_PLUGIN_MAX_TYPES];
     static gs_plugin_table table;
     gs_error e;
-    if (gs_set_ggml_library(path, &e) != GS_OK) {
+    if (gs_set_ggml_library(path, &e) != GS_OK ||
+        (every_type && gs_set_kernel(GS_KERNEL_GGML) != GS_OK)) {
         char why[GSI_PF_TEXT_MAX];
         (void)gs_ggml_describe(why, sizeof why);
         send_text(GSI_PF_LOAD_ERROR, why);
         return NULL;
     }
+    size_t n = 0;
+    const gsi_ggml *g = every_type ? gsi_ggml_active() : NULL;
+    for (int32_t t = 0; g != NULL && t < GS_TYPE_COUNT; t++) {
+        const gsi_type_row *row = gsi_type_lookup(t);
+        if (t != GS_TYPE_F32 && gsi_type_is_usable(row) && row->decodable &&
+            gsi_ggml_decoder(g, t) != NULL) {
+            types[n++] = (gs_plugin_type){t, row->name, row->block_elems, row->block_bytes,
+                                          ggml_decode};
+        }
+    }
     ggml_decoders = gs_ggml_decoders(&ggml_n);
-    if (ggml_n == 0 || ggml_n > GGUFSAFE_PLUGIN_MAX_TYPES) {
+    if ((n == 0 && ggml_n == 0) || ggml_n > GGUFSAFE_PLUGIN_MAX_TYPES - n) {
         send_text(GSI_PF_LOAD_ERROR, ggml_n == 0 ? "the ggml library has no type beyond "
                                                    "ggufsafe's registry"
                                                  : "the ggml library has too many new types");
@@ -219,9 +240,10 @@ static const gs_plugin_table *ggml_table(const char *path)
     }
     for (size_t i = 0; i < ggml_n; i++) {
         const gs_type_def *t = &ggml_decoders[i].type;
-        types[i] = (gs_plugin_type){t->id, t->name, t->block_elems, t->block_bytes, ggml_decode};
+        types[n++] = (gs_plugin_type){t->id, t->name, t->block_elems, t->block_bytes,
+                                      ggml_decode};
     }
-    table = (gs_plugin_table){GGUFSAFE_PLUGIN_ABI_VERSION, sizeof table, "ggml", ggml_n, types};
+    table = (gs_plugin_table){GGUFSAFE_PLUGIN_ABI_VERSION, sizeof table, "ggml", n, types};
     return &table;
 }
 
@@ -246,16 +268,18 @@ static const gs_plugin_table *plugin_table(const char *path)
 
 int gs_plugin_host_main(int argc, char **argv)
 {
-    bool ggml = argc == 4 && strcmp(argv[2], GS_PLUGIN_HOST_GGML) == 0;
-    if ((argc != 3 && !ggml) || strcmp(argv[1], GS_PLUGIN_HOST_COMMAND) != 0) {
+    const bool ggml = argc == 4 && strcmp(argv[2], GS_PLUGIN_HOST_GGML) == 0;
+    const bool kernel = argc == 4 && strcmp(argv[2], GS_PLUGIN_HOST_GGML_KERNEL) == 0;
+    if ((argc != 3 && !ggml && !kernel) || strcmp(argv[1], GS_PLUGIN_HOST_COMMAND) != 0) {
         fprintf(stderr, "usage: %s " GS_PLUGIN_HOST_COMMAND " PLUGIN | " GS_PLUGIN_HOST_COMMAND
-                        " " GS_PLUGIN_HOST_GGML " LIBGGML (internal: started by ggufsafe to run "
-                        "a decoder plugin or ggml's decoders)\n",
+                        " " GS_PLUGIN_HOST_GGML " LIBGGML | " GS_PLUGIN_HOST_COMMAND " "
+                        GS_PLUGIN_HOST_GGML_KERNEL " LIBGGML (internal: started by ggufsafe to "
+                        "run a decoder plugin or ggml's decoders)\n",
                 argc > 0 ? argv[0] : "ggufsafe");
         return 2;
     }
     signal(SIGPIPE, SIG_DFL);
-    const gs_plugin_table *t = ggml ? ggml_table(argv[3]) : plugin_table(argv[2]);
+    const gs_plugin_table *t = ggml || kernel ? ggml_table(argv[3], kernel) : plugin_table(argv[2]);
     if (t == NULL) {
         return 1;
     }
@@ -263,7 +287,7 @@ int gs_plugin_host_main(int argc, char **argv)
     size_t enc_len;
     gs_error e;
     if (gsi_plugin_table_encode(t, enc, &enc_len, &e) != GS_OK) {
-        send_text(GSI_PF_LOAD_ERROR, e.detail);
+        send_text(GSI_PF_TABLE_ERROR, e.detail); /* the in-process status, not a load failure */
         return 1;
     }
     if (!setup_output()) {

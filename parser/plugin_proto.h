@@ -15,7 +15,10 @@ enum {
     GSI_PF_RESULT = 4,     /* child: i32 the plugin's return, then n_elems floats when 0 */
     GSI_PF_OOB = 5,        /* child: u64 how far past (or before) its output the plugin wrote,
                               u32 1 after the end / 0 before the start */
-    GSI_PF_QUIT = 6        /* parent: stop */
+    GSI_PF_QUIT = 6,       /* parent: stop */
+    GSI_PF_TABLE_ERROR = 7 /* child: the plugin loaded, but its table is one this library cannot
+                              use (text): GS_E_INVALID_ARGUMENT, as gsi_plugin_table_encode says
+                              in-process, where GSI_PF_LOAD_ERROR is GS_E_IO */
 };
 
 #define GSI_PF_HEADER 8u

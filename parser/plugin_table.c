@@ -4,6 +4,7 @@
 
 #include "error.h"
 #include "le_load.h"
+#include "type_registry.h"
 
 static void put_u32(uint8_t *buf, size_t *at, uint32_t v)
 {
@@ -107,8 +108,8 @@ static gs_status short_table(gs_error *err, const reader *r, const char *what)
                     "plugin table: %zu bytes end inside %s", r->len, what);
 }
 
-gs_status gsi_plugin_table_parse(const uint8_t *bytes, size_t len, gsi_plugin_desc *out,
-                                 gs_error *err)
+gs_status gsi_plugin_table_parse(const uint8_t *bytes, size_t len, bool builtin_ok,
+                                 gsi_plugin_desc *out, gs_error *err)
 {
     gsi_error_clear(err);
     memset(out, 0, sizeof *out);
@@ -179,11 +180,20 @@ gs_status gsi_plugin_table_parse(const uint8_t *bytes, size_t len, gsi_plugin_de
                             "plugin table: type %u's name holds a NUL", i);
         }
         r.at += name_len;
+        const gsi_type_row *row = builtin_ok ? gsi_type_lookup((int32_t)id) : NULL;
+        if (row != NULL && (!gsi_type_is_usable(row) || !row->decodable ||
+                            row->block_elems != elems || row->block_bytes != bsize ||
+                            strcmp(row->name, e->name) != 0)) {
+            return gsi_fail(err, GS_E_INVALID_ARGUMENT, entry_at, GS_CONTEXT_NONE,
+                            (const uint8_t *)e->name, name_len,
+                            "plugin table: type %u (id %u) is not the registry's %s (%u elements "
+                            "in %u bytes)", i, id, row->name, row->block_elems, row->block_bytes);
+        }
         e->def = (gs_type_def){.id = (int32_t)id,
                                .name = e->name,
                                .block_elems = elems,
                                .block_bytes = bsize,
-                               .override_builtin = false};
+                               .override_builtin = row != NULL};
         defs[i] = e->def;
     }
     if (r.at != len) {

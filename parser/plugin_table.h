@@ -10,6 +10,7 @@
 #ifndef GGUFSAFE_PLUGIN_TABLE_H
 #define GGUFSAFE_PLUGIN_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -40,9 +41,12 @@ gs_status gsi_plugin_table_encode(const gs_plugin_table *t, uint8_t *buf, size_t
 
 /* Parses and checks bytes[0..len): every field bounded, the ABI version this library reads, the
  * title printable ASCII, and the types as one gs_type_defs_check set (no built-in id: a plugin
- * serves new types). GS_OK with *out filled, or GS_E_INVALID_ARGUMENT with err (offset: the
+ * serves new types). With builtin_ok (the table of the ggml kernel host, which serves ggml's
+ * decoders for the registry's types too), an id the registry knows is accepted when it is a
+ * live, decodable type given with exactly the registry's name and geometry; its def then has
+ * override_builtin set. GS_OK with *out filled, or GS_E_INVALID_ARGUMENT with err (offset: the
  * byte of the field that failed; context: the type's name when one is known). */
-gs_status gsi_plugin_table_parse(const uint8_t *bytes, size_t len, gsi_plugin_desc *out,
-                                 gs_error *err);
+gs_status gsi_plugin_table_parse(const uint8_t *bytes, size_t len, bool builtin_ok,
+                                 gsi_plugin_desc *out, gs_error *err);
 
 #endif

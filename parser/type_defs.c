@@ -159,7 +159,13 @@ static void fill(gsi_ext_type *e, const gs_type_def *d)
     e->row.block_bytes = d->block_bytes;
     e->row.status = GS_TYPE_LIVE;
     e->row.decodable = false;
-    e->row.quantized = true;
+    /* an override with the registry's own geometry (ggml's decoders for a built-in type, the
+     * ggml kernel child) is that type with another decoder: it keeps the registry's answer */
+    const gsi_type_row *b = gsi_type_lookup(d->id);
+    e->row.quantized = b != NULL && b->block_elems == d->block_elems &&
+                               b->block_bytes == d->block_bytes
+                           ? b->quantized
+                           : true;
 }
 
 gs_status gsi_file_types_load(gs_file *f, const gs_options *o, gs_error *err)
@@ -270,7 +276,7 @@ gs_status gs_file_type_info_sized(const gs_file *file, int32_t type, gs_type_inf
     info.block_bytes = e->row.block_bytes;
     info.status = GS_TYPE_LIVE;
     info.decodable = e->row.decodable;
-    info.quantized = true;
+    info.quantized = e->row.quantized;
     gsi_copy_sized(out, out_size, &info, sizeof info);
     return GS_OK;
 }

@@ -46,6 +46,17 @@ static void json_parts(cli_json *j, const cert_run *r)
     cli_json_end_array(j);
 }
 
+/* A finding's index, or null for CERT_NO_CAUSE. */
+static void json_cause(cli_json *j, const char *key, size_t finding)
+{
+    cli_json_key(j, key);
+    if (finding == CERT_NO_CAUSE) {
+        cli_json_null(j);
+    } else {
+        cli_json_u64(j, finding);
+    }
+}
+
 static void json_finding(cli_json *j, const cert_run *r, const cert_finding *f)
 {
     cli_json_begin_object(j);
@@ -77,12 +88,7 @@ static void json_finding(cli_json *j, const cert_run *r, const cert_finding *f)
     cli_json_key_cstring(j, "message", f->message);
     cli_json_key_cstring(j, "hint", f->hint);
     cli_json_key_cstring(j, "help", f->help);
-    cli_json_key(j, "caused_by");
-    if (f->caused_by == CERT_NO_CAUSE) {
-        cli_json_null(j);
-    } else {
-        cli_json_u64(j, f->caused_by);
-    }
+    json_cause(j, "caused_by", f->caused_by);
     if (r->opt.baseline != NULL) {
         cli_json_key_cstring(j, "baseline", f->baselined ? "unchanged" : "new");
     }
@@ -160,12 +166,7 @@ void cert_json_report(cli_json *j, const cert_run *r)
     cli_json_key_cstring(j, "fail_on", r->opt.fail_on == CERT_WARNING ? "warning" : "error");
     cli_json_key_bool(j, "certified", cert_exit_code(r) == 0);
     cli_json_key_cstring(j, "verdict", r->verdict);
-    cli_json_key(j, "root_cause");
-    if (r->root_cause == CERT_NO_CAUSE) {
-        cli_json_null(j);
-    } else {
-        cli_json_u64(j, r->root_cause);
-    }
+    json_cause(j, "root_cause", r->root_cause);
     cli_json_key_bool(j, "read_failed", r->read_failed);
     uint64_t counts[3];
     cert_count(&r->findings, r->opt.profile, counts);

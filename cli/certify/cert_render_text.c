@@ -35,12 +35,8 @@ const char *cert_render_affects(unsigned profiles)
 
 const char *cert_sarif_level(cert_severity s)
 {
-    switch (s) {
-    case CERT_ERROR: return "error";
-    case CERT_WARNING: return "warning";
-    case CERT_INFO: return "note";
-    }
-    return "note";
+    /* SARIF says "note" where a finding says "info" */
+    return s == CERT_ERROR || s == CERT_WARNING ? cert_severity_name(s) : "note";
 }
 
 void cert_render_location(const cert_run *r, const cert_finding *f, char *buf, size_t cap)

@@ -112,40 +112,28 @@ static bool block_odd(const scale_layout *l, const uint8_t *b)
     return false;
 }
 
-/* Zero elements of a plain type: word compares the compiler can vectorise. */
+/* Zero elements of a plain type: word compares the compiler can vectorise, one loop per width
+ * (COUNT_ZEROS of the word type). */
+#define COUNT_ZEROS(word)                                                                        \
+    for (size_t i = 0; i < n; i++) {                                                             \
+        word v;                                                                                  \
+        memcpy(&v, p + sizeof v * i, sizeof v);                                                  \
+        z += v == 0;                                                                             \
+    }
+
 static uint64_t zero_words(const uint8_t *p, size_t n, size_t width)
 {
     uint64_t z = 0;
     switch (width) {
-    case 1:
-        for (size_t i = 0; i < n; i++) {
-            z += p[i] == 0;
-        }
-        break;
-    case 2:
-        for (size_t i = 0; i < n; i++) {
-            uint16_t v;
-            memcpy(&v, p + 2 * i, 2);
-            z += v == 0;
-        }
-        break;
-    case 4:
-        for (size_t i = 0; i < n; i++) {
-            uint32_t v;
-            memcpy(&v, p + 4 * i, 4);
-            z += v == 0;
-        }
-        break;
-    default:
-        for (size_t i = 0; i < n; i++) {
-            uint64_t v;
-            memcpy(&v, p + 8 * i, 8);
-            z += v == 0;
-        }
-        break;
+    case 1: COUNT_ZEROS(uint8_t) break;
+    case 2: COUNT_ZEROS(uint16_t) break;
+    case 4: COUNT_ZEROS(uint32_t) break;
+    default: COUNT_ZEROS(uint64_t) break;
     }
     return z;
 }
+
+#undef COUNT_ZEROS
 
 static const uint8_t zeros[512];
 

@@ -276,27 +276,37 @@ int cli_kernel_unavailable(void)
 
 int cli_load_ggml(const char *command, const char *path, bool in_process, uint64_t timeout_ms)
 {
+    gs_error err;
+    const gs_status st = path != NULL ? gs_set_ggml_library(path, &err) : GS_OK;
+    if (st != GS_OK) {
+        char why[2048];
+        (void)gs_ggml_describe(why, sizeof why); /* the whole reason; err.detail is its head */
+        cli_text reason;
+        cli_text_escape_cstr(&reason, st == GS_E_INVALID_ARGUMENT ? err.detail : why);
+        fprintf(stderr, "error: %s: --ggml: %s\nhint: give the path of a libggml-base.so, 0.9 or "
+                        "a later 0.x release (ggufsafe(1), ENVIRONMENT)\n",
+                gs_status_name(st), reason.s);
+        return CLI_EXIT_USAGE;
+    }
+    bool usable = false;
+    if (!in_process && gs_active_kernel(&usable) == GS_KERNEL_GGML && usable) {
+        /* GGUFSAFE_KERNEL=ggml: every type ggml decodes, in the child; the library here only
+         * vouches, copies F32 and refuses what ggml cannot convert. Without --ggml, the one
+         * GGUFSAFE_GGML named, and (as in-process) none of its new types. */
+        const char *lib = path != NULL ? path : getenv("GGUFSAFE_GGML");
+        if (lib != NULL) {
+            return cli_types_load_ggml_child(command, lib, true, path != NULL, timeout_ms);
+        }
+    }
     if (path == NULL) {
         return -1;
     }
-    gs_error err;
-    const gs_status st = gs_set_ggml_library(path, &err);
-    if (st == GS_OK) {
-        size_t n = 0;
-        const gs_decoder *d = gs_ggml_decoders(&n);
-        if (n > 0 && !in_process) {
-            return cli_types_load_ggml_child(command, path, timeout_ms); /* its to_float there */
-        }
-        return cli_types_add_decoders(command, d, n);
+    size_t n = 0;
+    const gs_decoder *d = gs_ggml_decoders(&n);
+    if (n > 0 && !in_process) {
+        return cli_types_load_ggml_child(command, path, false, true, timeout_ms);
     }
-    char why[2048];
-    (void)gs_ggml_describe(why, sizeof why); /* the whole reason; err.detail is its head */
-    cli_text reason;
-    cli_text_escape_cstr(&reason, st == GS_E_INVALID_ARGUMENT ? err.detail : why);
-    fprintf(stderr, "error: %s: --ggml: %s\nhint: give the path of a libggml-base.so, 0.9 or a "
-                    "later 0.x release (ggufsafe(1), ENVIRONMENT)\n",
-            gs_status_name(st), reason.s);
-    return CLI_EXIT_USAGE;
+    return cli_types_add_decoders(command, d, n);
 }
 
 int cli_kernel_tensor_unavailable(const char *tensor_name, size_t name_len, int32_t type)

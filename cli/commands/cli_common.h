@@ -43,8 +43,10 @@ int cli_kernel_unavailable(void);
 /* `--ggml PATH`: loads that libggml-base for the ggml path (gs_set_ggml_library) and adds its
  * types our registry does not know, with their decoders, to the command's set (cli_types.h):
  * decoded by ggml's to_float in a child process (cli_types_load_ggml_child, timeout_ms per call),
- * or in this process with in_process (--plugin-in-process). -1 when path is NULL or it loaded;
- * otherwise the error line with the loader's reason and CLI_EXIT_USAGE. */
+ * or in this process with in_process (--plugin-in-process). With GGUFSAFE_KERNEL=ggml (the
+ * library from --ggml or GGUFSAFE_GGML) and not in_process, the child serves the registry's
+ * types too (`__plugin-host --ggml-kernel`): no ggml decoder runs in this process. -1 when path
+ * is NULL or it loaded; otherwise the error line with the loader's reason and CLI_EXIT_USAGE. */
 int cli_load_ggml(const char *command, const char *path, bool in_process, uint64_t timeout_ms);
 /* A tensor the active path cannot decode although the path runs: on the ggml path, a type the
  * loaded ggml has no decoder for (Q8_1). Prints it, naming the tensor, its type and the ggml

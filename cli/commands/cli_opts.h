@@ -134,10 +134,27 @@ extern const char *const cli_profile_choices[]; /* "strict", "lenient": gs_profi
              "does not know; it runs in a child process that a crash or hang cannot take\n"     \
              "down (exit 2, naming the plugin and the tensor)"},                                 \
     {.name = "plugin-in-process", CLI_FLAG(T, in_process),                                        \
-     .help = "run the plugins and --ggml's decoders inside this process (faster; for code\n"    \
-             "you trust)"},                                                                    \
+     .help = "run the plugins and ggml's decoders (--ggml, GGUFSAFE_KERNEL=ggml) inside\n"    \
+             "this process (faster; for code you trust)"},                                     \
     {.name = "plugin-timeout", .arg = "MS", CLI_COUNT(T, timeout, 1, 3600000),                    \
      .help = "a plugin call unanswered after MS milliseconds is a hang (default 30000)"}
+/* The decoders a decoding command loads with cli_types_load_all, in their --help order:
+ * --type, --plugin (and its two settings), --ggml; members types, plugins, plugin_in_process,
+ * plugin_timeout and ggml of T. */
+/* The members CLI_OPT_DECODERS fills: a decoding command's new types, and where their geometry
+ * and decoders come from (cli_types_load_all). */
+typedef struct cli_decoder_args {
+    cli_list types;         /* --type */
+    cli_list plugins;       /* --plugin */
+    bool plugin_in_process; /* --plugin-in-process */
+    uint64_t plugin_timeout; /* --plugin-timeout; 0: the library's default */
+    const char *ggml;       /* --ggml */
+} cli_decoder_args;
+/* --type, --plugin and --ggml into member m (a cli_decoder_args) of T. */
+#define CLI_OPT_DECODERS(T, m)                                                                    \
+    CLI_OPT_TYPES(T, m.types),                                                                    \
+        CLI_OPT_PLUGINS(T, m.plugins, m.plugin_in_process, m.plugin_timeout),                     \
+        CLI_OPT_GGML(T, m.ggml)
 /* The report to FILE instead of standard output; '-' is standard output. */
 #define CLI_OPT_OUTPUT(T, m, letter_)                                                             \
     {.name = "output", .letter = (letter_), .arg = "FILE", CLI_PATH(T, m),                        \

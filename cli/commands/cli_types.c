@@ -74,13 +74,17 @@ static bool self_path(char *buf, size_t cap)
     return true;
 }
 
-/* Keeps p (closed at exit) and adds its decoders to the set, checked as one. */
-static int add_plugin(const char *command, gs_plugin *p)
+/* Keeps p (closed at exit) and adds its decoders to the set, checked as one; the registry's
+ * types only unless new_types. */
+static int add_plugin(const char *command, gs_plugin *p, bool new_types)
 {
     plugins[n_plugins++] = p;
     size_t n;
     const gs_decoder *d = gs_plugin_decoders(p, &n);
     for (size_t k = 0; k < n; k++) {
+        if (!new_types && d[k].type.id >= GS_TYPE_COUNT) {
+            continue;
+        }
         if (current.n_decoders == GS_TYPE_DEF_MAX) {
             return cli_usage_error(command, "--plugin: more than %u decoder types in all",
                                    GS_TYPE_DEF_MAX);
@@ -136,7 +140,7 @@ int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_p
                     e.detail);
             return CLI_EXIT_USAGE;
         }
-        int code = add_plugin(command, p);
+        int code = add_plugin(command, p, true);
         if (code >= 0) {
             return code;
         }
@@ -144,7 +148,8 @@ int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_p
     return -1;
 }
 
-int cli_types_load_ggml_child(const char *command, const char *path, uint64_t timeout_ms)
+int cli_types_load_ggml_child(const char *command, const char *path, bool kernel, bool new_types,
+                              uint64_t timeout_ms)
 {
     if (!self_path(self, sizeof self)) {
         return cli_usage_error(command, "--ggml: cannot find this program to run ggml's decoders "
@@ -157,7 +162,8 @@ int cli_types_load_ggml_child(const char *command, const char *path, uint64_t ti
     po.timeout_ms = (unsigned)timeout_ms;
     gs_plugin *p;
     gs_error e;
-    gs_status st = gs_plugin_open_ggml(path, &po, &p, &e);
+    gs_status st = kernel ? gs_plugin_open_ggml_kernel(path, &po, &p, &e)
+                          : gs_plugin_open_ggml(path, &po, &p, &e);
     if (st != GS_OK) {
         cli_text v;
         cli_text_escape_cstr(&v, path);
@@ -167,7 +173,7 @@ int cli_types_load_ggml_child(const char *command, const char *path, uint64_t ti
                 gs_status_name(st), e.detail);
         return CLI_EXIT_USAGE;
     }
-    return add_plugin(command, p);
+    return add_plugin(command, p, new_types);
 }
 
 int cli_types_add_decoders(const char *command, const gs_decoder *d, size_t n)

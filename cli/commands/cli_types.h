@@ -36,6 +36,10 @@ int cli_types_load_plugins(const char *command, const cli_list *paths, bool in_p
  * path NULL when absent): -1, or the exit code of the first that failed. */
 int cli_types_load_all(const char *command, const cli_list *specs, const cli_list *plugin_paths,
                        const char *ggml, bool in_process, uint64_t timeout_ms);
+/* cli_types_load_all with the options CLI_OPT_DECODERS put in d. */
+#define CLI_TYPES_LOAD_ALL(command, d)                                                            \
+    cli_types_load_all((command), &(d)->types, &(d)->plugins, (d)->ggml, (d)->plugin_in_process, \
+                       (d)->plugin_timeout)
 
 /* After a decode failed with GS_E_DECODER_FAILED: the error line naming the plugin, what
  * happened and `what` was decoded (already escaped: "tensor 'w'"). Returns CLI_EXIT_USAGE. */
@@ -45,9 +49,12 @@ int cli_types_decoder_failure(const char *what);
 const cli_types *cli_types_current(void);
 
 /* ggml's new types (gs_ggml_decoders of the library at path, loaded already) decoded by a child
- * that this program runs as `__plugin-host --ggml path` (gs_plugin_open_ggml), added to the set
- * like a plugin's: -1, or the exit code after the error line. */
-int cli_types_load_ggml_child(const char *command, const char *path, uint64_t timeout_ms);
+ * that this program runs as `__plugin-host --ggml path` (gs_plugin_open_ggml); with kernel
+ * (GGUFSAFE_KERNEL=ggml), `__plugin-host --ggml-kernel path` (gs_plugin_open_ggml_kernel): the
+ * registry's types ggml converts as well, and the new types only when new_types. Added to the
+ * set like a plugin's: -1, or the exit code after the error line. */
+int cli_types_load_ggml_child(const char *command, const char *path, bool kernel, bool new_types,
+                              uint64_t timeout_ms);
 
 /* Appends decoders from another source (the loaded ggml's new types) to the command's set:
  * -1, or the exit code after a usage error (too many). An id --type defines keeps --type's

@@ -28,7 +28,6 @@
 
 typedef struct certify_args {
     cli_args base;
-    const char *ggml;
     cli_list paths;
     int profile, fail_on;
     uint64_t max_depth, max_entries;
@@ -36,10 +35,7 @@ typedef struct certify_args {
     bool json, sarif, deep, part_only, metadata_only, quiet, list_codes;
     uint64_t jobs;
     const char *output;
-    cli_list types; /* --type */
-    cli_list plugins; /* --plugin */
-    bool plugin_in_process;
-    uint64_t plugin_timeout;
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } certify_args;
 
 static const char *const fail_on_choices[] = {"error", "warning", NULL};
@@ -89,12 +85,13 @@ static const cli_opt options[] = {
              "a usage error naming REPORT:LINE:COLUMN"},
     CLI_OPT_OUTPUT(certify_args, output, 'o'),
     CLI_OPT_QUIET(certify_args, quiet),
-    CLI_OPT_GGML(certify_args, ggml),
+    CLI_OPT_GGML(certify_args, decoders.ggml),
     {.name = "list-codes", CLI_FLAG(certify_args, list_codes), .flags = CLI_ALONE,
      .help = "list every finding code (code, severity, profiles it breaks, what it means) and "
              "exit; with --json as JSON (" CLI_SCHEMA("certify-codes") ")"},
-    CLI_OPT_TYPES(certify_args, types),
-    CLI_OPT_PLUGINS(certify_args, plugins, plugin_in_process, plugin_timeout),
+    CLI_OPT_TYPES(certify_args, decoders.types),
+    CLI_OPT_PLUGINS(certify_args, decoders.plugins, decoders.plugin_in_process,
+                    decoders.plugin_timeout),
 };
 
 static void init(void *p)
@@ -131,17 +128,26 @@ static int list_codes(const certify_args *a)
     return cli_outfile_commit(&of, CLI_EXIT_OK);
 }
 
+/* Opens --output, then starts the progress bar: -1, or the exit code. */
+static int begin_report(const certify_args *a, const char *label, cli_outfile *of, progress *bar)
+{
+    int code = cli_outfile_open(of, a->output, &a->base);
+    if (code < 0) {
+        progress_init(bar, label, a->quiet);
+    }
+    return code;
+}
+
 /* Several paths, or a directory: one run, one report, the summary table at its end (text) or
  * on standard error (JSON, SARIF; not with -q). */
 static int run_many(const certify_args *a, const gs_certify_options *opt)
 {
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->output, &a->base);
+    progress bar;
+    int code = begin_report(a, "certify", &of, &bar);
     if (code >= 0) {
         return code;
     }
-    progress bar;
-    progress_init(&bar, "certify", a->quiet);
     gs_certify_batch_options bo;
     gs_certify_batch_options_init(&bo);
     bo.format = a->json    ? GS_CERTIFY_FORMAT_JSON
@@ -204,12 +210,13 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
 static int run(void *p)
 {
     const certify_args *a = p;
-    int types_code = cli_types_use("certify", &a->types);
+    const cli_decoder_args *d = &a->decoders;
+    int types_code = cli_types_use("certify", &d->types);
     if (types_code >= 0) {
         return types_code;
     }
-    types_code = cli_types_load_plugins("certify", &a->plugins, a->plugin_in_process,
-                                        a->plugin_timeout);
+    types_code =
+        cli_types_load_plugins("certify", &d->plugins, d->plugin_in_process, d->plugin_timeout);
     if (types_code >= 0) {
         return types_code;
     }
@@ -236,8 +243,10 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
     if (a->list_codes) {
         return list_codes(a);
     }
-    int ggml_code = cli_load_ggml("certify", a->ggml, a->plugin_in_process,
-                                  a->plugin_timeout);
+    /* without --deep nothing is decoded: no child to start */
+    const cli_decoder_args *d = &a->decoders;
+    int ggml_code =
+        cli_load_ggml("certify", d->ggml, d->plugin_in_process || !a->deep, d->plugin_timeout);
     if (ggml_code >= 0) {
         return ggml_code;
     }
@@ -267,12 +276,11 @@ static int run_paths(const certify_args *a, const gs_certify_policy *policy,
         return run_many(a, &opt);
     }
     cli_outfile of;
-    int code = cli_outfile_open(&of, a->output, &a->base);
+    progress bar;
+    int code = begin_report(a, "certify --deep", &of, &bar);
     if (code >= 0) {
         return code;
     }
-    progress bar;
-    progress_init(&bar, "certify --deep", a->quiet);
     opt.progress = progress_event;
     opt.progress_ctx = &bar;
     gs_certify *report;
@@ -337,11 +345,7 @@ const cli_command cmd_certify = {
                    "error (the file could not be read, or changed while it was read); with "
                    "several paths: 2 when any path could not be read, else 1 when any file is not "
                    "certified or not GGUF, else 0",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(certify_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(certify_args, init, run),
     .man_sections = certify_codes_man,
     .decodes = true,
 };

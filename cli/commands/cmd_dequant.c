@@ -35,17 +35,13 @@
 
 typedef struct dequant_args {
     cli_args base;
-    const char *ggml;
     const char *path;
     cli_list tensors, excludes;
     const char *out_path;
     bool sha256, json, part_only, quiet;
     int profile;
     uint64_t jobs;
-    cli_list types; /* --type */
-    cli_list plugins; /* --plugin */
-    bool plugin_in_process;
-    uint64_t plugin_timeout;
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } dequant_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERAND(dequant_args, path)}};
@@ -71,9 +67,7 @@ static const cli_opt options[] = {
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
-    CLI_OPT_TYPES(dequant_args, types),
-    CLI_OPT_PLUGINS(dequant_args, plugins, plugin_in_process, plugin_timeout),
-    CLI_OPT_GGML(dequant_args, ggml),
+    CLI_OPT_DECODERS(dequant_args, decoders),
 };
 
 static void init(void *p)
@@ -82,16 +76,20 @@ static void init(void *p)
     a->jobs = 1;
 }
 
+/* NaN and Inf counts, and the count, min, max and sum (in order) of the finite values. */
+typedef struct value_stats {
+    uint64_t nan, inf, finite;
+    float min, max;
+    double sum;
+} value_stats;
+
 /* What one pass over a tensor's values accumulates. */
 typedef struct tensor_pass {
     cli_sha256 *md; /* NULL: no digest is shown (statistics, --out alone) */
     FILE *out;        /* written in order (one thread), or */
     int fd;           /* >= 0: written at offset (any thread) */
     uint64_t offset;
-    uint64_t nan, inf;
-    float min, max;
-    double sum;
-    uint64_t finite;
+    value_stats st;
     int write_errno; /* the output file's write failed */
     bool digest_failed;
     bool stats; /* min, max, mean and counts are shown (statistics, --json) */
@@ -149,22 +147,22 @@ static void digest_values(tensor_pass *p, const float *v, size_t n)
 }
 
 /* min, max, the sum (in order: the mean is the same whatever the chunking) and the counts. */
-static void value_statistics(tensor_pass *p, const float *v, size_t n)
+static void value_statistics(value_stats *s, const float *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         if (isnan(v[i])) {
-            p->nan++;
+            s->nan++;
         } else if (isinf(v[i])) {
-            p->inf++;
+            s->inf++;
         } else {
-            if (p->finite == 0 || v[i] < p->min) {
-                p->min = v[i];
+            if (s->finite == 0 || v[i] < s->min) {
+                s->min = v[i];
             }
-            if (p->finite == 0 || v[i] > p->max) {
-                p->max = v[i];
+            if (s->finite == 0 || v[i] > s->max) {
+                s->max = v[i];
             }
-            p->sum += (double)v[i];
-            p->finite++;
+            s->sum += (double)v[i];
+            s->finite++;
         }
     }
 }
@@ -176,7 +174,7 @@ static gs_status consume(void *ctx, const float *v, size_t n)
         digest_values(p, v, n);
     }
     if (p->stats) {
-        value_statistics(p, v, n);
+        value_statistics(&p->st, v, n);
     }
     if (p->out != NULL || p->fd >= 0) {
         /* the raw output keeps every NaN payload: it is the decoder's exact output */
@@ -219,9 +217,7 @@ typedef struct tensor_job {
     int write_errno;      /* --out's write failed */
     bool no_digest;       /* libcrypto could not compute SHA-256 (or is absent) */
     char digest[65];      /* "-" without an f32 form */
-    uint64_t nan, inf, finite;
-    float min, max;
-    double sum;
+    value_stats st;
 } tensor_job;
 
 typedef struct run_state {
@@ -319,12 +315,7 @@ static void decode_job(void *ctx, size_t item, unsigned worker)
     }
     cli_sha256_free(p.md);
     job->write_errno = p.write_errno;
-    job->nan = p.nan;
-    job->inf = p.inf;
-    job->finite = p.finite;
-    job->min = p.min;
-    job->max = p.max;
-    job->sum = p.sum;
+    job->st = p.st;
     pthread_mutex_lock(&rs->mu);
     if (job->status != GS_OK && item < rs->failed) {
         rs->failed = item;
@@ -371,13 +362,14 @@ static int print_job(run_state *rs, const tensor_job *job)
         }
         if (ti.decodable) {
             cli_json_key(j, "min");
-            job->finite ? cli_json_f32(j, job->min) : cli_json_null(j);
+            job->st.finite ? cli_json_f32(j, job->st.min) : cli_json_null(j);
             cli_json_key(j, "max");
-            job->finite ? cli_json_f32(j, job->max) : cli_json_null(j);
+            job->st.finite ? cli_json_f32(j, job->st.max) : cli_json_null(j);
             cli_json_key(j, "mean");
-            job->finite ? cli_json_f64(j, job->sum / (double)job->finite) : cli_json_null(j);
-            cli_json_key_u64(j, "nan_count", job->nan);
-            cli_json_key_u64(j, "inf_count", job->inf);
+            job->st.finite ? cli_json_f64(j, job->st.sum / (double)job->st.finite)
+                           : cli_json_null(j);
+            cli_json_key_u64(j, "nan_count", job->st.nan);
+            cli_json_key_u64(j, "inf_count", job->st.inf);
         }
         cli_json_end_object(j);
     } else if (a->sha256) {
@@ -386,15 +378,15 @@ static int print_job(run_state *rs, const tensor_job *job)
         if (!ti.decodable) {
             printf("%-40s %-8s %12llu  (no f32 form)\n", name.s, ti.name,
                    (unsigned long long)t.n_elements);
-        } else if (job->finite == 0) {
+        } else if (job->st.finite == 0) {
             printf("%-40s %-8s %12llu  no finite values, %llu NaN, %llu Inf\n", name.s, ti.name,
-                   (unsigned long long)t.n_elements, (unsigned long long)job->nan,
-                   (unsigned long long)job->inf);
+                   (unsigned long long)t.n_elements, (unsigned long long)job->st.nan,
+                   (unsigned long long)job->st.inf);
         } else {
             printf("%-40s %-8s %12llu  min %-13.6g max %-13.6g mean %-13.6g NaN %llu Inf %llu\n",
-                   name.s, ti.name, (unsigned long long)t.n_elements, (double)job->min,
-                   (double)job->max, job->sum / (double)job->finite,
-                   (unsigned long long)job->nan, (unsigned long long)job->inf);
+                   name.s, ti.name, (unsigned long long)t.n_elements, (double)job->st.min,
+                   (double)job->st.max, job->st.sum / (double)job->st.finite,
+                   (unsigned long long)job->st.nan, (unsigned long long)job->st.inf);
         }
     }
     return -1;
@@ -494,8 +486,7 @@ static int nothing_to_decode(const run_state *rs)
 static int run(void *args)
 {
     const dequant_args *a = args;
-    int types_code = cli_types_load_all("dequant", &a->types, &a->plugins, a->ggml,
-                                        a->plugin_in_process, a->plugin_timeout);
+    int types_code = CLI_TYPES_LOAD_ALL("dequant", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }
@@ -603,10 +594,6 @@ const cli_command cmd_dequant = {
     .exit_status = "0 done, 1 the file is invalid or not a GGUF file, or a tensor could not be "
                    "read, 2 usage, I/O or environment error, no tensor left by the patterns, or "
                    "the decoder path is unavailable",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(dequant_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(dequant_args, init, run),
     .decodes = true,
 };

@@ -25,7 +25,6 @@
 
 typedef struct diff_args {
     cli_args base;
-    const char *ggml;
     const char *path_a;
     cli_list files; /* B, or A B (three-way: path_a is then REF) */
     bool json, part_only, metadata_only, quiet;
@@ -36,10 +35,7 @@ typedef struct diff_args {
     uint64_t jobs, worst;
     int profile;
     const char *output, *html;
-    cli_list types; /* --type */
-    cli_list plugins; /* --plugin */
-    bool plugin_in_process;
-    uint64_t plugin_timeout;
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } diff_args;
 
 static const cli_operand operands[] = {
@@ -92,9 +88,7 @@ static const cli_opt options[] = {
              "no script, nothing fetched"},
     CLI_OPT_OUTPUT(diff_args, output, 0),
     CLI_OPT_QUIET(diff_args, quiet),
-    CLI_OPT_TYPES(diff_args, types),
-    CLI_OPT_PLUGINS(diff_args, plugins, plugin_in_process, plugin_timeout),
-    CLI_OPT_GGML(diff_args, ggml),
+    CLI_OPT_DECODERS(diff_args, decoders),
 };
 
 static void init(void *p)
@@ -222,8 +216,7 @@ static void set_options(const diff_args *a, gs_diff_options *o, progress *bar)
 static int run_diff(void *p)
 {
     const diff_args *a = p;
-    int types_code = cli_types_load_all("diff", &a->types, &a->plugins, a->ggml,
-                                        a->plugin_in_process, a->plugin_timeout);
+    int types_code = CLI_TYPES_LOAD_ALL("diff", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }
@@ -332,10 +325,6 @@ const cli_command cmd_diff = {
                    "incomparable tensor, a gated metadata key) or a file is invalid or not a "
                    "GGUF file, 2 usage, I/O or environment error, or no tensor left by the "
                    "patterns",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(diff_args),
-    .init = init,
-    .run = run_diff,
+    CLI_COMMAND_PARTS(diff_args, init, run_diff),
     .decodes = true,
 };

@@ -24,7 +24,7 @@ typedef struct hash_args {
     uint64_t jobs;
     int profile;
     bool part_only, metadata_only, quiet, json;
-    cli_list types; /* --type */
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } hash_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERANDS(hash_args, paths)}};
@@ -45,7 +45,7 @@ static const cli_opt options[] = {
     CLI_OPT_QUIET(hash_args, quiet),
     /* refused with the reason, rather than as an unknown option */
     {.name = "json", CLI_FLAG(hash_args, json), .flags = CLI_HIDDEN},
-    CLI_OPT_TYPES(hash_args, types),
+    CLI_OPT_DECODERS(hash_args, decoders),
 };
 
 static void init(void *p)
@@ -120,7 +120,7 @@ static int hash_one(const hash_args *a, const char *path, const char *out)
 static int run(void *p)
 {
     const hash_args *a = p;
-    int types_code = cli_types_use("hash", &a->types);
+    int types_code = CLI_TYPES_LOAD_ALL("hash", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }
@@ -177,10 +177,6 @@ const cli_command cmd_hash = {
     .exit_status = "0 written, 1 the file is invalid or not a GGUF file, 2 usage, I/O or "
                    "environment error (the file changed while it was hashed); with several "
                    "files 2 if any could not be read, else 1 if any is invalid, else 0",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(hash_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(hash_args, init, run),
     .man_sections = man_format,
 };

@@ -26,13 +26,12 @@
 
 typedef struct info_args {
     cli_args base;
-    const char *ggml;
     cli_list paths;
     bool json, part_only, metadata_only;
     int profile;
     uint64_t rows, max_depth, max_entries;
     const char *output;
-    cli_list types; /* --type */
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } info_args;
 
 static const cli_operand operands[] = {{.name = "FILE", CLI_OPERANDS(info_args, paths)}};
@@ -55,8 +54,7 @@ static const cli_opt options[] = {
      .help = "directory entries read in one run (default 100000); the walk stops there, "
              "reported unreadable"},
     CLI_OPT_OUTPUT(info_args, output, 'o'),
-    CLI_OPT_TYPES(info_args, types),
-    CLI_OPT_GGML(info_args, ggml),
+    CLI_OPT_DECODERS(info_args, decoders),
 };
 
 static void init(void *p)
@@ -214,13 +212,9 @@ static bool is_directory(const char *path)
 static int run(void *p)
 {
     const info_args *a = p;
-    int types_code = cli_types_use("info", &a->types);
+    int types_code = CLI_TYPES_LOAD_ALL("info", &a->decoders);
     if (types_code >= 0) {
         return types_code;
-    }
-    int ggml_code = cli_load_ggml("info", a->ggml, true, 0); /* info decodes nothing */
-    if (ggml_code >= 0) {
-        return ggml_code;
     }
     gs_options opts;
     cli_options((gs_profile)a->profile, &opts);

@@ -32,7 +32,7 @@ typedef struct verify_args {
     uint64_t jobs;
     bool part_only, metadata_only, quiet, json, tensors_only;
     const char *output;
-    cli_list types; /* --type */
+    cli_decoder_args decoders; /* --type, --plugin, --ggml */
 } verify_args;
 
 static const cli_operand operands[] = {
@@ -56,7 +56,7 @@ static const cli_opt options[] = {
              "manifest from 'hash --metadata-only' of a header-only copy)"},
     CLI_OPT_OUTPUT(verify_args, output, 'o'),
     CLI_OPT_QUIET(verify_args, quiet),
-    CLI_OPT_TYPES(verify_args, types),
+    CLI_OPT_DECODERS(verify_args, decoders),
 };
 
 static void init(void *p)
@@ -226,7 +226,7 @@ static int verify_many(verify_args *a, cli_outfile *of)
 static int run(void *p)
 {
     verify_args *a = p;
-    int types_code = cli_types_use("verify", &a->types);
+    int types_code = CLI_TYPES_LOAD_ALL("verify", &a->decoders);
     if (types_code >= 0) {
         return types_code;
     }
@@ -297,9 +297,5 @@ const cli_command cmd_verify = {
                    "as GGUF), 2 usage, I/O or environment error, or a malformed manifest; with "
                    "--manifest-dir 2 if any file or manifest could not be read, else 1 if any "
                    "differs, else 0",
-    .operands = CLI_TABLE(operands),
-    .options = CLI_TABLE(options),
-    .args_size = sizeof(verify_args),
-    .init = init,
-    .run = run,
+    CLI_COMMAND_PARTS(verify_args, init, run),
 };

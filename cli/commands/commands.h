@@ -38,6 +38,11 @@ typedef struct cli_command {
 #define CLI_SCHEMA(name) "schema: " GGUFSAFE_SCHEMA_DIR "/" name ".schema.json"
 
 #define CLI_TABLE(t) (t), (sizeof(t) / sizeof((t)[0]))
+/* What every command's entry names the same way: its tables `operands` and `options`, the
+ * args struct its run() gets, and its init() and run(). */
+#define CLI_COMMAND_PARTS(args_type, init_fn, run_fn)                                          \
+    .operands = CLI_TABLE(operands), .options = CLI_TABLE(options),                          \
+    .args_size = sizeof(args_type), .init = (init_fn), .run = (run_fn)
 
 extern const cli_command cmd_info;
 extern const cli_command cmd_dequant;

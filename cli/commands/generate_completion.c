@@ -11,6 +11,27 @@ static bool shown(const cli_opt *o)
     return (o->flags & CLI_HIDDEN) == 0;
 }
 
+/* How a shell completes an option's value, by its kind: files, the choices (space-separated,
+ * between open and close), or nothing (a count, a number or a pattern). */
+typedef struct value_syntax {
+    const char *files, *choices_open, *choices_close, *nothing;
+} value_syntax;
+
+static void put_value(FILE *out, const cli_opt *o, const value_syntax *sx)
+{
+    if (o->kind == CLI_KIND_PATH) {
+        fputs(sx->files, out);
+    } else if (o->kind == CLI_KIND_CHOICE) {
+        fputs(sx->choices_open, out);
+        for (size_t c = 0; o->choices[c] != NULL; c++) {
+            fprintf(out, "%s%s", c ? " " : "", o->choices[c]);
+        }
+        fputs(sx->choices_close, out);
+    } else {
+        fputs(sx->nothing, out);
+    }
+}
+
 /* ---- bash ------------------------------------------------------------------------------------ */
 
 /* "-o|--output" */
@@ -24,6 +45,8 @@ static void bash_pattern(FILE *out, const cli_opt *o)
 
 static void bash_command(FILE *out, const cli_command *cmd)
 {
+    static const value_syntax bash = {") _ggufsafe_files \"$cur\" \"$prefix\"; return ;;\n",
+                                      ") words=\"", "\" ;;\n", ") return ;;\n"};
     fprintf(out, "    %s)\n        case $prev in\n", cmd->name);
     for (size_t i = 0; i < cmd->n_options; i++) {
         const cli_opt *o = &cmd->options[i];
@@ -32,17 +55,7 @@ static void bash_command(FILE *out, const cli_command *cmd)
         }
         fputs("        ", out);
         bash_pattern(out, o);
-        if (o->kind == CLI_KIND_PATH) {
-            fputs(") _ggufsafe_files \"$cur\" \"$prefix\"; return ;;\n", out);
-        } else if (o->kind == CLI_KIND_CHOICE) {
-            fputs(") words=\"", out);
-            for (size_t c = 0; o->choices[c] != NULL; c++) {
-                fprintf(out, "%s%s", c ? " " : "", o->choices[c]);
-            }
-            fputs("\" ;;\n", out);
-        } else {
-            fputs(") return ;;\n", out); /* a count, a number or a pattern: nothing to offer */
-        }
+        put_value(out, o, &bash);
     }
     fputs("        *)\n            if [[ $cur != -* ]]; then\n"
           "                _ggufsafe_files \"$cur\"\n                return\n            fi\n"
@@ -175,17 +188,8 @@ static void zsh_value(FILE *out, const cli_opt *o)
         return;
     }
     fprintf(out, ":%s:", o->arg != NULL ? o->arg : "VALUE");
-    if (o->kind == CLI_KIND_PATH) {
-        fputs("_files", out);
-    } else if (o->kind == CLI_KIND_CHOICE) {
-        fputc('(', out);
-        for (size_t c = 0; o->choices[c] != NULL; c++) {
-            fprintf(out, "%s%s", c ? " " : "", o->choices[c]);
-        }
-        fputc(')', out);
-    } else {
-        fputc(' ', out);
-    }
+    static const value_syntax zsh = {"_files", "(", ")", " "};
+    put_value(out, o, &zsh);
 }
 
 /* One spec, for -x or --name: "(excluded)" "*" name "=" or "+" "[description]" value. */

@@ -183,7 +183,10 @@ static void man_environment(FILE *out)
                       "--deep (default: the best this CPU has). A path this CPU lacks, or an "
                       "unknown name, is an error (exit 2), never a silent fallback. ggml decodes "
                       "every type with the to_float of the libggml-base that --ggml or "
-                      "GGUFSAFE_GGML names.");
+                      "GGUFSAFE_GGML names, in a child process (ggufsafe __plugin-host "
+                      "--ggml-kernel), so that a crash or hang of its decoder is an error naming "
+                      "the library and the tensor (exit 2); --plugin-in-process decodes in the "
+                      "command's process instead, --plugin-timeout bounds each call.");
     fputc('\n', out);
     fputs(".TP\n.B GGUFSAFE_GGML\n", out);
     cli_man_text(out, "the path of a libggml-base (0.9 or a later 0.x release) for "

@@ -101,19 +101,16 @@ static void json_totals(cli_json *j, const info_summary *s)
     cli_json_key_u64(j, "tensor_bytes", s->tensor_bytes);
     cli_json_key(j, "quantization_mix");
     cli_json_begin_array(j);
-    for (int32_t type = 0; type < GS_TYPE_COUNT; type++) {
-        if (s->type_tensors[type] == 0) {
-            continue;
-        }
-        uint64_t bytes = s->type_bytes[type];
+    for (size_t i = 0; i < s->n_mix; i++) {
+        const info_mix_entry *e = &s->mix[i];
         cli_json_begin_object(j);
-        cli_json_key_cstring(j, "type", gs_type_name(type));
+        cli_json_key_cstring(j, "type", e->name);
         cli_json_key(j, "type_id");
-        cli_json_i64(j, type);
-        cli_json_key_u64(j, "tensors", s->type_tensors[type]);
-        cli_json_key_u64(j, "bytes", bytes);
+        cli_json_i64(j, e->type);
+        cli_json_key_u64(j, "tensors", e->tensors);
+        cli_json_key_u64(j, "bytes", e->bytes);
         cli_json_key(j, "share_percent");
-        cli_json_f64(j, info_share_percent(s, type));
+        cli_json_f64(j, info_share_percent(s, e->bytes));
         cli_json_end_object(j);
     }
     cli_json_end_array(j);

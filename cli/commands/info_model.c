@@ -13,6 +13,31 @@ static uint64_t add_saturating(uint64_t a, uint64_t b)
     return gsi_checked_add_u64(a, b, &r) ? UINT64_MAX : r;
 }
 
+/* Adds tensors and bytes to the mix's entry of type, inserted in id order when new. */
+static void mix_add(info_summary *s, int32_t type, const char *name, uint64_t tensors,
+                    uint64_t bytes)
+{
+    size_t lo = 0, hi = s->n_mix;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->mix[mid].type < type) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    if (lo == s->n_mix || s->mix[lo].type != type) {
+        if (s->n_mix == INFO_MIX_MAX) {
+            return; /* more distinct types than a file can define: not reachable */
+        }
+        memmove(&s->mix[lo + 1], &s->mix[lo], (s->n_mix - lo) * sizeof s->mix[0]);
+        s->mix[lo] = (info_mix_entry){type, name, 0, 0};
+        s->n_mix++;
+    }
+    s->mix[lo].tensors += tensors;
+    s->mix[lo].bytes = add_saturating(s->mix[lo].bytes, bytes);
+}
+
 void info_summarize(const gs_file *file, info_summary *out)
 {
     memset(out, 0, sizeof *out);
@@ -34,11 +59,8 @@ void info_summarize(const gs_file *file, info_summary *out)
         }
         out->parameters = add_saturating(out->parameters, t.n_elements);
         out->tensor_bytes = add_saturating(out->tensor_bytes, t.size);
-        /* An opened file only holds registry types; the check keeps the index honest anyway. */
-        if ((unsigned)t.type < GS_TYPE_COUNT) {
-            out->type_tensors[t.type]++;
-            out->type_bytes[t.type] = add_saturating(out->type_bytes[t.type], t.size);
-        }
+        /* registry types and the caller's (--type, --plugin, --ggml), by the file's name */
+        mix_add(out, (int32_t)t.type, gs_file_type_name(file, (int32_t)t.type), 1, t.size);
     }
     gs_layout l;
     gs_file_layout(file, &l);
@@ -51,12 +73,12 @@ void info_summarize(const gs_file *file, info_summary *out)
     out->exact = l.predicted_size == l.file_size && l.tensors_outside == 0;
 }
 
-double info_share_percent(const info_summary *s, int32_t type)
+double info_share_percent(const info_summary *s, uint64_t bytes)
 {
-    if (type < 0 || type >= GS_TYPE_COUNT || s->tensor_bytes == 0) {
+    if (s->tensor_bytes == 0) {
         return 0.0;
     }
-    return 100.0 * (double)s->type_bytes[type] / (double)s->tensor_bytes;
+    return 100.0 * (double)bytes / (double)s->tensor_bytes;
 }
 
 void info_summary_init_total(info_summary *total)
@@ -72,9 +94,9 @@ void info_summary_add(info_summary *total, const info_summary *part)
     total->n_tensors += part->n_tensors;
     total->parameters = add_saturating(total->parameters, part->parameters);
     total->tensor_bytes = add_saturating(total->tensor_bytes, part->tensor_bytes);
-    for (int t = 0; t < GS_TYPE_COUNT; t++) {
-        total->type_tensors[t] += part->type_tensors[t];
-        total->type_bytes[t] = add_saturating(total->type_bytes[t], part->type_bytes[t]);
+    for (size_t i = 0; i < part->n_mix; i++) {
+        const info_mix_entry *e = &part->mix[i];
+        mix_add(total, e->type, e->name, e->tensors, e->bytes);
     }
     total->predicted_size = add_saturating(total->predicted_size, part->predicted_size);
     total->actual_size = add_saturating(total->actual_size, part->actual_size);

@@ -11,14 +11,26 @@
 #include "json_writer.h"
 #include "out.h"
 
+/* One type of the quantization mix: a registry type or one the caller defined (--type, a
+ * plugin's, ggml's), under the name the file knows it by. */
+typedef struct info_mix_entry {
+    int32_t type;
+    const char *name; /* gs_file_type_name: valid while the file (or set) is open */
+    uint64_t tensors;
+    uint64_t bytes;
+} info_mix_entry;
+
+/* Distinct types a file can hold: the registry's and the caller's definitions and decoders. */
+#define INFO_MIX_MAX (GS_TYPE_COUNT + 2 * GS_TYPE_DEF_MAX)
+
 typedef struct info_summary {
     uint64_t n_scalars;                   /* metadata pairs that are not arrays */
     uint64_t n_arrays;
     uint64_t n_tensors;
     uint64_t parameters;                  /* sum of element counts */
     uint64_t tensor_bytes;                /* sum of tensor data sizes */
-    uint64_t type_tensors[GS_TYPE_COUNT]; /* quantization mix, by type id */
-    uint64_t type_bytes[GS_TYPE_COUNT];
+    info_mix_entry mix[INFO_MIX_MAX];     /* quantization mix, by type id */
+    size_t n_mix;
     uint64_t predicted_size;              /* what ggml's writer would emit (gs_layout) */
     uint64_t actual_size;
     uint64_t trailing_bytes;
@@ -31,8 +43,8 @@ typedef struct info_summary {
 
 void info_summarize(const gs_file *file, info_summary *out);
 
-/* The share of all tensor bytes held by tensors of type, in percent (display only). */
-double info_share_percent(const info_summary *s, int32_t type);
+/* The share of all tensor bytes that bytes is, in percent (display only). */
+double info_share_percent(const info_summary *s, uint64_t bytes);
 
 /* Adds a part's summary into a split set's total; the set is exact when every part is. */
 void info_summary_add(info_summary *total, const info_summary *part);

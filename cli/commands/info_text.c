@@ -77,10 +77,12 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
     }
 }
 
-static void type_label(char buf[32], const gs_file *f, int32_t type)
+#define TYPE_LABEL_MAX (GS_TYPE_NAME_MAX + 1)
+
+static void type_label(char buf[TYPE_LABEL_MAX], const char *name)
 {
     /* ggml's names upper-cased, as model cards and llama.cpp's logs show them (Q4_K, IQ2_XXS). */
-    snprintf(buf, 32, "%s", gs_file_type_name(f, type));
+    snprintf(buf, TYPE_LABEL_MAX, "%s", name);
     for (char *p = buf; *p != '\0'; p++) {
         if (*p >= 'a' && *p <= 'z') {
             *p = (char)(*p - 'a' + 'A');
@@ -117,10 +119,10 @@ static void measure_rows(const gs_file *f, size_t from, size_t to, row_widths *w
             continue;
         }
         cli_text name, shape;
-        char type[32], offset[24];
+        char type[TYPE_LABEL_MAX], offset[24];
         cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
         shape_text(&t, &shape);
-        type_label(type, f, (int32_t)t.type);
+        type_label(type, gs_file_type_name(f, (int32_t)t.type));
         size_t ow = (size_t)snprintf(offset, sizeof offset, "%" PRIu64, t.offset);
         w->name = name.width > w->name ? name.width : w->name;
         w->shape = shape.width > w->shape ? shape.width : w->shape;
@@ -137,10 +139,10 @@ static void print_rows(cli_out *out, const gs_file *f, size_t from, size_t to, c
             continue;
         }
         cli_text name, shape;
-        char type[32];
+        char type[TYPE_LABEL_MAX];
         cli_text_escape(&name, t.name.ptr, t.name.len, NAME_MAX_SRC);
         shape_text(&t, &shape);
-        type_label(type, f, (int32_t)t.type);
+        type_label(type, gs_file_type_name(f, (int32_t)t.type));
         cli_out_puts(out, "  ");
         cli_text_print_padded(out, &name, w->name);
         cli_out_puts(out, "  ");
@@ -206,18 +208,21 @@ static void print_totals(cli_out *out, const info_summary *s)
     human_bytes(h, s->tensor_bytes);
     cli_out_printf(out, "weights:     %s (%" PRIu64 " bytes)\n", h, s->tensor_bytes);
     cli_out_printf(out, "quantization mix:\n");
-    for (int32_t type = 0; type < GS_TYPE_COUNT; type++) {
-        uint64_t count = s->type_tensors[type];
-        if (count == 0) {
-            continue;
-        }
-        char label[32];
-        type_label(label, NULL, type);
-        uint64_t bytes = s->type_bytes[type];
-        double share = info_share_percent(s, type);
+    int width = 8; /* the longest name's, when a caller's type has a longer one */
+    for (size_t i = 0; i < s->n_mix; i++) {
+        const size_t n = strlen(s->mix[i].name);
+        width = n > (size_t)width && n < TYPE_LABEL_MAX ? (int)n : width;
+    }
+    for (size_t i = 0; i < s->n_mix; i++) {
+        const info_mix_entry *e = &s->mix[i];
+        uint64_t count = e->tensors;
+        char label[TYPE_LABEL_MAX];
+        type_label(label, e->name);
+        uint64_t bytes = e->bytes;
+        double share = info_share_percent(s, bytes);
         human_bytes(h, bytes);
-        cli_out_printf(out, "  %-8s %6" PRIu64 " tensor%s %14" PRIu64 " bytes %11s %6.1f%%\n",
-                       label, count, count == 1 ? " " : "s", bytes, h, share);
+        cli_out_printf(out, "  %-*s %6" PRIu64 " tensor%s %14" PRIu64 " bytes %11s %6.1f%%\n",
+                       width, label, count, count == 1 ? " " : "s", bytes, h, share);
     }
 }
 

@@ -154,6 +154,18 @@ static bool digit(char c)
     return c >= '0' && c <= '9';
 }
 
+/* One or more digits from r->i, or a failure at `at` saying what is missing. */
+static bool digits(reader *r, size_t at, const char *missing)
+{
+    if (r->i >= r->n || !digit(r->s[r->i])) {
+        return fail(r, at, missing);
+    }
+    while (r->i < r->n && digit(r->s[r->i])) {
+        r->i++;
+    }
+    return true;
+}
+
 static uint32_t number(reader *r)
 {
     size_t at = r->i;
@@ -161,25 +173,18 @@ static uint32_t number(reader *r)
     if (r->i < r->n && s[r->i] == '-') {
         r->i++;
     }
-    if (r->i >= r->n || !digit(s[r->i])) {
-        fail(r, at, "a number without digits");
+    size_t first = r->i;
+    if (!digits(r, at, "a number without digits")) {
         return 0;
     }
-    if (s[r->i] == '0' && r->i + 1 < r->n && digit(s[r->i + 1])) {
+    if (s[first] == '0' && r->i - first > 1) {
         fail(r, at, "a number with a leading zero");
         return 0;
     }
-    while (r->i < r->n && digit(s[r->i])) {
-        r->i++;
-    }
     if (r->i < r->n && s[r->i] == '.') {
         r->i++;
-        if (r->i >= r->n || !digit(s[r->i])) {
-            fail(r, at, "a number with no digits after its point");
+        if (!digits(r, at, "a number with no digits after its point")) {
             return 0;
-        }
-        while (r->i < r->n && digit(s[r->i])) {
-            r->i++;
         }
     }
     if (r->i < r->n && (s[r->i] == 'e' || s[r->i] == 'E')) {
@@ -187,12 +192,8 @@ static uint32_t number(reader *r)
         if (r->i < r->n && (s[r->i] == '+' || s[r->i] == '-')) {
             r->i++;
         }
-        if (r->i >= r->n || !digit(s[r->i])) {
-            fail(r, at, "a number with no digits in its exponent");
+        if (!digits(r, at, "a number with no digits in its exponent")) {
             return 0;
-        }
-        while (r->i < r->n && digit(s[r->i])) {
-            r->i++;
         }
     }
     uint32_t k = new_node(r, CLI_JNUMBER, at);

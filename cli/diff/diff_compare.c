@@ -20,6 +20,11 @@ static size_t gcd(size_t x, size_t y)
     return x;
 }
 
+size_t diff_lcm(size_t step, size_t block)
+{
+    return step / gcd(step, block) * block;
+}
+
 /* One candidate of a row: its pair, its accumulator and the storage of its worst blocks. */
 typedef struct candidate {
     diff_pair *pair;
@@ -60,7 +65,7 @@ static gs_status compare_row(const diff_side *ref, candidate *c, size_t n, size_
         if (ki.block_elems == 0 || t.n_elements != tr.n_elements) {
             return GS_E_INVALID_ARGUMENT; /* diff_match pairs only same shapes of live types */
         }
-        step = step / gcd(step, ki.block_elems) * ki.block_elems;
+        step = diff_lcm(step, ki.block_elems);
         block_b[k] = ki.block_elems;
     }
     size_t chunk = chunk_elems / step * step;

@@ -18,6 +18,10 @@
 #define DIFF_CHUNK_ELEMS ((size_t)1 << 18)
 #define DIFF_MAX_JOBS 256u
 
+/* The least common multiple of a step of elements and a block size, both non-zero: the step
+ * that is a whole number of blocks of every type seen so far. */
+size_t diff_lcm(size_t step, size_t block);
+
 /* Compares tensor ia of fa (the reference) with tensor ib of fb, which have the same shape and
  * decodable types, decoding chunk_elems elements of each at a time (rounded down to a multiple of
  * both block sizes, at least one such multiple). Blocks are counted in fb's block size.

@@ -236,12 +236,17 @@ void diff_total_add(diff_total *t, const diff_metrics *m)
     }
 }
 
-double diff_total_rmse(const diff_total *t)
+double diff_pooled_rmse(uint64_t nonfinite_mismatches, double sse, uint64_t n_finite)
 {
-    if (t->nonfinite_mismatches > 0) {
+    if (nonfinite_mismatches > 0) {
         return INFINITY;
     }
-    return t->n_finite > 0 ? sqrt(t->sse / (double)t->n_finite) : 0.0;
+    return n_finite > 0 ? sqrt(sse / (double)n_finite) : 0.0;
+}
+
+double diff_total_rmse(const diff_total *t)
+{
+    return diff_pooled_rmse(t->nonfinite_mismatches, t->sse, t->n_finite);
 }
 
 double diff_total_nmse(const diff_total *t)

@@ -86,6 +86,8 @@ typedef struct diff_total {
 
 void diff_total_init(diff_total *t);
 void diff_total_add(diff_total *t, const diff_metrics *m);
+/* The RMSE of pooled sums: Infinity with a non-finite mismatch, 0 with no finite pair. */
+double diff_pooled_rmse(uint64_t nonfinite_mismatches, double sse, uint64_t n_finite);
 double diff_total_rmse(const diff_total *t);
 double diff_total_nmse(const diff_total *t);
 double diff_total_cosine(const diff_total *t);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "diff_compare.h"
 
 const diff_pair *diff_row_baseline(const diff_report *r, size_t i)
 {
@@ -81,16 +82,6 @@ static int worst_first(const void *x, const void *y)
     return a->e.block < b->e.block ? -1 : (a->e.block > b->e.block ? 1 : 0);
 }
 
-static size_t gcd(size_t x, size_t y)
-{
-    while (y != 0) {
-        size_t t = x % y;
-        x = y;
-        y = t;
-    }
-    return x;
-}
-
 static uint32_t block_of(const diff_side *s)
 {
     gs_tensor_info t;
@@ -125,9 +116,9 @@ static gs_status fill_values(diff_report *r, diff_worst *w, char *side)
     gs_tensor_info t;
     diff_side_info(&p->a, &t);
     size_t step = block_of(&p->a);
-    step = step / gcd(step, block_of(&p->b)) * block_of(&p->b);
+    step = diff_lcm(step, block_of(&p->b));
     if (q != NULL) {
-        step = step / gcd(step, block_of(&q->b)) * block_of(&q->b);
+        step = diff_lcm(step, block_of(&q->b));
     }
     float *scratch = cli_alloc_array(step + w->n + step, sizeof *scratch);
     w->ref = cli_alloc_array(w->n, sizeof *w->ref);

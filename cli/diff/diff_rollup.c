@@ -36,10 +36,7 @@ double diff_stats_nmse(const diff_stats *s)
 
 double diff_stats_rmse(const diff_stats *s)
 {
-    if (s->nonfinite_mismatches > 0) {
-        return INFINITY;
-    }
-    return s->n_finite > 0 ? sqrt(s->sse / (double)s->n_finite) : 0.0;
+    return diff_pooled_rmse(s->nonfinite_mismatches, s->sse, s->n_finite);
 }
 
 double diff_stats_cosine(const diff_stats *s)
@@ -122,26 +119,17 @@ static int by_key(const member *x, const member *y, int grouping)
     return str_cmp(x->key, y->key);
 }
 
-static int cmp_role(const void *a, const void *b)
+/* By the grouping's key, then by row. */
+static int by_key_row(const void *a, const void *b, int grouping)
 {
     const member *x = a, *y = b;
-    int c = by_key(x, y, DIFF_BY_ROLE);
+    int c = by_key(x, y, grouping);
     return c != 0 ? c : (x->row < y->row ? -1 : (x->row > y->row ? 1 : 0));
 }
 
-static int cmp_layer(const void *a, const void *b)
-{
-    const member *x = a, *y = b;
-    int c = by_key(x, y, DIFF_BY_LAYER);
-    return c != 0 ? c : (x->row < y->row ? -1 : (x->row > y->row ? 1 : 0));
-}
-
-static int cmp_type(const void *a, const void *b)
-{
-    const member *x = a, *y = b;
-    int c = by_key(x, y, DIFF_BY_TYPE);
-    return c != 0 ? c : (x->row < y->row ? -1 : (x->row > y->row ? 1 : 0));
-}
+static int cmp_role(const void *a, const void *b) { return by_key_row(a, b, DIFF_BY_ROLE); }
+static int cmp_layer(const void *a, const void *b) { return by_key_row(a, b, DIFF_BY_LAYER); }
+static int cmp_type(const void *a, const void *b) { return by_key_row(a, b, DIFF_BY_TYPE); }
 
 /* Groups in order of their first row (roles, types); layers stay in N order. */
 static int by_first(const void *a, const void *b)

@@ -199,6 +199,18 @@ static gs_status collect(hasher *h, bool skip_absent)
 }
 
 /* What one hash run holds besides the hasher's ranges: per lane, and the ring's buffers. */
+/* Tells the started lane threads to stop and waits for them. */
+static void stop_lanes(hasher *h, pthread_t *threads, unsigned started)
+{
+    pthread_mutex_lock(&h->mu);
+    h->stop = true;
+    pthread_cond_broadcast(&h->published);
+    pthread_mutex_unlock(&h->mu);
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(threads[i], NULL);
+    }
+}
+
 typedef struct run {
     lane *lanes;
     lane_arg *args;
@@ -294,13 +306,7 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
         if (started < h.n_lanes) {
             /* Fewer threads than lanes: the lanes already running still cover only their own
              * ranges, so stop them and hash on this thread alone. */
-            pthread_mutex_lock(&h.mu);
-            h.stop = true;
-            pthread_cond_broadcast(&h.published);
-            pthread_mutex_unlock(&h.mu);
-            for (unsigned i = 0; i < started; i++) {
-                pthread_join(threads[i], NULL);
-            }
+            stop_lanes(&h, threads, started);
             started = 0;
             threaded = false;
             h.stop = false;
@@ -345,13 +351,7 @@ gs_status mf_hash_part(const gs_file *f, const mf_hash_options *o, mf_part *out,
             o->progress(o->progress_ctx, at + len, layout.file_size);
         }
     }
-    pthread_mutex_lock(&h.mu);
-    h.stop = true;
-    pthread_cond_broadcast(&h.published);
-    pthread_mutex_unlock(&h.mu);
-    for (unsigned i = 0; i < started; i++) {
-        pthread_join(threads[i], NULL);
-    }
+    stop_lanes(&h, threads, started);
     if (st == GS_OK && !cli_sha256_final(whole, out->digest)) {
         h.failed = true;
     }

@@ -8,6 +8,11 @@
 # naming --ggml; a library without a symbol is the documented error. ggml's decoders run in the
 # command's plugin host child by default: the same sha256 with --plugin-in-process, and a stand-in
 # whose to_float crashes (FAKE_CRASH) is reported as a plugin crash (exit 2, library and tensor).
+# GGUFSAFE_KERNEL=ggml (every type through ggml) runs in the same child by default: on the
+# corpus' q8_0, f32, q8_K and q8_1 files (beside Q8_0_FILE) the child gives the in-process
+# path's lines and exit status (ggml's marker values, F32 copied, Q8_K through
+# dequantize_row_q8_K, Q8_1 refused per tensor), and FAKE_CRASH's to_float is reported as a
+# crash by dequant, certify --deep and diff, with --ggml and with GGUFSAFE_GGML.
 # usage: ggml_branch_type.sh GGUFSAFE FAKE_GOOD FAKE_NO_Q8_K FAKE_CRASH Q8_0_FILE WORK_DIR
 set -uo pipefail
 bin=$1 good=$2 noq8k=$3 crash=$4 q80=$5 work=$6
@@ -47,6 +52,14 @@ PY
 "$bin" info --ggml "$good" "$file" >"$work/info.txt" 2>&1; r=$?
 [ $r -eq 0 ] || bad "info --ggml: exit $r: $(head -3 "$work/info.txt")"
 grep -qi "q8_0_branch" "$work/info.txt" || bad "info --ggml does not name ggml's type: $(cat "$work/info.txt")"
+# the quantization mix counts it under ggml's name, text and JSON
+grep -q "^  Q8_0_BRANCH  *1 tensor  *204 bytes .* 100.0%$" "$work/info.txt" ||
+    bad "info --ggml: no mix line for ggml's type: $(cat "$work/info.txt")"
+"$bin" info --json --ggml "$good" "$file" | python3 -c "
+import json, sys
+m = json.load(sys.stdin)['quantization_mix']
+assert m == [{'type': 'q8_0_branch', 'type_id': 43, 'tensors': 1, 'bytes': 204, 'share_percent': 100.0}], m
+" || bad "info --json --ggml: not ggml's type in quantization_mix"
 
 "$bin" info "$file" >"$work/plain.txt" 2>&1; r=$?
 [ $r -eq 1 ] || bad "info without --ggml: exit $r, want 1"
@@ -93,5 +106,49 @@ done
 [ $r -eq 2 ] || bad "info --ggml (no dequantize_row_q8_K): exit $r, want 2"
 grep -qF "error: GS_E_KERNEL_UNAVAILABLE: --ggml: $noq8k: symbol dequantize_row_q8_K missing (not a libggml-base, or one without it)" "$work/noq8k.txt" ||
     bad "missing symbol: $(cat "$work/noq8k.txt")"
+
+# GGUFSAFE_KERNEL=ggml: ggml's decoders for the registry's types, in the child by default
+types=$(dirname "$q80")
+marker() { # sha256 of N floats V
+    python3 -c "import hashlib,struct,sys; print(hashlib.sha256(struct.pack('<f', float(sys.argv[2])) * int(sys.argv[1])).hexdigest())" "$1" "$2"
+}
+for case in "08_q8_0 q8_0 3" "15_q8_K q8_K 2" "00_f32 f32 -" "09_q8_1 q8_1 -"; do
+    read -r f type value <<<"$case"
+    GGUFSAFE_KERNEL=ggml "$bin" dequant --ggml "$good" --sha256 "$types/$f.gguf" \
+        >"$work/k_$f.child" 2>"$work/k_$f.child.err"; rc=$?
+    GGUFSAFE_KERNEL=ggml "$bin" dequant --ggml "$good" --plugin-in-process --sha256 \
+        "$types/$f.gguf" >"$work/k_$f.in" 2>"$work/k_$f.in.err"; rin=$?
+    [ $rc -eq $rin ] || bad "kernel ggml $f: child exit $rc, in process $rin"
+    cmp -s "$work/k_$f.child" "$work/k_$f.in" && cmp -s "$work/k_$f.child.err" "$work/k_$f.in.err" ||
+        bad "kernel ggml $f: the child's '$(cat "$work/k_$f.child" "$work/k_$f.child.err")' is not in-process's '$(cat "$work/k_$f.in" "$work/k_$f.in.err")'"
+    case $type in
+    q8_1)
+        [ $rc -eq 2 ] && grep -q "^error: GS_E_KERNEL_UNAVAILABLE: tensor 't' (q8_1): ggml 0.25.1 (commit fake0001) from $good has no decoder for this type" "$work/k_$f.child.err" ||
+            bad "kernel ggml q8_1: exit $rc: $(cat "$work/k_$f.child.err")" ;;
+    f32)
+        GGUFSAFE_KERNEL=scalar "$bin" dequant --sha256 "$types/$f.gguf" >"$work/k_f32.scalar"
+        [ $rc -eq 0 ] && cmp -s "$work/k_$f.child" "$work/k_f32.scalar" ||
+            bad "kernel ggml f32: not the scalar copy: $(cat "$work/k_$f.child" "$work/k_$f.child.err")" ;;
+    *)
+        n=$("$bin" dequant --json "$types/$f.gguf" | python3 -c "import json,sys; print(json.load(sys.stdin)['tensors'][0]['n_elements'])")
+        grep -qx "$(marker "$n" "$value")  t  $type" "$work/k_$f.child" ||
+            bad "kernel ggml $f: '$(cat "$work/k_$f.child" "$work/k_$f.child.err")', want ggml's marker $value" ;;
+    esac
+done
+# a crash of ggml's to_float for a registry type: reported, not fatal
+for cmd in "dequant --sha256" "certify --deep" "diff --max-abs 0"; do
+    two=""; [ "$cmd" = "diff --max-abs 0" ] && two=$q80
+    where="tensor 't'"
+    [ "$cmd" = "certify --deep" ] && where="the tensor data at byte 128 of '$q80' (--deep)"
+    for how in flag env; do
+        lib=(--ggml "$crash"); envv=(GGUFSAFE_KERNEL=ggml)
+        [ $how = env ] && lib=() envv=(GGUFSAFE_KERNEL=ggml GGUFSAFE_GGML="$crash")
+        # shellcheck disable=SC2086
+        env "${envv[@]}" "$bin" $cmd "${lib[@]}" "$q80" $two >"$work/kcrash.txt" 2>&1; r=$?
+        [ $r -eq 2 ] || bad "GGUFSAFE_KERNEL=ggml $cmd ($how, crashing to_float): exit $r, want 2: $(tail -3 "$work/kcrash.txt")"
+        grep -qF "GS_E_DECODER_FAILED on $where: ggml library $crash crashed with SIGSEGV (signal 11) decoding 204 bytes of type 8" "$work/kcrash.txt" ||
+            bad "GGUFSAFE_KERNEL=ggml $cmd ($how, crashing to_float): not the crash report: $(tail -3 "$work/kcrash.txt")"
+    done
+done
 
 [ $fail -eq 0 ] && echo "PASS: --ggml branch type" || exit 1

@@ -195,7 +195,8 @@ Test(generate, bash_completion_completes_from_the_tables)
     /* hidden options (hash --json) are not offered */
     expect_bash(script, "ggufsafe hash -", false,
                 "-o\n--manifest\n--manifest-dir\n-j\n--jobs\n--profile\n--part-only\n"
-                "--metadata-only\n-q\n--quiet\n--type\n-h\n--help\n");
+                "--metadata-only\n-q\n--quiet\n--type\n--plugin\n--plugin-in-process\n"
+                "--plugin-timeout\n--ggml\n-h\n--help\n");
     expect_bash(script, "ggufsafe diff a b --ex", false, "--exclude\n");
     /* files for operands and file options, nothing for counts and patterns */
     expect_bash(script, "ggufsafe info m", true, "m1.gguf\nm2.gguf\n");

@@ -67,7 +67,8 @@ Test(cli, help_lists_info)
         "                     [--part-only] [--metadata-only] [--max-depth N]\n"
         "                     [--max-entries N] [--output FILE]\n"
         "                     [--type ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES]...\n"
-        "                     [--ggml PATH]\n\n";
+        "                     [--plugin PATH.so]... [--plugin-in-process]\n"
+        "                     [--plugin-timeout MS] [--ggml PATH]\n\n";
     cr_assert(strncmp(r.out, synopsis, strlen(synopsis)) == 0, "%s", r.out);
     run_result_free(&r);
 }

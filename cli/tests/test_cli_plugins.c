@@ -125,11 +125,21 @@ Test(plugins, type_geometry_alone_lists_and_hashes)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(contains(r.out, "Q8_0_EXAMPLE"), "%s", r.out);
     cr_assert(contains(r.out, "EXACT"), "%s", r.out);
+    /* the quantization mix counts it, under its name, after f32 (by type id) */
+    cr_assert(contains(r.out, "quantization mix:\n"
+                              "  F32               1 tensor              32 bytes        32 B "
+                              "   2.9%\n"
+                              "  Q8_0_EXAMPLE      1 tensor            1088 bytes    1.06 KiB "
+                              "  97.1%\n"), "%s", r.out);
     run_result_free(&r);
     cr_assert(run_cli(&r, "info", "--json", t200, "--type", "200:q8_0_example:32:34", NULL));
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_eq(check_json(dir, "info.schema.json", r.out, "/tensors/0/type_id=200",
-                            "/tensors/0/type=\"q8_0_example\"", NULL),
+                            "/tensors/0/type=\"q8_0_example\"",
+                            "/quantization_mix/0/type=\"f32\"",
+                            "/quantization_mix/1/type=\"q8_0_example\"",
+                            "/quantization_mix/1/type_id=200", "/quantization_mix/1/tensors=1",
+                            "/quantization_mix/1/bytes=1088", NULL),
                  0, "%s", r.out);
     run_result_free(&r);
     /* without a decoder the tensor has no f32 form: listed with "-" like an integer tensor */
@@ -141,6 +151,43 @@ Test(plugins, type_geometry_alone_lists_and_hashes)
     cr_assert(run_cli(&r, "hash", t200, "--type", "200:q8_0_example:32:34", NULL));
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_assert(contains(r.out, "q8_0_example"), "%s", r.out);
+    run_result_free(&r);
+}
+
+/* The one flag of a plugin lists, hashes and verifies the file as its --type does: the geometry
+ * comes from the plugin's table, in the child host or in-process alike. */
+Test(plugins, plugin_alone_lists_hashes_and_verifies)
+{
+    static const char *const cmds[] = {"info", "hash"};
+    for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
+        run_result by_type, child, inproc;
+        cr_assert(run_cli(&by_type, cmds[c], t200, "--type", "200:q8_0_example:32:34", NULL));
+        cr_assert(run_cli(&child, cmds[c], t200, "--plugin", example, NULL));
+        cr_assert(run_cli(&inproc, cmds[c], t200, "--plugin", example, "--plugin-in-process",
+                          NULL));
+        cr_assert_eq(by_type.status, 0, "%s: %s", cmds[c], by_type.err);
+        cr_assert_eq(child.status, 0, "%s: %s", cmds[c], child.err);
+        cr_assert_eq(inproc.status, 0, "%s: %s", cmds[c], inproc.err);
+        cr_assert_str_eq(child.out, by_type.out, "%s", cmds[c]);
+        cr_assert_str_eq(inproc.out, by_type.out, "%s", cmds[c]);
+        run_result_free(&by_type);
+        run_result_free(&child);
+        run_result_free(&inproc);
+    }
+    char manifest[600];
+    snprintf(manifest, sizeof manifest, "%s/t200.manifest", dir);
+    run_result r;
+    cr_assert(run_cli(&r, "hash", t200, "--plugin", example, "-o", manifest, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    cr_assert(run_cli(&r, "verify", t200, manifest, "--plugin", example, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    /* without it the type has no name: verify says so as a difference */
+    cr_assert(run_cli(&r, "verify", t200, manifest, NULL));
+    cr_assert_eq(r.status, 1, "%s", r.err);
+    cr_assert_str_eq(r.out, "changed  tensor  w  type q8_0_example -> unknown\n"
+                            "FAILED: 1 difference from the manifest\n");
     run_result_free(&r);
 }
 
@@ -203,9 +250,12 @@ Test(plugins, faulty_plugins_are_reported_not_fatal)
            NULL);
     faulty("oob", "wrote out of bounds of its output decoding 1088 bytes of type 200: at byte 12 "
                   "past the end of it (caught in the child)", NULL);
+    /* a table of the wrong ABI version: the same status, exit 2, in the child and in-process */
     faulty("abi", "error: cannot load plugin '", NULL);
-    faulty("abi", "plugin ABI version 2; this ggufsafe reads version 1", NULL);
-    faulty("abi", "plugin ABI version 2; this ggufsafe reads version 1", "--plugin-in-process");
+    faulty("abi", "': GS_E_INVALID_ARGUMENT: plugin ABI version 2; this ggufsafe reads version 1\n",
+           NULL);
+    faulty("abi", "': GS_E_INVALID_ARGUMENT: plugin ABI version 2; this ggufsafe reads version 1\n",
+           "--plugin-in-process");
     faulty("builtin", "type id 8 is built in (q8_0): redefining it needs the override flag",
            NULL);
     faulty("builtin", "type id 8 is built in (q8_0)", "--plugin-in-process");

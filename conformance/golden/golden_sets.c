@@ -381,8 +381,9 @@ static bool is_scale_byte(const recipe *rc, size_t i)
 /* ---- building sets --------------------------------------------------------------------- */
 
 typedef struct builder {
-    int32_t type;
-    const recipe *rc;
+    int32_t type;      /* the PRNG streams' seed (GSG_RAW_SEED for the layout-free sets) */
+    const char *name;  /* the type's name: KAT file names, messages */
+    const recipe *rc;  /* NULL for the layout-free sets */
     size_t block_bytes;
     gsg_sets *out;
     char *err;
@@ -393,7 +394,7 @@ typedef struct builder {
 static uint8_t *new_set(builder *bd, const char *name, size_t n_blocks)
 {
     if (bd->out->n == sizeof bd->out->items / sizeof bd->out->items[0]) {
-        snprintf(bd->err, bd->err_size, "too many sets for %s", gs_type_name(bd->type));
+        snprintf(bd->err, bd->err_size, "too many sets for %s", bd->name);
         return NULL;
     }
     uint8_t *data = calloc(n_blocks, bd->block_bytes);
@@ -411,7 +412,7 @@ static uint8_t *new_set(builder *bd, const char *name, size_t n_blocks)
 static bool add_kat(builder *bd, const char *kat_dir, const char *set)
 {
     char path[4096], name[24];
-    snprintf(path, sizeof path, "%s/%s.%s.in", kat_dir, gs_type_name(bd->type), set);
+    snprintf(path, sizeof path, "%s/%s.%s.in", kat_dir, bd->name, set);
     gsk_blob in;
     if (!gsk_read_file(path, &in)) {
         snprintf(bd->err, bd->err_size, "cannot read %s", path);
@@ -423,6 +424,7 @@ static bool add_kat(builder *bd, const char *kat_dir, const char *set)
                         : NULL;
     if (data != NULL) {
         memcpy(data, in.data, in.size);
+        bd->out->items[bd->out->n - 1].kat = set;
     } else if (bd->err[0] == '\0') {
         snprintf(bd->err, bd->err_size, "%s is not a whole number of blocks", path);
     }
@@ -531,10 +533,11 @@ static bool add_random(builder *bd, const char *name, size_t n_blocks, bool fini
 }
 
 /* sequence: byte p of block b is (b + 7p) mod 256, so over 256 blocks every byte position takes
- * every value (E8M0/UE4M3 scales included); f16/f32 scales are 1.0. */
-static bool add_sequence(builder *bd)
+ * every value (E8M0/UE4M3 scales included); f16/f32 scales are 1.0 (the layout-free sets: none
+ * is known, every byte follows the pattern). */
+static bool add_sequence(builder *bd, const char *name)
 {
-    uint8_t *data = new_set(bd, "sequence", 256);
+    uint8_t *data = new_set(bd, name, 256);
     if (data == NULL) {
         return false;
     }
@@ -543,7 +546,7 @@ static bool add_sequence(builder *bd)
         for (size_t p = 0; p < bd->block_bytes; p++) {
             blk[p] = (uint8_t)(b + 7 * p);
         }
-        for (unsigned f = 0; f < bd->rc->n_scales; f++) {
+        for (unsigned f = 0; bd->rc != NULL && f < bd->rc->n_scales; f++) {
             const scale_field s = bd->rc->scales[f];
             if (s.kind == SCALE_F16 || s.kind == SCALE_F32 || s.kind == SCALE_IQ1M) {
                 set_scale(blk, s, scale_one(s.kind));
@@ -566,6 +569,16 @@ static bool add_grid(builder *bd)
         set_all_scales(bd->rc, blk, scale_one(bd->rc->scales[0].kind));
     }
     return true;
+}
+
+/* 8 blocks of 0x00 and 8 blocks of 0xff. */
+static bool add_zero_ones(builder *bd, const char *zero, const char *ones)
+{
+    uint8_t *data = new_set(bd, zero, 8) != NULL ? new_set(bd, ones, 8) : NULL;
+    if (data != NULL) {
+        memset(data, 0xff, 8 * bd->block_bytes);
+    }
+    return data != NULL;
 }
 
 /* Element types: every 16-bit pattern (F16, BF16), or special and random f32 patterns. */
@@ -603,25 +616,50 @@ bool gsg_build_sets(int32_t type, const char *kat_dir, gsg_sets *out, char *err,
                  gs_type_name(type));
         return false;
     }
-    builder bd = {type, rc, info.block_bytes, out, err, err_size};
+    builder bd = {type, gs_type_name(type), rc, info.block_bytes, out, err, err_size};
     bool ok = true;
     for (int s = 0; ok && gsk_type_has_kat(type) && s < GSK_N_SETS; s++) {
         ok = add_kat(&bd, kat_dir, gsk_set_names[s]);
     }
-    ok = ok && new_set(&bd, "zero", 8) != NULL;
-    uint8_t *ones = ok ? new_set(&bd, "ones", 8) : NULL;
-    ok = ok && ones != NULL;
-    if (ok) {
-        memset(ones, 0xff, 8 * info.block_bytes);
-    }
+    ok = ok && add_zero_ones(&bd, "zero", "ones");
     if (ok && rc->n_scales == 0) {
         ok = add_element_sets(&bd);
     } else if (ok) {
         ok = add_extreme_quants(&bd, "quant00", 0x00) && add_extreme_quants(&bd, "quantff", 0xff) &&
              add_special_scales(&bd) && (rc->n_scales != 2 || add_scale_pairs(&bd)) &&
              add_random(&bd, "random", 256, false) && add_random(&bd, "finite", 256, true) &&
-             add_sequence(&bd) && (rc->index_fill == NULL || add_grid(&bd));
+             add_sequence(&bd, "sequence") && (rc->index_fill == NULL || add_grid(&bd));
     }
+    if (!ok) {
+        gsg_free_sets(out);
+    }
+    return ok;
+}
+
+/* The layout-free sets (README.md, "A type whose layout is not known"). */
+bool gsg_build_raw_sets(const char *name, uint32_t block_elems, uint32_t block_bytes,
+                        const char *kat_dir, gsg_sets *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    err[0] = '\0';
+    builder bd = {GSG_RAW_SEED, name, NULL, block_bytes, out, err, err_size};
+    bool ok = true;
+    for (int s = 0; ok && s < GSK_N_SETS; s++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s.%s.in", kat_dir, name, gsk_set_names[s]);
+        FILE *f = fopen(path, "rb");
+        if (f != NULL) {
+            fclose(f);
+            ok = add_kat(&bd, kat_dir, gsk_set_names[s]);
+        } else if (s == 0) { /* rand: random bytes, as many as ggml's KATs of the block size */
+            ok = add_random(&bd, "kat.rand", block_elems <= 32 ? 256 : 64, false);
+            if (ok) {
+                out->items[out->n - 1].kat = gsk_set_names[s];
+                out->items[out->n - 1].kat_generated = true;
+            }
+        }
+    }
+    ok = ok && add_zero_ones(&bd, "raw.zero", "raw.ones") && add_random(&bd, "raw.random", 256, false) && add_sequence(&bd, "raw.sequence");
     if (!ok) {
         gsg_free_sets(out);
     }

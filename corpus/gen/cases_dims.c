@@ -53,30 +53,20 @@ static void dim_counts(gsc_sink *s)
 
 static void negative_and_zero(gsc_sink *s)
 {
-    static const struct {
-        const char *file;
-        uint32_t n;
-        uint64_t ne[4];
-        uint32_t bad;
-        const char *desc;
-    } neg[] = {
-        {"dims/negative_ne0.gguf", 1, {UINT64_MAX}, 0, "ne[0] = -1"},
-        {"dims/negative_ne1.gguf", 2, {4, UINT64_MAX}, 1, "ne[1] = -1 (test-gguf BAD_SHAPE)"},
-        {"dims/negative_ne3_min.gguf", 4, {4, 1, 1, 1ull << 63}, 3, "ne[3] = INT64_MIN"},
+    /* f32, one dimension negative as int64: the last */
+    static const gsc_shape neg[] = {
+        {"dims/negative_ne0.gguf", 1, {UINT64_MAX}, GS_TYPE_F32, "ne[0] = -1"},
+        {"dims/negative_ne1.gguf", 2, {4, UINT64_MAX}, GS_TYPE_F32,
+         "ne[1] = -1 (test-gguf BAD_SHAPE)"},
+        {"dims/negative_ne3_min.gguf", 4, {4, 1, 1, 1ull << 63}, GS_TYPE_F32, "ne[3] = INT64_MIN"},
     };
     for (size_t i = 0; i < sizeof neg / sizeof neg[0]; i++) {
         gsc_case c;
-        with_shape(&c, neg[i].n, neg[i].ne, GS_TYPE_F32);
-        gsc_both(s, &c, neg[i].file, GS_E_NEGATIVE_DIM, gsc_at(&c, GSW_DIM, 0, neg[i].bad),
+        with_shape(&c, neg[i].n, neg[i].ne, neg[i].type);
+        gsc_both(s, &c, neg[i].file, GS_E_NEGATIVE_DIM, gsc_at(&c, GSW_DIM, 0, neg[i].n - 1),
                  neg[i].desc);
     }
-    static const struct {
-        const char *file;
-        uint32_t n;
-        uint64_t ne[4];
-        int32_t type;
-        const char *desc;
-    } zero[] = {
+    static const gsc_shape zero[] = {
         {"dims/zero_1d.gguf", 1, {0}, GS_TYPE_F32, "shape (0): no elements, no data"},
         {"dims/zero_ne1.gguf", 2, {8, 0}, GS_TYPE_F32, "shape (8, 0) (test-gguf ZERO_DIM)"},
         {"dims/zero_all.gguf", 4, {0, 0, 0, 0}, GS_TYPE_F32, "shape (0, 0, 0, 0)"},
@@ -125,13 +115,7 @@ static void partial_blocks(gsc_sink *s)
 
 static void sizes(gsc_sink *s)
 {
-    static const struct {
-        const char *file;
-        uint32_t n;
-        uint64_t ne[4];
-        int32_t type;
-        const char *desc;
-    } big[] = {
+    static const gsc_shape big[] = {
         {"dims/nelements_wraps_to_0.gguf", 2, {1ull << 32, 1ull << 32}, GS_TYPE_F32,
          "(2^32, 2^32) f32: the element count wraps to 0 (ggml hole #27203, accepted upstream)"},
         {"dims/nelements_negative.gguf", 2, {INT64_MAX, 2}, GS_TYPE_I8,

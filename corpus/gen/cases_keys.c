@@ -146,14 +146,12 @@ static void lengths(gsc_sink *s)
              gsc_at(&c, GSW_KEY_LEN, 1, 0), "key length 2^64-1 (the length+1 allocation wraps)");
 
     with_key(&c, "x.k", 3);
-    uint64_t at = gsc_at(&c, GSW_KEY_LEN, 1, 0);
-    gsw_override(&c.b, &c.map, GSW_KEY_LEN, 1, 0, c.b.len - (at + 8) + 1);
+    uint64_t at = gsc_len_to_eof(&c, GSW_KEY_LEN, 1);
     gsc_both(s, &c, "keys/len_one_past_eof.gguf", GS_E_STRING_EXCEEDS_FILE, at,
              "key length one byte more than the file has left");
 
     with_key(&c, "x.k", 3);
-    at = gsc_at(&c, GSW_KEY_LEN, 1, 0);
-    gsw_override(&c.b, &c.map, GSW_KEY_LEN, 1, 0, c.b.len - (at + 8));
+    at = gsc_len_to_eof(&c, GSW_KEY_LEN, 0);
     gsc_both(s, &c, "keys/len_to_eof.gguf", GS_E_KEY_HAS_NUL, at,
              "key length exactly the bytes left: the key swallows the rest, zero bytes included");
 }

@@ -69,8 +69,7 @@ void gsc_cases_names(gsc_sink *s)
     gsc_both(s, &c, "names/len_2p64m1.gguf", GS_E_STRING_EXCEEDS_FILE,
              gsc_at(&c, GSW_NAME_LEN, 1, 0), "name length 2^64-1");
     with_name(&c, "second", 6);
-    uint64_t at = gsc_at(&c, GSW_NAME_LEN, 1, 0);
-    gsw_override(&c.b, &c.map, GSW_NAME_LEN, 1, 0, c.b.len - (at + 8) + 1);
+    uint64_t at = gsc_len_to_eof(&c, GSW_NAME_LEN, 1);
     gsc_both(s, &c, "names/len_one_past_eof.gguf", GS_E_STRING_EXCEEDS_FILE, at,
              "name length one byte more than the file has left");
 }

@@ -114,6 +114,13 @@ uint64_t gsc_at(const gsc_case *c, gsw_kind kind, uint32_t record, uint64_t inde
     return gsw_at(&c->map, kind, record, index);
 }
 
+uint64_t gsc_len_to_eof(gsc_case *c, gsw_kind kind, uint64_t extra)
+{
+    uint64_t at = gsc_at(c, kind, 1, 0);
+    gsw_override(&c->b, &c->map, kind, 1, 0, c->b.len - (at + 8) + extra);
+    return at;
+}
+
 void gsc_two(gsc_sink *s, gsc_case *c, const char *file, gsc_verdict strict, gsc_verdict lenient,
              const char *desc)
 {

@@ -31,6 +31,16 @@ void gsc_sink_free(gsc_sink *s);
 void gsc_emit(gsc_sink *s, const char *file, const void *data, size_t len, gsc_verdict strict,
               gsc_verdict lenient, int certify, const char *desc);
 
+/* A row of the tables of one-tensor shape cases: the file, the tensor's n_dims, ne and type,
+ * and the case's description. */
+typedef struct gsc_shape {
+    const char *file;
+    uint32_t n;
+    uint64_t ne[4];
+    int32_t type;
+    const char *desc;
+} gsc_shape;
+
 typedef struct gsc_case {
     gsw_model m;
     gsw_bytes b;
@@ -46,6 +56,9 @@ void gsc_end(gsc_case *c);
 void gsc_certify(gsc_case *c, int exit_status);
 /* Offset of a field of the written case (gsw_at). */
 uint64_t gsc_at(const gsc_case *c, gsw_kind kind, uint32_t record, uint64_t index);
+/* Sets the u64 length field `kind` of record 1 (its first) to the bytes the file has left after
+ * it, plus `extra`; returns the field's offset. */
+uint64_t gsc_len_to_eof(gsc_case *c, gsw_kind kind, uint64_t extra);
 
 static inline gsc_verdict gsc_v(gs_status status, uint64_t offset)
 {

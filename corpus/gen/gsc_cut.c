@@ -42,7 +42,11 @@ gsc_verdict gsc_cut_verdict(const gsw_bytes *full, const gsw_map *map, uint64_t 
         switch ((gsw_kind)f->kind) {
         case GSW_NAME_LEN:
         case GSW_PADDING:
-            if (!kv_section_done) {
+        case GSW_KEY_LEN:
+        case GSW_STR_LEN:
+        case GSW_ARR_STR_LEN:
+            /* the first tensor name's length, or the padding, ends the key-values */
+            if ((f->kind == GSW_NAME_LEN || f->kind == GSW_PADDING) && !kv_section_done) {
                 kv_section_done = 1;
                 if (MIN_TENSOR_INFO * n_tensors > cut - f->offset) {
                     return at(GS_E_COUNT_EXCEEDS_FILE, 8);
@@ -54,14 +58,6 @@ gsc_verdict gsc_cut_verdict(const gsw_bytes *full, const gsw_map *map, uint64_t 
                 }
                 break;
             }
-            len_at = f->offset;
-            if (end > cut) {
-                return at(GS_E_TRUNCATED, f->offset);
-            }
-            break;
-        case GSW_KEY_LEN:
-        case GSW_STR_LEN:
-        case GSW_ARR_STR_LEN:
             len_at = f->offset;
             if (end > cut) {
                 return at(GS_E_TRUNCATED, f->offset);

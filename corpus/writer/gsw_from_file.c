@@ -17,6 +17,13 @@ static gs_status wire_bits(const gs_file *f, uint64_t at, unsigned size, uint64_
     return st;
 }
 
+/* -1, with why saying which key-value or tensor the reader refused and its status. */
+static int refused(char *why, size_t why_cap, const char *what, size_t index, gs_status st)
+{
+    (void)snprintf(why, why_cap, "%s %zu: %s", what, index, gs_status_name(st));
+    return -1;
+}
+
 static int copy_value(const gs_file *f, size_t index, const gs_kv_info *info, gsw_value *v,
                       char *why, size_t why_cap)
 {
@@ -51,8 +58,7 @@ static int copy_value(const gs_file *f, size_t index, const gs_kv_info *info, gs
         }
     }
     if (st != GS_OK) {
-        (void)snprintf(why, why_cap, "key-value %zu: %s", index, gs_status_name(st));
-        return -1;
+        return refused(why, why_cap, "key-value", index, st);
     }
     return 0;
 }
@@ -64,8 +70,7 @@ int gsw_model_from_file(const gs_file *f, gsw_model *m, char *why, size_t why_ca
         gs_kv_info info;
         gs_status st = gs_kv_info_at(f, i, &info);
         if (st != GS_OK) {
-            (void)snprintf(why, why_cap, "key-value %zu: %s", i, gs_status_name(st));
-            return -1;
+            return refused(why, why_cap, "key-value", i, st);
         }
         gsw_value *v = gsw_add_n(m, info.key.ptr, info.key.len);
         if (copy_value(f, i, &info, v, why, why_cap) != 0) {
@@ -76,8 +81,7 @@ int gsw_model_from_file(const gs_file *f, gsw_model *m, char *why, size_t why_ca
         gs_tensor_info t;
         gs_status st = gs_tensor_info_at(f, i, &t);
         if (st != GS_OK) {
-            (void)snprintf(why, why_cap, "tensor %zu: %s", i, gs_status_name(st));
-            return -1;
+            return refused(why, why_cap, "tensor", i, st);
         }
         gsw_tensor *wt = gsw_add_tensor_n(m, t.name.ptr, t.name.len, t.n_dims, t.ne,
                                            (int32_t)t.type);

@@ -24,6 +24,18 @@ static void *xcalloc(size_t n, size_t size)
     return p;
 }
 
+/* An array of n items of `size` bytes (cap of them allocated) with room for one more, that
+ * one zeroed: the array, moved when it had to grow (doubling, from 16). */
+static void *grow_zeroed(void *items, size_t n, size_t *cap, size_t size)
+{
+    if (n == *cap) {
+        *cap = *cap ? 2 * *cap : 16;
+        items = xrealloc(items, *cap * size);
+    }
+    memset((char *)items + n * size, 0, size);
+    return items;
+}
+
 static gsw_blob blob_copy(const void *src, size_t n)
 {
     gsw_blob b = {NULL, n};
@@ -96,12 +108,8 @@ unsigned gsw_value_size(uint32_t type)
 
 gsw_value *gsw_add_n(gsw_model *m, const void *key, size_t key_len)
 {
-    if (m->n_kv == m->cap_kv) {
-        m->cap_kv = m->cap_kv ? 2 * m->cap_kv : 16;
-        m->kvs = xrealloc(m->kvs, m->cap_kv * sizeof *m->kvs);
-    }
+    m->kvs = grow_zeroed(m->kvs, m->n_kv, &m->cap_kv, sizeof *m->kvs);
     gsw_kv *kv = &m->kvs[m->n_kv++];
-    memset(kv, 0, sizeof *kv);
     kv->key = blob_copy(key, key_len);
     kv->value.type = GS_VALUE_U8;
     return &kv->value;
@@ -222,12 +230,8 @@ gsw_tensor *gsw_add_tensor_n(gsw_model *m, const void *name, size_t name_len, ui
                 GSW_MAX_DIMS);
         abort();
     }
-    if (m->n_tensors == m->cap_tensors) {
-        m->cap_tensors = m->cap_tensors ? 2 * m->cap_tensors : 16;
-        m->tensors = xrealloc(m->tensors, m->cap_tensors * sizeof *m->tensors);
-    }
+    m->tensors = grow_zeroed(m->tensors, m->n_tensors, &m->cap_tensors, sizeof *m->tensors);
     gsw_tensor *t = &m->tensors[m->n_tensors++];
-    memset(t, 0, sizeof *t);
     t->name = blob_copy(name, name_len);
     t->n_dims = n_dims;
     for (uint32_t j = 0; j < n_dims; j++) {

@@ -12,14 +12,20 @@ static inline __m128i table16(const int8_t *table)
     return _mm_loadu_si128((const __m128i *)(const void *)table);
 }
 
+/* 16 bytes of nibbles in legacy order (the low nibbles are elements 0..15, the high ones
+ * 16..31) looked up in kv and multiplied by d: 32 floats. */
+static inline void lookup_nibbles(__m128i kv, const uint8_t *qs, __m256 d, float *y)
+{
+    const __m128i x = gsa_load128(qs);
+    gsa_store_s8x16_mul(y, _mm_shuffle_epi8(kv, gsa_low_nibbles(x)), d);
+    gsa_store_s8x16_mul(y + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), d);
+}
+
 /* d, qs[16]; legacy nibble order. */
 static inline void iq4_nl_block(const uint8_t *b, float *y)
 {
     const __m128i kv = table16(gsi_kvalues_iq4nl);
-    const __m256 d = gsa_f16_splat(b + GSI_IQ4_NL_D);
-    const __m128i x = gsa_load128(b + GSI_IQ4_NL_QS);
-    gsa_store_s8x16_mul(y, _mm_shuffle_epi8(kv, gsa_low_nibbles(x)), d);
-    gsa_store_s8x16_mul(y + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), d);
+    lookup_nibbles(kv, b + GSI_IQ4_NL_QS, gsa_f16_splat(b + GSI_IQ4_NL_D), y);
 }
 
 GSI_AVX2_ROW(IQ4_NL, iq4_nl)
@@ -43,10 +49,7 @@ static inline void iq4_xs_block(const uint8_t *b, float *y)
     float dl[8];
     _mm256_storeu_ps(dl, _mm256_mul_ps(gsa_f16_splat(b + GSI_IQ4_XS_D), _mm256_cvtepi32_ps(ls)));
     for (int ib = 0; ib < 8; ib++) {
-        const __m256 s = _mm256_broadcast_ss(&dl[ib]);
-        const __m128i x = gsa_load128(b + GSI_IQ4_XS_QS + 16 * ib);
-        gsa_store_s8x16_mul(y + 32 * ib, _mm_shuffle_epi8(kv, gsa_low_nibbles(x)), s);
-        gsa_store_s8x16_mul(y + 32 * ib + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), s);
+        lookup_nibbles(kv, b + GSI_IQ4_XS_QS + 16 * ib, _mm256_broadcast_ss(&dl[ib]), y + 32 * ib);
     }
 }
 
@@ -58,10 +61,7 @@ GSI_AVX2_ROW(IQ4_XS, iq4_xs)
 static inline void mxfp4_block(const uint8_t *b, float *y)
 {
     const __m128i kv = table16(gsi_kvalues_fp4);
-    const __m256 d = _mm256_set1_ps(gsi_e8m0_half_to_f32(b[GSI_MXFP4_E]));
-    const __m128i x = gsa_load128(b + GSI_MXFP4_QS);
-    gsa_store_s8x16_mul(y, _mm_shuffle_epi8(kv, gsa_low_nibbles(x)), d);
-    gsa_store_s8x16_mul(y + 16, _mm_shuffle_epi8(kv, gsa_high_nibbles(x)), d);
+    lookup_nibbles(kv, b + GSI_MXFP4_QS, _mm256_set1_ps(gsi_e8m0_half_to_f32(b[GSI_MXFP4_E])), y);
 }
 
 GSI_AVX2_ROW(MXFP4, mxfp4)

@@ -71,42 +71,39 @@ static void k4_scale_min(const uint8_t *s, int j, int *scale, int *min)
     }
 }
 
-/* d, dmin, scales[12], qs[128]. Each 32-byte chunk of qs gives its low nibbles to one
- * 32-element sub-block and its high nibbles to the next. */
-static void q4_K_block(const uint8_t *b, float *y)
+/* Q4_K and Q5_K after d and dmin: scales[12] (k4_scale_min), qs[128] and, for Q5_K, qh[32]
+ * (NULL for Q4_K). Each 32-byte chunk of qs gives its low nibbles to one 32-element sub-block
+ * and its high nibbles to the next; bit j of qh[l] is the 5th bit of element 32j+l. */
+static void k4_k5_block(float d, float dmin, const uint8_t *scales, const uint8_t *qs,
+                        const uint8_t *qh, float *y)
 {
-    const float d = gsi_load_f16(b + GSI_Q4_K_D);
-    const float dmin = gsi_load_f16(b + GSI_Q4_K_DMIN);
-    const uint8_t *qs = b + GSI_Q4_K_QS;
     for (int j = 0; j < 8; j++) {
         int sc, m;
-        k4_scale_min(b + GSI_Q4_K_SCALES, j, &sc, &m);
+        k4_scale_min(scales, j, &sc, &m);
         const float dl = d * (float)sc;
         const float ml = dmin * (float)m;
         for (int l = 0; l < 32; l++) {
-            y[32 * j + l] = dl * (float)nibble(qs[32 * (j / 2) + l], j % 2) - ml;
+            int q = nibble(qs[32 * (j / 2) + l], j % 2);
+            if (qh != NULL) {
+                q |= ((qh[l] >> j) & 1) << 4;
+            }
+            y[32 * j + l] = dl * (float)q - ml;
         }
     }
 }
 
-/* d, dmin, scales[12], qh[32], qs[128]. As Q4_K, with bit j of qh[l] as the 5th bit of
- * element 32j+l. */
+/* d, dmin, scales[12], qs[128]. */
+static void q4_K_block(const uint8_t *b, float *y)
+{
+    k4_k5_block(gsi_load_f16(b + GSI_Q4_K_D), gsi_load_f16(b + GSI_Q4_K_DMIN),
+                b + GSI_Q4_K_SCALES, b + GSI_Q4_K_QS, NULL, y);
+}
+
+/* d, dmin, scales[12], qh[32], qs[128]. */
 static void q5_K_block(const uint8_t *b, float *y)
 {
-    const float d = gsi_load_f16(b + GSI_Q5_K_D);
-    const float dmin = gsi_load_f16(b + GSI_Q5_K_DMIN);
-    const uint8_t *qh = b + GSI_Q5_K_QH;
-    const uint8_t *qs = b + GSI_Q5_K_QS;
-    for (int j = 0; j < 8; j++) {
-        int sc, m;
-        k4_scale_min(b + GSI_Q5_K_SCALES, j, &sc, &m);
-        const float dl = d * (float)sc;
-        const float ml = dmin * (float)m;
-        for (int l = 0; l < 32; l++) {
-            const int q = nibble(qs[32 * (j / 2) + l], j % 2) | ((qh[l] >> j) & 1) << 4;
-            y[32 * j + l] = dl * (float)q - ml;
-        }
-    }
+    k4_k5_block(gsi_load_f16(b + GSI_Q5_K_D), gsi_load_f16(b + GSI_Q5_K_DMIN),
+                b + GSI_Q5_K_SCALES, b + GSI_Q5_K_QS, b + GSI_Q5_K_QH, y);
 }
 
 /* ql[128], qh[64], scales int8[16], d. In each 128-element half n, the 32 elements of

@@ -9,8 +9,10 @@
  *   FAKE_VERSION_BINARY ggml_version() with a control byte
  *   FAKE_BAD_TRAITS     type 12 (q4_K) claims 128 elements per block
  *   FAKE_BAD_WITNESS    q4_0's to_float is not the exported dequantize_row_q4_0
- *   FAKE_CRASH          FAKE_GOOD whose branch type's to_float crashes (SIGSEGV): the command
- *                       must report it as a plugin crash (ggml's decoders run in its child)
+ *   FAKE_CRASH          FAKE_GOOD whose to_float functions crash (SIGSEGV), the branch type's
+ *                       and the registry types' (q4_0 and q8_K aside): the command must report
+ *                       it as a plugin crash (ggml's decoders run in its child, for
+ *                       GGUFSAFE_KERNEL=ggml too)
  * Its decoders are not ggml's: each writes a marker value per element (q4_0: 1, q8_K: 2, others:
  * 3, the branch type: 4), so that a test sees which function decoded; q8_1 has no to_float, as
  * in ggml. FAKE_GOOD also has a type our registry lacks, id GS_TYPE_COUNT "q8_0_branch" (Q8_0's
@@ -65,11 +67,20 @@ void dequantize_row_q8_K(const void *x, float *y, int64_t k)
 }
 #endif
 
+#ifdef FAKE_CRASH
+#include <signal.h>
+static void other_row(const void *x, float *y, int64_t k)
+{
+    (void)x, (void)y, (void)k;
+    raise(SIGSEGV); /* a decoder bug, as a wild read would be, without undefined behaviour */
+}
+#else
 static void other_row(const void *x, float *y, int64_t k)
 {
     (void)x;
     fill(y, k, 3.0f);
 }
+#endif
 
 #if defined(FAKE_GOOD)
 static void branch_row(const void *x, float *y, int64_t k)
@@ -78,7 +89,6 @@ static void branch_row(const void *x, float *y, int64_t k)
     fill(y, k, 4.0f);
 }
 #elif defined(FAKE_CRASH)
-#include <signal.h>
 static void branch_row(const void *x, float *y, int64_t k)
 {
     (void)x, (void)y, (void)k;

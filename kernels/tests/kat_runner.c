@@ -68,6 +68,25 @@ __attribute__((format(printf, 2, 3))) static void fail(gsk_kat_result *res, cons
     va_end(ap);
 }
 
+bool gsk_kat_compare(const char *label, const float *got, size_t n_elems, uint32_t block_elems,
+                     const uint8_t *want, const char *who, char *msg, size_t msg_cap)
+{
+    for (size_t i = 0; i < n_elems; i++) {
+        const uint32_t raw_want = gsi_load_u32le(want + 4 * i);
+        float want_f;
+        memcpy(&want_f, &raw_want, sizeof want_f);
+        if (gsw_nan_canonical_bits(got[i]) != gsw_nan_canonical_bits(want_f)) {
+            uint32_t raw_got;
+            memcpy(&raw_got, &got[i], sizeof raw_got);
+            snprintf(msg, msg_cap, "%s: element %zu (block %zu, element %zu of the block) is "
+                     "0x%08x, %s gives 0x%08x", label, i, i / block_elems, i % block_elems,
+                     raw_got, who, raw_want);
+            return false;
+        }
+    }
+    return true;
+}
+
 void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result *res)
 {
     *res = (gsk_kat_result){.passed = false};
@@ -108,20 +127,11 @@ void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result 
         fail(res, "%s.%s: gs_dequantize returned %s", name, set, gs_status_name(st));
         goto done;
     }
-    for (size_t i = 0; i < n_elems; i++) {
-        const uint32_t got = gsw_nan_canonical_bits(res->decoded[i]);
-        const uint32_t raw_want = gsi_load_u32le(out.data + 4 * i);
-        float want_f;
-        memcpy(&want_f, &raw_want, sizeof want_f);
-        const uint32_t want = gsw_nan_canonical_bits(want_f);
-        if (got != want) {
-            uint32_t raw_got;
-            memcpy(&raw_got, &res->decoded[i], sizeof raw_got);
-            fail(res, "%s.%s: element %zu (block %zu, element %zu of the block) is 0x%08x, ggml"
-                 " gives 0x%08x", name, set, i, i / info.block_elems, i % info.block_elems,
-                 raw_got, raw_want);
-            goto done;
-        }
+    char label[96];
+    snprintf(label, sizeof label, "%s.%s", name, set);
+    if (!gsk_kat_compare(label, res->decoded, n_elems, info.block_elems, out.data, "ggml",
+                         res->message, sizeof res->message)) {
+        goto done;
     }
     res->passed = true;
 done:

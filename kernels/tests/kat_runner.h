@@ -46,6 +46,12 @@ typedef struct gsk_kat_result {
     char message[320]; /* the first failure, naming element, block and both bit patterns */
 } gsk_kat_result;
 
+/* Compares got[0..n_elems) with the little-endian f32 at want (4 * n_elems bytes) under the NaN
+ * rule. true, or false with msg naming label ("q4_0.rand"), the first mismatching element, its
+ * block and both bit patterns, the expected one as `who` gives it ("ggml"). */
+bool gsk_kat_compare(const char *label, const float *got, size_t n_elems, uint32_t block_elems,
+                     const uint8_t *want, const char *who, char *msg, size_t msg_cap);
+
 /* Decodes <dir>/<type>.<set>.in through gs_dequantize and compares it element-wise with
  * <dir>/<type>.<set>.out. Fills *res; release it with gsk_kat_result_free. */
 void gsk_kat_run(const char *dir, int32_t type, const char *set, gsk_kat_result *res);

@@ -329,6 +329,20 @@ Test(type_defs, override_replaces_a_builtin_geometry)
     cr_assert_str_eq(gs_file_type_name(f, GS_TYPE_Q8_0), "q8_0_twice");
     float out[256];
     cr_assert_eq(gs_tensor_dequantize(f, 0, out, 256), GS_E_NOT_DECODABLE);
+    gs_type_info ti;
+    cr_assert_eq(gs_file_type_info(f, GS_TYPE_Q8_0, &ti), GS_OK);
+    cr_assert(ti.quantized);
+    gs_close(f);
+    /* an override with the registry's own geometry (ggml's decoder for a built-in type, the
+     * ggml kernel child) keeps the registry's quantized flag: F16 stays unquantized */
+    gs_type_def defs[2] = {{GS_TYPE_F16, "f16", 1, 2, true}, {GS_TYPE_F32, "f32_wide", 2, 8, true}};
+    o.type_defs = defs;
+    o.n_type_defs = 2;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(gs_file_type_info(f, GS_TYPE_F16, &ti), GS_OK);
+    cr_assert(!ti.quantized);
+    cr_assert_eq(gs_file_type_info(f, GS_TYPE_F32, &ti), GS_OK);
+    cr_assert(ti.quantized); /* another geometry: a caller's type, as any definition */
     gs_close(f);
     gsw_bytes_free(&b);
 }

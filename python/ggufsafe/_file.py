@@ -69,6 +69,14 @@ class _Handle:
             if self._users == 0:
                 self._cond.notify_all()
 
+    def call(self, fn: Callable[[Any], Any]) -> Any:
+        """fn(ptr), holding the file for the length of the call."""
+        ptr = self.acquire()
+        try:
+            return fn(ptr)
+        finally:
+            self.release()
+
     @property
     def closed(self) -> bool:
         return self._closed
@@ -159,11 +167,7 @@ class GGUFArray(Sequence):  # type: ignore[type-arg]
         return out[0]
 
     def _at(self, i: int) -> Any:
-        ptr = self._h.acquire()
-        try:
-            return self._get(ptr, i)
-        finally:
-            self._h.release()
+        return self._h.call(lambda ptr: self._get(ptr, i))
 
     @overload
     def __getitem__(self, i: int) -> Any: ...
@@ -283,18 +287,11 @@ class Metadata(Mapping):  # type: ignore[type-arg]
             self._h.release()
 
     def __len__(self) -> int:
-        ptr = self._h.acquire()
-        try:
-            return int(lib.gs_kv_count(ptr))
-        finally:
-            self._h.release()
+        return int(self._h.call(lib.gs_kv_count))
 
     def _key_at(self, i: int) -> Union[str, bytes]:
-        ptr = self._h.acquire()
-        try:
-            return _unpack_str(self._info(ptr, i).key)
-        finally:
-            self._h.release()
+        return self._h.call(  # type: ignore[no-any-return]
+            lambda ptr: _unpack_str(self._info(ptr, i).key))
 
     def __iter__(self) -> Iterator[Union[str, bytes]]:
         for i in range(len(self)):
@@ -349,22 +346,14 @@ class TensorList(Sequence):  # type: ignore[type-arg]
         self._h = handle
 
     def __len__(self) -> int:
-        ptr = self._h.acquire()
-        try:
-            return int(lib.gs_tensor_count(ptr))
-        finally:
-            self._h.release()
+        return int(self._h.call(lib.gs_tensor_count))
 
     def __getitem__(self, i: Any) -> Any:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         n = len(self)
         j = range(n)[i]
-        ptr = self._h.acquire()
-        try:
-            return _tensor_info(ptr, j)
-        finally:
-            self._h.release()
+        return self._h.call(lambda ptr: _tensor_info(ptr, j))
 
     def __repr__(self) -> str:
         return f"<ggufsafe.TensorList {len(self)} tensors>"
@@ -424,11 +413,7 @@ class GGUFFile:
         self.close()
 
     def _call(self, fn: Callable[[Any], Any]) -> Any:
-        ptr = self._h.acquire()
-        try:
-            return fn(ptr)
-        finally:
-            self._h.release()
+        return self._h.call(fn)
 
     # -- header and layout ------------------------------------------------------------------
     @property

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gsw_model.h"
 #include "gsw_sha256.h"
 
 /* Where tensor data is read from: a file by descriptor, or a buffer. */
@@ -24,18 +25,6 @@ static void put_hex(FILE *out, const char *s)
     }
     for (; *s != '\0'; s++) {
         fprintf(out, "%02x", (unsigned char)*s);
-    }
-}
-
-/* Encoded size of a fixed-size gguf value type; 0 for strings, arrays and unknown ids. */
-static size_t value_size(int type)
-{
-    switch (type) {
-    case GSX_GGUF_U8: case GSX_GGUF_I8: case GSX_GGUF_BOOL: return 1;
-    case GSX_GGUF_U16: case GSX_GGUF_I16: return 2;
-    case GSX_GGUF_U32: case GSX_GGUF_I32: case GSX_GGUF_F32: return 4;
-    case GSX_GGUF_U64: case GSX_GGUF_I64: case GSX_GGUF_F64: return 8;
-    default: return 0;
     }
 }
 
@@ -66,7 +55,7 @@ static void report_kv(const gsx_ggml *g, const struct gguf_context *ctx, int64_t
         }
     } else if (n > 0) {
         gsw_sha256_bytes(s, is_array ? g->gguf_get_arr_data(ctx, i) : g->gguf_get_val_data(ctx, i),
-                      n * value_size(elem));
+                      n * gsw_value_size((uint32_t)elem)); /* ggml's ids are the wire's */
     }
     char hex[65];
     gsw_sha256_finish(s, hex);

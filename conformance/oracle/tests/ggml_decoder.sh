@@ -6,13 +6,17 @@
 #   - every corpus file our reader opens in strict mode (corpus/manifest.tsv: GS_OK).
 # A file with a tensor ggml cannot convert (Q8_1) must be refused with exit 2 naming that
 # tensor and its type, never decoded by ours; every tensor of such a file of another type is
-# compared one by one instead. Then a library that is not ggml, and the environment without a
-# library, give their documented errors.
-# usage: ggml_decoder.sh GGUFSAFE_BINARY SOURCE_DIR CORPUS_DIR WORK_DIR
+# compared one by one instead. ggml's decoders run in the command's plugin host child by
+# default (`__plugin-host --ggml-kernel`): every file's lines, refusals and exit status must be
+# those of the in-process ggml path (--plugin-in-process) too. Then a library that is not ggml,
+# and the environment without a library, give their documented errors, and (with
+# FAKE_CRASH_GGML, kernels/tests/fake_ggml.c, whose to_float crashes) a crash in ggml's decoder
+# is reported by the command (exit 2, library and tensor) instead of killing it.
+# usage: ggml_decoder.sh GGUFSAFE_BINARY SOURCE_DIR CORPUS_DIR WORK_DIR [FAKE_CRASH_GGML]
 # Exits 77 (skipped) when the pinned ggml is not in the cache (ci/oracle_fetch.sh), unless
 # GGUFSAFE_REQUIRE_ORACLE=1.
 set -uo pipefail
-bin=$1 src=$2 corpus=$3 work=$4
+bin=$1 src=$2 corpus=$3 work=$4 crash=${5:-}
 lib=$(bash "$src/ci/oracle_fetch.sh" 2>/dev/null)
 rc=$?
 if [ $rc -ne 0 ]; then
@@ -35,7 +39,14 @@ compare_file() {
     local file=$1 tag=$2
     hashes scalar "$file" "$work/$tag.scalar"
     local src_rc=$drc
+    hashes ggml "$file" "$work/$tag.in" --plugin-in-process
+    local in_rc=$drc
     hashes ggml "$file" "$work/$tag.ggml"
+    # the child (the default) and the in-process ggml path: the same lines, errors and status
+    [ $drc -eq $in_rc ] && cmp -s "$work/$tag.in" "$work/$tag.ggml" &&
+        cmp -s "$work/$tag.in.err" "$work/$tag.ggml.err" ||
+        bad "$tag: ggml in the child (exit $drc) differs from in-process (exit $in_rc): $(diff "$work/$tag.in" "$work/$tag.ggml" | head -4) $(head -2 "$work/$tag.ggml.err")"
+    children=$((children + 1))
     if [ $src_rc -ne 0 ]; then
         [ $drc -eq $src_rc ] || bad "$tag: scalar exit $src_rc, ggml exit $drc"
         return
@@ -61,7 +72,7 @@ compare_file() {
     done <"$work/$tag.scalar"
 }
 
-compared=0 refused=0
+compared=0 refused=0 children=0
 sample=$src/conformance/samples/ggml-written.gguf
 compare_file "$sample" sample
 cmp -s "$work/sample.ggml" "$src/conformance/samples/ggml-written.dequant.sha256" ||
@@ -93,5 +104,18 @@ expect_error "missing file" "has no usable ggml library: $work/none.so: no reada
 expect_error "not a library" "has no usable ggml library: $sample: dlopen failed:" \
     GGUFSAFE_KERNEL=ggml GGUFSAFE_GGML="$sample"
 
+# a crash in ggml's decoder, in the child: reported (exit 2, library, tensor, type), not fatal
+if [ -n "$crash" ]; then
+    q80=$corpus/types/08_q8_0.gguf
+    GGUFSAFE_KERNEL=ggml GGUFSAFE_GGML=$crash "$bin" dequant --sha256 "$q80" >"$work/crash.out" \
+        2>"$work/crash.txt"
+    r=$?
+    [ $r -eq 2 ] || bad "crashing ggml: exit $r, want 2: $(head -2 "$work/crash.txt")"
+    grep -qF "error: GS_E_DECODER_FAILED on tensor 't': ggml library $crash crashed with SIGSEGV (signal 11) decoding 204 bytes of type 8" "$work/crash.txt" ||
+        bad "crashing ggml: not the crash report: $(head -2 "$work/crash.txt")"
+    echo "a crash in ggml's to_float in the child: reported, exit 2"
+fi
+
+echo "$children files decoded by ggml in the child as in-process"
 echo "$compared files equal on the ggml path, $refused refused for a q8_1 tensor (their other tensors equal)"
 [ $fail -eq 0 ] && echo "PASS: ggml decoder, $((compared + refused)) files" || exit 1
