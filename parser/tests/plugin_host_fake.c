@@ -2,7 +2,8 @@
 /* A plugin host for test_plugin_host.c. `PROG __plugin-host fake:PHASE:WHAT` answers the way a
  * broken or hostile host would, so that the parent's checks of every frame (parser/plugin.c)
  * run in the test's own process:
- *   fake:load:WHAT    instead of the table: load_error, kind, oversize, short, stderr_long,
+ *   fake:load:WHAT    instead of the table: load_error, table_error, kind, oversize, short,
+ *                     stderr_long,
  *                     hang, badtable, signal:N
  *   fake:decode:WHAT  a valid table (type 200, "fake_q", 32 elements in 34 bytes, title "fake"),
  *                     then, to the first decode frame: ok (every frame answered: float i is
@@ -99,6 +100,8 @@ static int fake_load(const char *what)
     static uint8_t zeros[64];
     if (strcmp(what, "load_error") == 0) {
         frame(GSI_PF_LOAD_ERROR, 6, "no\x01pe\\", 6);
+    } else if (strcmp(what, "table_error") == 0) {
+        frame(GSI_PF_TABLE_ERROR, 9, "bad table", 9);
     } else if (strcmp(what, "kind") == 0) {
         frame(9, 0, NULL, 0);
     } else if (strcmp(what, "oversize") == 0) {

@@ -168,7 +168,7 @@ static void expect_example_table(const host_run *r, size_t *at)
     const uint8_t *t = next_frame(r, at, GSI_PF_TABLE, 56);
     gsi_plugin_desc d;
     gs_error e;
-    cr_assert_eq(gsi_plugin_table_parse(t, 56, &d, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(gsi_plugin_table_parse(t, 56, false, &d, &e), GS_OK, "%s", e.detail);
     cr_assert_str_eq(d.title, "q8_0 example");
     cr_assert_eq(d.n, 1);
     cr_assert_eq(d.entries[0].def.id, 200);
@@ -299,13 +299,14 @@ Test(plugin_host, canary_catches_a_write_before_the_output)
     cr_assert_eq(at, r.out_len);
 }
 
-/* A load failure: one LOAD_ERROR frame with the text (at most GSI_PF_TEXT_MAX bytes), exit 1. */
-static void expect_load_error(const host_run *r, const char *text)
+/* A load failure: one frame of kind (LOAD_ERROR, or TABLE_ERROR for a table this library cannot
+ * use) with the text (at most GSI_PF_TEXT_MAX bytes), exit 1. */
+static void expect_load_error(const host_run *r, uint32_t kind, const char *text)
 {
     cr_assert_eq(r->rc, 1, "%s", r->err);
     size_t len = strlen(text) < GSI_PF_TEXT_MAX ? strlen(text) : GSI_PF_TEXT_MAX;
     size_t at = 0;
-    const uint8_t *p = next_frame(r, &at, GSI_PF_LOAD_ERROR, (uint32_t)len);
+    const uint8_t *p = next_frame(r, &at, kind, (uint32_t)len);
     cr_assert_eq(at, r->out_len);
     cr_assert(memcmp(p, text, len) == 0, "%.*s", (int)len, (const char *)p);
 }
@@ -314,10 +315,11 @@ Test(plugin_host, load_failures_are_one_frame_of_text)
 {
     host_run r;
     run_host_plugin(plugin("plugin_nosym"), NULL, 0, &r);
-    expect_load_error(&r, "no ggufsafe_plugin_v1 symbol: not a ggufsafe plugin "
-                          "(include/ggufsafe_plugin.h)");
+    expect_load_error(&r, GSI_PF_LOAD_ERROR, "no ggufsafe_plugin_v1 symbol: not a ggufsafe "
+                                             "plugin (include/ggufsafe_plugin.h)");
     run_host_plugin(plugin("plugin_abi"), NULL, 0, &r);
-    expect_load_error(&r, "plugin ABI version 2; this ggufsafe reads version 1");
+    expect_load_error(&r, GSI_PF_TABLE_ERROR,
+                      "plugin ABI version 2; this ggufsafe reads version 1");
     /* dlopen's own reason, whole and cut at GSI_PF_TEXT_MAX bytes */
     char longer[700] = "/nonexistent/";
     for (size_t i = strlen(longer); i < sizeof longer - 4; i++) {
@@ -331,7 +333,7 @@ Test(plugin_host, load_failures_are_one_frame_of_text)
         const char *why = dlerror();
         cr_assert_not_null(why);
         cr_assert_eq(strlen(why) > GSI_PF_TEXT_MAX, i == 1, "%s", why);
-        expect_load_error(&r, why);
+        expect_load_error(&r, GSI_PF_LOAD_ERROR, why);
     }
 }
 
@@ -346,14 +348,15 @@ Test(plugin_host, ggml_that_does_not_load)
     char why[GSI_PF_TEXT_MAX];
     cr_assert(!gs_ggml_describe(why, sizeof why));
     cr_assert_str_eq(why, "/nonexistent/libggml-base.so: no readable ggml library there");
-    expect_load_error(&r, why);
+    expect_load_error(&r, GSI_PF_LOAD_ERROR, why);
 }
 
 Test(plugin_host, usage)
 {
     static const char usage[] = " " GS_PLUGIN_HOST_COMMAND " PLUGIN | " GS_PLUGIN_HOST_COMMAND
-                                " " GS_PLUGIN_HOST_GGML " LIBGGML (internal: started by ggufsafe "
-                                "to run a decoder plugin or ggml's decoders)\n";
+                                " " GS_PLUGIN_HOST_GGML " LIBGGML | " GS_PLUGIN_HOST_COMMAND " "
+                                GS_PLUGIN_HOST_GGML_KERNEL " LIBGGML (internal: started by "
+                                "ggufsafe to run a decoder plugin or ggml's decoders)\n";
     char prog[] = "prog", cmd[] = GS_PLUGIN_HOST_COMMAND, other[] = "__other", x[] = "x";
     char *argvs[][5] = {{prog, cmd, NULL}, {prog, other, x, NULL}, {prog, cmd, x, x, NULL},
                         {NULL}};
@@ -409,6 +412,7 @@ Test(plugin_host, parent_refuses_a_host_that_does_not_send_a_table)
     long_err[at + 600] = '\0';
     const load_case cases[] = {
         {"fake:load:load_error", 0, GS_E_IO, "no\\x01pe\\\\"},
+        {"fake:load:table_error", 0, GS_E_INVALID_ARGUMENT, "bad table"},
         {"fake:load:kind", 0, GS_E_DECODER_FAILED, "the plugin host answered with frame kind 9"},
         {"fake:load:oversize", 0, GS_E_DECODER_FAILED, oversize},
         {"fake:load:short", 0, GS_E_DECODER_FAILED,

@@ -34,6 +34,7 @@ typedef struct table_spec {
     entry_spec e[3];
     size_t extra;        /* bytes appended after the last entry */
     size_t cut;          /* 0: whole; else the first cut bytes only */
+    bool builtin_ok;     /* parsed as the ggml kernel host's table: registry ids may be served */
 } table_spec;
 
 static void put32(uint8_t *b, size_t *at, uint32_t v)
@@ -121,6 +122,16 @@ static const refusal refusals[] = {
     {{.e = {{.name = "a b"}}},
      0, "type id 200: the name must be 1 to 63 bytes of A-Z a-z 0-9 _ . -", "a b"},
     {{.e = {{.elems = 4097}}}, 0, "type id 200: 4097 elements per block, at most 4096", "t0"},
+    /* a registry id where the table may serve one: only with exactly the registry's name and
+     * geometry, and a type that is live and decodable */
+    {{.e = {{.id = 8, .name = "q8"}}, .builtin_ok = true}, 27,
+     "plugin table: type 0 (id 8) is not the registry's q8_0 (32 elements in 34 bytes)", "q8"},
+    {{.e = {{.id = 8, .name = "q8_0", .bytes = 36}}, .builtin_ok = true}, 27,
+     "plugin table: type 0 (id 8) is not the registry's q8_0 (32 elements in 34 bytes)", "q8_0"},
+    {{.e = {{.id = 8, .name = "q8_0", .elems = 64}}, .builtin_ok = true}, 27,
+     "plugin table: type 0 (id 8) is not the registry's q8_0 (32 elements in 34 bytes)", "q8_0"},
+    {{.e = {{.id = GS_TYPE_I8, .name = "i8", .elems = 1, .bytes = 1}}, .builtin_ok = true}, 27,
+     "plugin table: type 0 (id 24) is not the registry's i8 (1 elements in 1 bytes)", "i8"},
 };
 
 Test(plugin_table, parse_refuses_each_malformed_field)
@@ -131,7 +142,7 @@ Test(plugin_table, parse_refuses_each_malformed_field)
         size_t len = build(&r->t, b);
         gsi_plugin_desc d;
         gs_error e;
-        cr_assert_eq(gsi_plugin_table_parse(b, len, &d, &e), GS_E_INVALID_ARGUMENT,
+        cr_assert_eq(gsi_plugin_table_parse(b, len, r->t.builtin_ok, &d, &e), GS_E_INVALID_ARGUMENT,
                      "row %zu (%s)", i, r->detail);
         cr_assert_str_eq(e.detail, r->detail, "row %zu", i);
         cr_assert_eq(e.offset, r->at, "row %zu: offset %llu", i, (unsigned long long)e.offset);
@@ -140,10 +151,29 @@ Test(plugin_table, parse_refuses_each_malformed_field)
     }
     gsi_plugin_desc d;
     gs_error e;
-    cr_assert_eq(gsi_plugin_table_parse(NULL, 5, &d, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gsi_plugin_table_parse(NULL, 5, false, &d, &e), GS_E_INVALID_ARGUMENT);
     cr_assert_str_eq(e.detail, "no bytes");
-    cr_assert_eq(gsi_plugin_table_parse(NULL, 0, &d, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_eq(gsi_plugin_table_parse(NULL, 0, false, &d, &e), GS_E_INVALID_ARGUMENT);
     cr_assert_str_eq(e.detail, "plugin table: no GSPT magic");
+}
+
+/* The ggml kernel host's table may serve a registry type as the registry gives it: accepted, as
+ * an override; a new id beside it as usual. Without builtin_ok the same table is refused. */
+Test(plugin_table, registry_types_where_the_table_may_serve_them)
+{
+    static uint8_t b[GSI_PLUGIN_TABLE_MAX_BYTES];
+    const table_spec t = {.n_entries = 2, .e = {{.id = 8, .name = "q8_0"}, {.id = 300}}};
+    size_t len = build(&t, b);
+    gsi_plugin_desc d;
+    gs_error e;
+    cr_assert_eq(gsi_plugin_table_parse(b, len, true, &d, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(d.n, 2);
+    cr_assert_eq(d.entries[0].def.id, 8);
+    cr_assert(d.entries[0].def.override_builtin);
+    cr_assert(!d.entries[1].def.override_builtin);
+    cr_assert_eq(gsi_plugin_table_parse(b, len, false, &d, &e), GS_E_INVALID_ARGUMENT);
+    cr_assert_str_eq(e.detail, "type id 8 is built in (q8_0): redefining it needs the override "
+                               "flag");
 }
 
 Test(plugin_table, parse_accepts_a_full_table)
@@ -154,7 +184,7 @@ Test(plugin_table, parse_accepts_a_full_table)
     size_t len = build(&t, b);
     gsi_plugin_desc d;
     gs_error e;
-    cr_assert_eq(gsi_plugin_table_parse(b, len, &d, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(gsi_plugin_table_parse(b, len, false, &d, &e), GS_OK, "%s", e.detail);
     cr_assert_str_eq(d.title, "three ~ types");
     cr_assert_eq(d.abi_version, GGUFSAFE_PLUGIN_ABI_VERSION);
     cr_assert_eq(d.n, 3);
@@ -244,7 +274,7 @@ Test(plugin_table, encode_writes_the_parsed_format)
     cr_assert_eq(len, want_len);
     cr_assert(memcmp(got, want, len) == 0);
     gsi_plugin_desc d;
-    cr_assert_eq(gsi_plugin_table_parse(got, len, &d, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(gsi_plugin_table_parse(got, len, false, &d, &e), GS_OK, "%s", e.detail);
     cr_assert_eq(d.n, 2);
     cr_assert_str_eq(d.entries[1].name, "t1");
 }
@@ -271,7 +301,7 @@ Test(plugin_table, largest_table_fills_the_bound)
     cr_assert_eq(gsi_plugin_table_encode(&t, b, &len, &e), GS_OK, "%s", e.detail);
     cr_assert_eq(len, GSI_PLUGIN_TABLE_MAX_BYTES);
     static gsi_plugin_desc d;
-    cr_assert_eq(gsi_plugin_table_parse(b, len, &d, &e), GS_OK, "%s", e.detail);
+    cr_assert_eq(gsi_plugin_table_parse(b, len, false, &d, &e), GS_OK, "%s", e.detail);
     cr_assert_eq(d.n, GGUFSAFE_PLUGIN_MAX_TYPES);
     cr_assert_str_eq(d.title, title);
     cr_assert_eq(d.entries[255].def.id, 1255);
