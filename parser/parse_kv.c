@@ -20,6 +20,7 @@ typedef struct kv_parse {
     gsi_kv *kv;
     uint64_t key_off, key_len;
     uint64_t count;
+    bool string_array; /* its end is in its header, not in kv->tail */
 } kv_parse;
 
 gs_status gsi_read_string(gsi_parser *p, const uint8_t **data, uint64_t *len)
@@ -278,6 +279,7 @@ static gs_status parse_value(gsi_parser *p, kv_parse *k, uint64_t type_at)
         k->count = count;
         kv->value_off = c->pos;
         if (elem == GS_VALUE_STRING) {
+            k->string_array = true;
             return parse_string_array(p, k);
         }
         if (elem == GS_VALUE_BOOL && p->strict) {
@@ -458,7 +460,7 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index, kv_ahead *ahead)
     if (mst != GS_OK) {
         return gsi_fail(p->err, mst, at, GS_CONTEXT_KEY, key, key_len, "key-value table");
     }
-    kv_parse k = {&f->kvs[f->n_kv], at + 8, key_len, 0};
+    kv_parse k = {&f->kvs[f->n_kv], at + 8, key_len, 0, false};
     gsi_kv *kv = k.kv;
     /* a scalar's layout until the type is read, so that the key's length reads right */
     *kv = (gsi_kv){.offset = at, .value_off = at + 8 + key_len + 4};
@@ -494,7 +496,9 @@ static gs_status parse_one_kv(gsi_parser *p, uint64_t index, kv_ahead *ahead)
     if (st != GS_OK) {
         return st;
     }
-    if (!gsi_kv_is_string_array(kv)) {
+    if (!k.string_array) {
+        /* (known here, not read back from kv: a 2-byte load of the two type bytes just stored
+         * one at a time stalls on store forwarding) */
         kv->tail = c->pos; /* a string array's end is in its header */
     }
     if (ahead->next == UINT64_MAX) {
