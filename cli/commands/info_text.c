@@ -66,11 +66,10 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
             if (gs_kv_info_at(f, i, &kv) != GS_OK || (kv.type == GS_VALUE_ARRAY) != arrays) {
                 continue;
             }
-            cli_text key, value;
-            cli_text_escape(&key, kv.key.ptr, kv.key.len, KEY_MAX_SRC);
+            cli_text value;
             value_text(f, i, &kv, &value);
             cli_out_puts(out, "  ");
-            cli_text_print_padded(out, &key, key_col);
+            cli_text_print_escaped(out, kv.key.ptr, kv.key.len, KEY_MAX_SRC, key_col);
             const char *type = gs_value_type_name(kv.type); /* "  %-6s  " without printf */
             const size_t type_len = strlen(type);
             cli_out_puts(out, "  ");
