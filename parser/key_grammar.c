@@ -48,8 +48,16 @@ gs_status gsi_check_key(const uint8_t *key, uint64_t len, bool strict)
         last_dot = dots >> 56;
     }
     if (i < len) {
-        uint64_t w = 'a' * ONES, dots; /* the bytes past the key read as valid */
-        memcpy(&w, key + i, (size_t)(len - i));
+        /* the last 1 to 7 bytes, and above them bytes that read as valid: from the key's last
+         * eight bytes when it has eight (one load, not a copy of a variable length) */
+        const unsigned rest = (unsigned)(len - i);
+        uint64_t w = 'a' * ONES, dots;
+        if (len >= 8) {
+            memcpy(&w, key + len - 8, 8);
+            w = w >> (8 * (8 - rest)) | ('a' * ONES) << (8 * rest);
+        } else {
+            memcpy(&w, key, rest);
+        }
         high |= w & HIGHS;
         all &= key_bytes(w, &dots) | dots;
         doubled |= dots & ((dots << 8) | last_dot);
