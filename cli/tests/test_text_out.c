@@ -74,7 +74,7 @@ Test(print_escaped, writes_what_escape_and_pad_write)
 {
     static const char *const srcs[] = {
         "", "general.name", "a\\b", "tab\there", "\x1b[31mred", "caf\xc3\xa9", "\xff\xfe",
-        "abcdefghijklmnopqrstuvwxyz0123456789", "a\xe2\x80\xae" "b",
+        "abcdefghijklmnopqrstuvwxyz0123456789", "a\xe2\x80\xae\x62",
     };
     static const size_t max_srcs[] = {0, 1, 4, 12, 96, 300};
     static const size_t widths[] = {0, 3, 12, 44};
