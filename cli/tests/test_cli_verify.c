@@ -40,6 +40,20 @@ Test(verify, sample_matches_its_manifest)
     run_result_free(&r);
 }
 
+/* Writes n bytes of text to dir/name as a manifest and expects the sample to verify against it;
+ * returns the path. */
+static char *sample_verifies_against(const char *name, const char *text, size_t n)
+{
+    char *path = path_join(dir, name);
+    cr_assert(write_file(path, text, n));
+    run_result r;
+    cr_assert(run_cli(&r, "verify", sample, path, NULL));
+    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    cr_expect_str_eq(r.out, "OK: 32 key-values, 33 tensors and the file match the manifest\n");
+    run_result_free(&r);
+    return path;
+}
+
 /* A manifest saved with CR LF line ends (a Windows editor, a git checkout with autocrlf)
  * verifies as the LF one does. */
 Test(verify, crlf_manifest_verifies)
@@ -55,14 +69,7 @@ Test(verify, crlf_manifest_verifies)
         }
         crlf[n++] = text[i];
     }
-    char *path = path_join(dir, "crlf.manifest");
-    cr_assert(write_file(path, crlf, n));
-    run_result r;
-    cr_assert(run_cli(&r, "verify", sample, path, NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
-    cr_expect_str_eq(r.out, "OK: 32 key-values, 33 tensors and the file match the manifest\n");
-    run_result_free(&r);
-    free(path);
+    free(sample_verifies_against("crlf.manifest", crlf, n));
     free(crlf);
     free(text);
 }
@@ -139,13 +146,8 @@ Test(verify, version_1_manifests_still_verify)
         r = eol + 1;
     }
     v1[18] = '1'; /* "ggufsafe-manifest 1" */
-    char *path = path_join(dir, "v1.manifest");
-    cr_assert(write_file(path, v1, n));
+    char *path = sample_verifies_against("v1.manifest", v1, n);
     run_result r;
-    cr_assert(run_cli(&r, "verify", sample, path, NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
-    cr_expect_str_eq(r.out, "OK: 32 key-values, 33 tensors and the file match the manifest\n");
-    run_result_free(&r);
     char *edited = edited_copy();
     cr_assert(run_cli(&r, "verify", edited, path, NULL));
     cr_expect_eq(r.status, 1);
@@ -438,26 +440,24 @@ Test(verify, a_long_string_is_cut_at_64_bytes)
     cr_expect(contains(text, want), "%s", text);
     free(text);
 
-    char *early = long_string_file("early.gguf", 10);
-    cr_assert(run_cli(&r, "verify", early, mf, NULL));
-    cr_expect_eq(r.status, 1);
-    snprintf(want, sizeof want,
-             "changed  kv      general.name  value: old \"%s...\" -> new \"aaaaaaaaaaZ%.53s...\"\n"
-             "changed  file    sha256\nFAILED: 2 differences from the manifest\n",
-             a64, a64);
-    cr_expect_str_eq(r.out, want);
-    run_result_free(&r);
-    char *late = long_string_file("late.gguf", 80);
-    cr_assert(run_cli(&r, "verify", late, mf, NULL));
-    cr_expect_eq(r.status, 1);
-    snprintf(want, sizeof want,
-             "changed  kv      general.name  value: old \"%s...\" -> new \"%s...\"\n"
-             "changed  file    sha256\nFAILED: 2 differences from the manifest\n",
-             a64, a64);
-    cr_expect_str_eq(r.out, want);
-    run_result_free(&r);
-    free(late);
-    free(early);
+    /* 'Z' at byte 10: inside the recorded 64; at byte 80: past them */
+    static const struct {
+        const char *name;
+        int at;
+        const char *new_head;
+    } edits[] = {{"early.gguf", 10, "aaaaaaaaaaZ"}, {"late.gguf", 80, "aaaaaaaaaaa"}};
+    for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
+        char *edited = long_string_file(edits[i].name, edits[i].at);
+        cr_assert(run_cli(&r, "verify", edited, mf, NULL));
+        cr_expect_eq(r.status, 1);
+        snprintf(want, sizeof want,
+                 "changed  kv      general.name  value: old \"%s...\" -> new \"%s%.53s...\"\n"
+                 "changed  file    sha256\nFAILED: 2 differences from the manifest\n",
+                 a64, edits[i].new_head, a64);
+        cr_expect_str_eq(r.out, want, "%s", edits[i].name);
+        run_result_free(&r);
+        free(edited);
+    }
     free(mf);
     free(base);
 }
@@ -584,19 +584,22 @@ Test(verify, malformed_manifests_are_refused)
     refused_str("ggufsafe-manifest 1\npart 1 of 1\nkv x y\n", "line 3: expected 'file <64 hex");
     snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 007\n", hex64);
     refused_str(buf, "line 3: expected 'file");
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nkv %.63s k\nend\n",
-             hex64, hex64);
-    refused_str(buf, "line 4: the digest is not 64 lower-case hex digits");
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nkv %.63sA k\nend\n",
-             hex64, hex64);
-    refused_str(buf, "line 4: the digest");
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nkv %s a b\nend\n",
-             hex64, hex64);
-    refused_str(buf, "line 4: expected 'kv <sha256> <key> [<value>]'");
-    /* version 1 has no values; version 2's must have their exact form */
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nkv %s k u8 =1\nend\n",
-             hex64, hex64);
-    refused_str(buf, "line 4: expected 'kv <sha256> <key> [<value>]'");
+    /* "kv" lines of version 1: the first `digits` of a digest, then `rest` (version 1 has no
+     * values; version 2's must have their exact form) */
+    static const struct {
+        int digits;
+        const char *rest, *reason;
+    } bad_kv[] = {
+        {63, " k", "line 4: the digest is not 64 lower-case hex digits"},
+        {63, "A k", "line 4: the digest"},
+        {64, " a b", "line 4: expected 'kv <sha256> <key> [<value>]'"},
+        {64, " k u8 =1", "line 4: expected 'kv <sha256> <key> [<value>]'"},
+    };
+    for (size_t i = 0; i < sizeof bad_kv / sizeof bad_kv[0]; i++) {
+        snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nkv %.*s%s\nend\n",
+                 hex64, bad_kv[i].digits, hex64, bad_kv[i].rest);
+        refused_str(buf, bad_kv[i].reason);
+    }
     static const struct {
         const char *value, *reason;
     } bad_values[] = {
@@ -642,18 +645,26 @@ Test(verify, malformed_manifests_are_refused)
                  hex64, bad_shapes[i]);
         refused_str(buf, "line 4: ");
     }
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nend\nmore\n", hex64);
-    refused_str(buf, "line 5: text after the 'end' line");
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\nkv %s k\n", hex64);
-    refused_str(buf, "line 2: expected 'part 1 of N'");
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\r\nend\n", hex64);
-    refused_str(buf, "line 3: ends in CR LF, the lines before it in LF alone (mixed line ends)");
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\r\npart 1 of 1\r\nfile %s 7\nend\n", hex64);
-    refused_str(buf, "line 3: ends in LF alone, the lines before it in CR LF (mixed line ends)");
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\rfile %s 7\nend\n", hex64);
-    refused_str(buf, "line 2: holds a carriage return not followed by a newline");
-    snprintf(buf, sizeof buf, "ggufsafe-manifest 1\npart 1 of 1\nfile %s 7\nend\r", hex64);
-    refused_str(buf, "line 4: holds a carriage return not followed by a newline");
+    /* one digest in each: the manifest is head, 64 hex digits, tail */
+    static const struct {
+        const char *head, *tail, *reason;
+    } one_digest[] = {
+        {"ggufsafe-manifest 1\npart 1 of 1\nfile ", " 7\nend\nmore\n",
+         "line 5: text after the 'end' line"},
+        {"ggufsafe-manifest 1\nkv ", " k\n", "line 2: expected 'part 1 of N'"},
+        {"ggufsafe-manifest 1\npart 1 of 1\nfile ", " 7\r\nend\n",
+         "line 3: ends in CR LF, the lines before it in LF alone (mixed line ends)"},
+        {"ggufsafe-manifest 1\r\npart 1 of 1\r\nfile ", " 7\nend\n",
+         "line 3: ends in LF alone, the lines before it in CR LF (mixed line ends)"},
+        {"ggufsafe-manifest 1\npart 1 of 1\rfile ", " 7\nend\n",
+         "line 2: holds a carriage return not followed by a newline"},
+        {"ggufsafe-manifest 1\npart 1 of 1\nfile ", " 7\nend\r",
+         "line 4: holds a carriage return not followed by a newline"},
+    };
+    for (size_t i = 0; i < sizeof one_digest / sizeof one_digest[0]; i++) {
+        snprintf(buf, sizeof buf, "%s%s%s", one_digest[i].head, hex64, one_digest[i].tail);
+        refused_str(buf, one_digest[i].reason);
+    }
     refused("ggufsafe-manifest 1\npart 1\0 of 1\n", 33, "line 2: holds a NUL");
     /* A 300,000-byte line is read whole (lenient keys make lines that long) and refused for
      * its fields; the line bound itself, 256 MiB, is held to its value in test_manifest_limits. */
