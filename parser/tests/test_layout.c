@@ -52,40 +52,37 @@ Test(layout, packed_offsets_in_strict)
 
 Test(layout, lenient_overlap_detection)
 {
-    uint64_t ne8[1] = {8};
-    uint64_t ne0[2] = {8, 0};
-    gsw_bytes b;
-    /* partial overlap, listed out of order: the later record is the one reported */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 0);
-    gsw_raw_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 64);
-    gsw_raw_tensor(&b, "b", 1, ne8, GS_TYPE_F32, 0);
-    size_t c = gsw_raw_tensor(&b, "c", 1, ne8, GS_TYPE_F32, 16);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 96);
-    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(c, 1, 1));
-    gsw_bytes_free(&b);
-    /* empty tensors may share an offset with anything */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 0);
-    gsw_raw_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 0);
-    gsw_raw_tensor(&b, "e", 2, ne0, GS_TYPE_F32, 0);
-    gsw_raw_tensor(&b, "f", 2, ne0, GS_TYPE_F32, 0);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 32);
-    TU_EXPECT(&b, LENIENT, GS_OK, 0);
-    gsw_bytes_free(&b);
-    /* a tensor inside a long one, listed after a tensor that follows the long one */
-    uint64_t ne32[1] = {32};
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 0);
-    gsw_raw_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
-    gsw_raw_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
-    size_t in = gsw_raw_tensor(&b, "in", 1, ne8, GS_TYPE_F32, 96);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 160);
-    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(in, 2, 1));
-    gsw_bytes_free(&b);
+    /* three records each; the status lenient gives and, for an overlap, the record reported */
+    static const struct {
+        tu_tensor t[3];
+        size_t data_bytes;
+        gs_status want;
+        size_t reported;
+    } cases[] = {
+        /* partial overlap, listed out of order: the later record is the one reported */
+        {{{"a", 1, {8}, GS_TYPE_F32, 64}, {"b", 1, {8}, GS_TYPE_F32, 0},
+          {"c", 1, {8}, GS_TYPE_F32, 16}},
+         96, GS_E_TENSOR_OVERLAP, 2},
+        /* empty tensors may share an offset with anything */
+        {{{"a", 1, {8}, GS_TYPE_F32, 0}, {"e", 2, {8, 0}, GS_TYPE_F32, 0},
+          {"f", 2, {8, 0}, GS_TYPE_F32, 0}},
+         32, GS_OK, 0},
+        /* a tensor inside a long one, listed after a tensor that follows the long one */
+        {{{"long", 1, {32}, GS_TYPE_F32, 0}, {"after", 1, {8}, GS_TYPE_F32, 128},
+          {"in", 1, {8}, GS_TYPE_F32, 96}},
+         160, GS_E_TENSOR_OVERLAP, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gsw_bytes b;
+        size_t at[3];
+        tu_tensor_file(&b, cases[i].t, 3, cases[i].data_bytes, at);
+        const tu_tensor *r = &cases[i].t[cases[i].reported];
+        TU_EXPECT(&b, LENIENT, cases[i].want,
+                  cases[i].want == GS_OK
+                      ? 0
+                      : gsw_raw_offset_field(at[cases[i].reported], strlen(r->name), r->n_dims));
+        gsw_bytes_free(&b);
+    }
 }
 
 /* Two I8 tensors: "a" of 33 bytes at 0, "b" of 31 bytes at off_b; returns b's info offset. */

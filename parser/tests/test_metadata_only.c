@@ -131,28 +131,24 @@ Test(metadata_only, a_complete_file_is_unchanged)
  * tensors sharing bytes that are in the file; key-values are checked as ever. */
 Test(metadata_only, everything_else_is_still_checked)
 {
-    uint64_t ne[1] = {8};
+    /* "c" where 32 is expected: strict refuses the gap */
+    static const tu_tensor gap[] = {{"a", 1, {8}, GS_TYPE_F32, 0}, {"c", 1, {8}, GS_TYPE_F32, 64}};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
-    gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t c = gsw_raw_tensor(&b, "c", 1, ne, GS_TYPE_F32, 64); /* expected 32 */
-    gsw_pad_to(&b, 32);
+    size_t at[2];
+    tu_tensor_file(&b, gap, 2, 0, at);
     gs_options o = meta_options(GS_PROFILE_STRICT);
     gs_error e;
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_E_OFFSET_NOT_PACKED);
-    cr_expect_eq(e.offset, gsw_raw_offset_field(c, 1, 1));
+    cr_expect_eq(e.offset, gsw_raw_offset_field(at[1], 1, 1));
     gsw_bytes_free(&b);
 
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
-    gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t x = gsw_raw_tensor(&b, "x", 1, ne, GS_TYPE_F32, 16); /* overlaps a */
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 48); /* both in the file */
+    /* "x" overlaps "a", both in the file */
+    static const tu_tensor overlap[] = {{"a", 1, {8}, GS_TYPE_F32, 0},
+                                        {"x", 1, {8}, GS_TYPE_F32, 16}};
+    tu_tensor_file(&b, overlap, 2, 48, at);
     o = meta_options(GS_PROFILE_LENIENT);
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_E_TENSOR_OVERLAP);
-    cr_expect_eq(e.offset, gsw_raw_offset_field(x, 1, 1));
+    cr_expect_eq(e.offset, gsw_raw_offset_field(at[1], 1, 1));
     gsw_truncate(&b, b.len - 48); /* neither in the file: nothing to overlap */
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_OK, "%s", e.detail);
     gsw_bytes_free(&b);
@@ -169,12 +165,10 @@ Test(metadata_only, everything_else_is_still_checked)
 /* With diagnostic mode too: data outside the file is no finding, the other layout rules are. */
 Test(metadata_only, with_diagnostic_mode_only_real_problems_are_findings)
 {
-    uint64_t ne[1] = {8};
+    static const tu_tensor t[] = {{"a", 1, {8}, GS_TYPE_F32, 0}, {"c", 1, {8}, GS_TYPE_F32, 64}};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
-    gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t c = gsw_raw_tensor(&b, "c", 1, ne, GS_TYPE_F32, 64);
+    size_t at[2];
+    tu_tensor_file(&b, t, 2, TU_NO_DATA, at);
     gs_options o = meta_options(GS_PROFILE_STRICT);
     o.diagnostic = true;
     gs_file *f = NULL;
@@ -183,7 +177,7 @@ Test(metadata_only, with_diagnostic_mode_only_real_problems_are_findings)
     cr_assert_eq(gs_file_finding_count(f), 1);
     cr_assert_eq(gs_file_finding(f, 0, &e), GS_OK);
     cr_expect_eq(e.status, GS_E_OFFSET_NOT_PACKED);
-    cr_expect_eq(e.offset, gsw_raw_offset_field(c, 1, 1));
+    cr_expect_eq(e.offset, gsw_raw_offset_field(at[1], 1, 1));
     gs_layout l;
     gs_file_layout(f, &l);
     cr_expect_eq(l.tensors_outside, 2);

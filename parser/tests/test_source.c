@@ -210,10 +210,7 @@ Test(source, reopen_for_data_holds_no_descriptor_and_maps_nothing)
 Test(source, identity_arguments)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
-    gs_file *f;
-    cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
+    gs_file *f = tu_open_small(&b);
     gs_identity id;
     memset(&id, 0x5a, sizeof id);
     cr_assert_eq(gs_file_identity(f, &id), GS_E_NOT_FOUND, "a buffer is no file");

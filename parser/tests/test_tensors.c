@@ -58,15 +58,16 @@ Test(tensors, names)
 
 Test(tensors, duplicate_names)
 {
+    static const tu_tensor t[] = {
+        {"w", 1, {8}, GS_TYPE_F32, 0},
+        {"w2", 1, {8}, GS_TYPE_F32, 32},
+        {"w", 1, {8}, GS_TYPE_F32, 64},
+    };
     uint64_t ne[1] = {8};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 0);
-    gsw_raw_tensor(&b, "w", 1, ne, GS_TYPE_F32, 0);
-    gsw_raw_tensor(&b, "w2", 1, ne, GS_TYPE_F32, 32);
-    size_t at = gsw_raw_tensor(&b, "w", 1, ne, GS_TYPE_F32, 64);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 96);
+    size_t rec[3];
+    tu_tensor_file(&b, t, 3, 96, rec);
+    size_t at = rec[2];
     TU_EXPECT(&b, STRICT, GS_E_DUPLICATE_TENSOR_NAME, at);
     TU_EXPECT(&b, LENIENT, GS_E_DUPLICATE_TENSOR_NAME, at);
     gsw_bytes_free(&b);

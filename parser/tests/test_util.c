@@ -29,6 +29,22 @@ void tu_small_file(gsw_bytes *b, uint32_t align)
     gsw_pad_to(b, a);
 }
 
+void tu_tensor_file(gsw_bytes *b, const tu_tensor *t, size_t n, size_t data_bytes, size_t *at)
+{
+    gsw_bytes_init(b);
+    gsw_raw_header(b, 3, n, 0);
+    for (size_t i = 0; i < n; i++) {
+        size_t start = gsw_raw_tensor(b, t[i].name, t[i].n_dims, t[i].ne, t[i].type, t[i].offset);
+        if (at != NULL) {
+            at[i] = start;
+        }
+    }
+    if (data_bytes != TU_NO_DATA) {
+        gsw_pad_to(b, 32);
+        gsw_put_fill(b, 0, data_bytes);
+    }
+}
+
 gs_file *tu_open_small(gsw_bytes *b)
 {
     gsw_bytes_init(b);

@@ -15,6 +15,23 @@
  * then two F32 tensors "a" (8 elements) and "b" (4 x 2) with data 0..15 as floats. */
 void tu_small_file(gsw_bytes *b, uint32_t align);
 
+/* One tensor record of tu_tensor_file: its name, n_dims entries of ne, its type and data offset. */
+typedef struct tu_tensor {
+    const char *name;
+    uint32_t n_dims;
+    uint64_t ne[4];
+    int32_t type;
+    uint64_t offset;
+} tu_tensor;
+
+/* tu_tensor_file's data_bytes for a file that ends with its records: no padding, no data. */
+#define TU_NO_DATA SIZE_MAX
+
+/* b initialised and filled with a version 3 file of no key-values and the n records of t, then
+ * (unless data_bytes is TU_NO_DATA) padding to 32 and data_bytes zero bytes. at[i] receives where
+ * record i starts (at may be NULL). */
+void tu_tensor_file(gsw_bytes *b, const tu_tensor *t, size_t n, size_t data_bytes, size_t *at);
+
 /* b initialised and filled with tu_small_file(b, 32), opened in place with default options
  * (aborts when it does not open); the caller closes the file and frees b. */
 gs_file *tu_open_small(gsw_bytes *b);
