@@ -231,6 +231,25 @@ bool write_mixed_repo(const char *dir, const char *sample, char *why, size_t why
     return ok;
 }
 
+void llama_model(gsw_model *m)
+{
+    gsw_model_init(m, 3);
+    gsw_set_cstr(gsw_add(m, "general.architecture"), "llama");
+}
+
+char *model_to_file(gsw_model *m, const char *dir, const char *name)
+{
+    char *path = path_join(dir, name);
+    char why[256] = "no memory for the path";
+    if (path == NULL || gsw_write_file(m, 0, path, why, sizeof why) != 0) {
+        fprintf(stderr, "cannot write %s/%s: %s\n", dir, name, why);
+        free(path);
+        path = NULL;
+    }
+    gsw_model_free(m);
+    return path;
+}
+
 void split_keys(gsw_model *m, unsigned part, unsigned count, unsigned tensors)
 {
     gsw_set_u16(gsw_add(m, "split.no"), (uint16_t)part);

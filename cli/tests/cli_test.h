@@ -36,6 +36,14 @@ void sample_with_manifest_free(char *dir, char *sample, char *manifest);
 /* The writer's model (corpus/writer/gsw_model.h). */
 struct gsw_model;
 
+/* m initialised (version 3) with general.architecture "llama", the key most test models start
+ * with. */
+void llama_model(struct gsw_model *m);
+
+/* Writes m to dir/name and frees m: the path (allocated), or NULL when it cannot be written
+ * (the writer's reason on stderr). */
+char *model_to_file(struct gsw_model *m, const char *dir, const char *name);
+
 /* Sets the split keys of part `part` (from 0) of a set of `count` parts holding `tensors`
  * tensors in all: split.no, split.count (u16) and split.tensors.count (i32). */
 void split_keys(struct gsw_model *m, unsigned part, unsigned count, unsigned tensors);
@@ -109,6 +117,23 @@ void cli_fixture_close(char *dir, char **sample);
         cli_fixture_close(dir, sample_out);                                                      \
     }                                                                                            \
     TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown)
+
+/* Runs the tool with the arguments (the closing NULL added here) into the run_result r and
+ * expects (Criterion) exit status want; the caller frees r. */
+#define CLI_RUN(r, want, ...)                                                                    \
+    do {                                                                                         \
+        cr_assert(run_cli(&(r), __VA_ARGS__, NULL));                                             \
+        cr_expect_eq((r).status, (want), "exit %d: %s", (r).status, (r).err);                    \
+    } while (0)
+
+/* Expects (Criterion) text to contain every fragment of the array fragments. */
+#define CLI_EXPECT_ALL_IN(text, fragments)                                                       \
+    do {                                                                                         \
+        for (size_t i_ = 0; i_ < sizeof(fragments) / sizeof((fragments)[0]); i_++) {            \
+            cr_expect(contains((text), (fragments)[i_]), "'%s' missing from: %s",               \
+                      (fragments)[i_], (text));                                                  \
+        }                                                                                        \
+    } while (0)
 
 /* One malformed input of a text reader (a policy file, a baseline) and how it must be refused:
  * GS_E_INVALID_ARGUMENT at offset, with detail. */

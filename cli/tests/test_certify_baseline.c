@@ -182,8 +182,7 @@ Test(baseline_cli, a_run_against_its_own_report_fails_on_nothing, .init = setup,
                      0, "%s", bases[k]);
         run_result_free(&r);
     }
-    cr_assert(run_cli(&r, "certify", "--baseline", "base.json", "repo/cut.gguf", NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "certify", "--baseline", "base.json", "repo/cut.gguf");
     cr_expect(starts_with(r.out, "verdict: no new problems: the 21 findings the baseline has "
                                  "are not counted (certify without --baseline for the file's "
                                  "own state)\n"),
@@ -227,8 +226,7 @@ Test(baseline_cli, only_new_findings_fail_and_sarif_says_which, .init = setup, .
     free(checker);
     run_result_free(&r);
     /* the counts: only repo/new.gguf's findings are new */
-    cr_assert(run_cli(&r, "certify", "--json", "-q", "--baseline", "base.sarif", "repo", NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "certify", "--json", "-q", "--baseline", "base.sarif", "repo");
     cr_expect_eq(check_json(dir, "certify-multi.schema.json", r.out, "/summary/certified=3",
                             "/summary/not_certified=1", "/files/2/path=\"repo/new.gguf\"",
                             "/files/2/baseline/suppressed=0", "/files/2/certified=false",
@@ -242,14 +240,12 @@ Test(baseline_cli, a_malformed_or_missing_baseline_is_a_usage_error, .init = set
 {
     cr_assert(write_file("bad.json", "{\n\"findings\": [1,]}", 19));
     run_result r;
-    cr_assert(run_cli(&r, "certify", "--baseline", "bad.json", "repo/good.gguf", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", "--baseline", "bad.json", "repo/good.gguf");
     cr_expect_eq(r.out_len, 0);
     cr_expect_str_eq(r.err, "error: malformed baseline bad.json:2:16: a comma before the end of "
                             "an array or object\n");
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--baseline", "none.json", "repo/good.gguf", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", "--baseline", "none.json", "repo/good.gguf");
     cr_expect_str_eq(r.err, "error: cannot open the baseline 'none.json': open: No such file or "
                             "directory\n");
     run_result_free(&r);

@@ -384,16 +384,14 @@ Test(policy_engine, a_malformed_or_missing_policy_is_a_usage_error)
     free(pol);
 
     char *missing = path_join(dir, "none.txt");
-    cr_assert(run_cli(&r, "certify", "--policy", missing, sample, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", "--policy", missing, sample);
     snprintf(want, sizeof want,
              "error: cannot open the policy '%s': open: No such file or directory\n", missing);
     cr_expect_str_eq(r.err, want);
     run_result_free(&r);
     free(missing);
 
-    cr_assert(run_cli(&r, "certify", "--list-codes", "--policy", "x", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", "--list-codes", "--policy", "x");
     cr_expect(contains(r.err, "--policy does not go with --list-codes"), "%s", r.err);
     run_result_free(&r);
 }
@@ -409,8 +407,7 @@ Test(policy_engine, a_policy_applies_to_every_file_of_a_run)
     free(data);
     char *pol = policy_file("error compat.type_not_in_spec blk.0.nvfp4.weight\n");
     run_result r;
-    cr_assert(run_cli(&r, "certify", "--policy", pol, "--json", "-q", a, b, NULL));
-    cr_expect_eq(r.status, 1, "%s", r.err);
+    CLI_RUN(r, 1, "certify", "--policy", pol, "--json", "-q", a, b);
     cr_expect_eq(check_json(dir, "certify-multi.schema.json", r.out, "/summary/not_certified=2",
                             "/files/0/policy/changed=1", "/files/1/policy/changed=1", NULL),
                  0);

@@ -525,8 +525,7 @@ Test(diff, gate_on_metadata)
 {
     const char *a = write_base("a.gguf");
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_cstr(gsw_add(&m, "general.name"), "candidate");
     gsw_set_u32(gsw_add(&m, "general.file_type"), 0);
     gsw_value *tokens = gsw_add(&m, "tokenizer.ggml.tokens");

@@ -28,8 +28,7 @@ static void setup(void)
     cr_assert(dt_scratch_open(&scratch));
     sample = source_path("conformance/samples/ggml-written.gguf");
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     static const uint64_t ne[1] = {32};
     for (size_t i = 0; i < N_NAMES; i++) {
         float v[32];
@@ -110,15 +109,12 @@ Test(filters, diff_keeps_a_tensor_any_pattern_matches_and_none_excludes)
     expect_compared(ARGS("--tensor", "w\\[0]"), "w[0]\n");
     /* exclude wins */
     run_result r;
-    cr_assert(run_cli(&r, "diff", model, model, "--tensor", "output.weight", "--exclude",
-                      "output*", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "diff", model, model, "--tensor", "output.weight", "--exclude", "output*");
     cr_expect_str_eq(r.err, "error: no tensor in either file is left by the --tensor and "
                             "--exclude patterns\nrun 'ggufsafe diff --help' for usage\n");
     cr_expect_eq(r.out_len, 0);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "diff", model, model, "--tensor", "nothing.*", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "diff", model, model, "--tensor", "nothing.*");
     cr_expect_str_eq(r.err, "error: no tensor in either file matches 'nothing.*'\n"
                             "run 'ggufsafe diff --help' for usage\n");
     run_result_free(&r);
@@ -214,20 +210,17 @@ Test(filters, dequant_takes_several_patterns)
     expect_hashes(ARGS("--tensor", "blk.0.q8_0.weight"), ARGS("blk.0.q8_0.weight"));
 
     run_result r;
-    cr_assert(run_cli(&r, "dequant", model, "--sha256", "--tensor", "w[0]", NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "dequant", model, "--sha256", "--tensor", "w[0]");
     cr_expect(strlen(r.out) == 64 + strlen("  w[0]  f32\n") && contains(r.out, "  w[0]  f32\n"),
               "%s", r.out);
     run_result_free(&r);
     /* patterns that leave nothing: usage errors that name them */
-    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "zzz*", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "dequant", sample, "--tensor", "zzz*");
     cr_expect_str_eq(r.err, "error: no tensor matches 'zzz*'\n"
                             "run 'ggufsafe dequant --help' for usage\n");
     cr_expect_eq(r.out_len, 0, "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "dequant", sample, "--sha256", "--tensor", "a", "--tensor", "b", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "dequant", sample, "--sha256", "--tensor", "a", "--tensor", "b");
     cr_expect_str_eq(r.err, "error: no tensor is left by the --tensor and --exclude patterns\n"
                             "run 'ggufsafe dequant --help' for usage\n");
     run_result_free(&r);

@@ -53,8 +53,7 @@ static const float values[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 static char *write_model(const char *file, bool hostile, int tensors, bool nan)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_cstr(gsw_add(&m, "general.name"), hostile ? TROJAN : "ref");
     if (hostile) {
         gsw_set_cstr(gsw_add(&m, "general.type"), GTYPE);
@@ -71,10 +70,8 @@ static char *write_model(const char *file, bool hostile, int tensors, bool nan)
     for (int i = 0; i < tensors; i++) {
         gsw_tensor_set_data(gsw_add_tensor(&m, TNAME, 1, &ne, GS_TYPE_F32), data, sizeof data);
     }
-    char *path = path_join(dir, file);
-    char why[256];
-    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-    gsw_model_free(&m);
+    char *path = model_to_file(&m, dir, file);
+    cr_assert_not_null(path);
     return path;
 }
 
@@ -228,15 +225,13 @@ Test(invisible, error_line_on_stderr)
 {
     char *dup = write_model("dup.gguf", true, 2, false);
     run_result r;
-    cr_assert(run_cli(&r, "info", dup, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "info", dup);
     cr_expect_eq(r.out_len, 0);
     expect_safe(&r);
     cr_expect(contains(r.err, "error: GS_E_DUPLICATE_TENSOR_NAME at byte "), "%s", r.err);
     cr_expect(contains(r.err, " (" TNAME_TEXT "): "), "%s", r.err);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "dequant", "--sha256", dup, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "dequant", "--sha256", dup);
     expect_safe(&r);
     cr_expect(contains(r.err, " (" TNAME_TEXT "): "), "%s", r.err);
     run_result_free(&r);

@@ -34,8 +34,7 @@ TestSuite(verify, .init = setup, .fini = teardown);
 Test(verify, sample_matches_its_manifest)
 {
     run_result r;
-    cr_assert(run_cli(&r, "verify", sample, manifest, NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    CLI_RUN(r, 0, "verify", sample, manifest);
     cr_expect_str_eq(r.out, "OK: 32 key-values, 33 tensors and the file match the manifest\n");
     run_result_free(&r);
 }
@@ -47,8 +46,7 @@ static char *sample_verifies_against(const char *name, const char *text, size_t 
     char *path = path_join(dir, name);
     cr_assert(write_file(path, text, n));
     run_result r;
-    cr_assert(run_cli(&r, "verify", sample, path, NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    CLI_RUN(r, 0, "verify", sample, path);
     cr_expect_str_eq(r.out, "OK: 32 key-values, 33 tensors and the file match the manifest\n");
     run_result_free(&r);
     return path;
@@ -94,13 +92,11 @@ Test(verify, tensors_only_passes_a_metadata_edit)
 {
     char *edited = edited_copy();
     run_result r;
-    cr_assert(run_cli(&r, "verify", "--tensors-only", edited, manifest, NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    CLI_RUN(r, 0, "verify", "--tensors-only", edited, manifest);
     cr_expect_str_eq(r.out, "OK: 33 tensors match the manifest (type, shape and data; the "
                             "metadata was not compared)\n");
     run_result_free(&r);
-    cr_assert(run_cli(&r, "verify", "--tensors-only", "--json", edited, manifest, NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "verify", "--tensors-only", "--json", edited, manifest);
     cr_expect_eq(check_json(dir, "verify.schema.json", r.out, "/ok=true", "/tensors_only=true",
                             "/counts={\"parts\":1,\"key_values\":32,\"tensors\":33,"
                             "\"differences\":0}",
@@ -108,8 +104,7 @@ Test(verify, tensors_only_passes_a_metadata_edit)
                  0);
     run_result_free(&r);
     /* without it, the edit and the file's digest */
-    cr_assert(run_cli(&r, "verify", "--json", edited, manifest, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", "--json", edited, manifest);
     cr_expect_eq(check_json(dir, "verify.schema.json", r.out, "/ok=false", "/tensors_only=false",
                             "/differences/0={\"change\":\"changed\",\"item\":\"kv\","
                             "\"part\":1,\"subject\":\"llama.context_length\","
@@ -149,8 +144,7 @@ Test(verify, version_1_manifests_still_verify)
     char *path = sample_verifies_against("v1.manifest", v1, n);
     run_result r;
     char *edited = edited_copy();
-    cr_assert(run_cli(&r, "verify", edited, path, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", edited, path);
     cr_expect_str_eq(r.out, "changed  kv      llama.context_length  value\n"
                             "changed  file    sha256\nFAILED: 2 differences from the manifest\n");
     run_result_free(&r);
@@ -177,8 +171,7 @@ Test(verify, many_files_with_a_manifest_dir)
     char *mdir = path_join(dir, "mdir");
     cr_assert_eq(mkdir(mdir, 0755), 0);
     run_result r;
-    cr_assert(run_cli(&r, "hash", "--manifest-dir", mdir, sample, edited, NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "hash", "--manifest-dir", mdir, sample, edited);
     cr_expect_eq(r.out_len, 0);
     run_result_free(&r);
     char *sample_mf = path_join(mdir, "ggml-written.gguf.manifest");
@@ -191,8 +184,7 @@ Test(verify, many_files_with_a_manifest_dir)
     cr_expect(a_len == b_len && memcmp(a, b, a_len) == 0, "not what hash FILE writes");
     free(a);
 
-    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, sample, edited, NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    CLI_RUN(r, 0, "verify", "--manifest-dir", mdir, sample, edited);
     char want[2048];
     snprintf(want, sizeof want,
              "%s: OK: 32 key-values, 33 tensors and the file match the manifest\n"
@@ -204,8 +196,7 @@ Test(verify, many_files_with_a_manifest_dir)
 
     /* the edited file against the original's manifest */
     cr_assert(write_file(edited_mf, b, b_len));
-    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, sample, edited, NULL));
-    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    CLI_RUN(r, 1, "verify", "--manifest-dir", mdir, sample, edited);
     snprintf(want, sizeof want,
              "%s: OK: 32 key-values, 33 tensors and the file match the manifest\n"
              "changed  kv      llama.context_length  value: old 4096 -> new 12288\n"
@@ -235,13 +226,11 @@ Test(verify, many_files_with_a_manifest_dir)
     run_result_free(&r);
 
     /* without --manifest-dir the operands stay FILE MANIFEST */
-    cr_assert(run_cli(&r, "verify", sample, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "verify", sample);
     cr_expect(contains(r.err, "MANIFEST missing (or give --manifest-dir DIR)"), "%s", r.err);
     run_result_free(&r);
     /* two files of one name would share a manifest */
-    cr_assert(run_cli(&r, "verify", "--manifest-dir", mdir, edited, edited, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "verify", "--manifest-dir", mdir, edited, edited);
     cr_expect(contains(r.err, "two files have the same name"), "%s", r.err);
     run_result_free(&r);
     free(absent);
@@ -277,8 +266,7 @@ Test(verify, a_renamed_tensor_is_one_rename)
     char *copy = path_join(dir, "renamed.gguf");
     cr_assert(write_file(copy, bytes, len));
     run_result r;
-    cr_assert(run_cli(&r, "verify", copy, manifest, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", copy, manifest);
     char want[600];
     snprintf(want, sizeof want, "renamed  tensor  %s  from %s\nchanged  file    sha256\n"
                                 "FAILED: 2 differences from the manifest\n",
@@ -315,8 +303,7 @@ Test(verify, a_flipped_byte_in_any_tensor_is_named, .timeout = 120)
         cr_assert(write_file(copy, bytes, len));
         bytes[pos] ^= 0x01;
         run_result r;
-        cr_assert(run_cli(&r, "verify", copy, manifest, "--jobs", i % 2 ? "2" : "1", NULL));
-        cr_expect_eq(r.status, 1);
+        CLI_RUN(r, 1, "verify", copy, manifest, "--jobs", i % 2 ? "2" : "1");
         char want[256];
         snprintf(want, sizeof want, "changed  tensor  %.*s  data\nchanged  file    sha256\n"
                                     "FAILED: 2 differences from the manifest\n",
@@ -340,8 +327,7 @@ static void verify_patched(const char *name, const char *find, const char *repl,
     char *copy = path_join(dir, name);
     cr_assert(write_file(copy, bytes, len));
     run_result r;
-    cr_assert(run_cli(&r, "verify", copy, manifest, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", copy, manifest);
     cr_expect_str_eq(r.out, want);
     run_result_free(&r);
     free(copy);
@@ -375,8 +361,7 @@ Test(verify, a_changed_metadata_value_is_named)
 static char *model_file(const char *name, int variant)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     if (variant == 1) {
         gsw_set_u32(gsw_add(&m, "x.extra"), 7);
     }
@@ -391,10 +376,8 @@ static char *model_file(const char *name, int variant)
     if (variant != 4) {
         cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, "u", 1, &n, GS_TYPE_F32), 3, 1024));
     }
-    char *path = path_join(dir, name);
-    char why[256];
-    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-    gsw_model_free(&m);
+    char *path = model_to_file(&m, dir, name);
+    cr_assert_not_null(path);
     return path;
 }
 
@@ -408,13 +391,10 @@ static char *long_string_file(const char *name, int at)
         text[at] = 'Z';
     }
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_cstr(gsw_add(&m, "general.name"), text);
-    char *path = path_join(dir, name);
-    char why[256];
-    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-    gsw_model_free(&m);
+    char *path = model_to_file(&m, dir, name);
+    cr_assert_not_null(path);
     return path;
 }
 
@@ -448,8 +428,7 @@ Test(verify, a_long_string_is_cut_at_64_bytes)
     } edits[] = {{"early.gguf", 10, "aaaaaaaaaaZ"}, {"late.gguf", 80, "aaaaaaaaaaa"}};
     for (size_t i = 0; i < sizeof edits / sizeof edits[0]; i++) {
         char *edited = long_string_file(edits[i].name, edits[i].at);
-        cr_assert(run_cli(&r, "verify", edited, mf, NULL));
-        cr_expect_eq(r.status, 1);
+        CLI_RUN(r, 1, "verify", edited, mf);
         snprintf(want, sizeof want,
                  "changed  kv      general.name  value: old \"%s...\" -> new \"%s%.53s...\"\n"
                  "changed  file    sha256\nFAILED: 2 differences from the manifest\n",
@@ -483,8 +462,7 @@ Test(verify, added_missing_retyped_reshaped)
         char name[32];
         snprintf(name, sizeof name, "variant%d.gguf", cases[i].variant);
         char *path = model_file(name, cases[i].variant);
-        cr_assert(run_cli(&r, "verify", path, mf, NULL));
-        cr_expect_eq(r.status, 1);
+        CLI_RUN(r, 1, "verify", path, mf);
         char want[256];
         snprintf(want, sizeof want, "%sFAILED: 2 differences from the manifest\n",
                  cases[i].want);
@@ -503,8 +481,7 @@ Test(verify, a_file_cut_short_names_what_is_missing)
     char *cut = path_join(dir, "cut.gguf");
     cr_assert(write_file(cut, bytes, 120000));
     run_result r;
-    cr_assert(run_cli(&r, "verify", cut, manifest, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", cut, manifest);
     cr_expect(contains(r.out, "damaged  tensor  blk.0.bf16.weight  its data is not in the file"),
               "%s", r.out);
     cr_expect(contains(r.out, "damaged  tensor  raw.f64  its data is not in the file"), "%s",
@@ -526,19 +503,16 @@ Test(verify, split_sets)
     cr_assert(run_cli(&r, "hash", paths[0], "--manifest", mf, NULL));
     cr_assert_eq(r.status, 0);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "verify", paths[0], mf, NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "verify", paths[0], mf);
     cr_expect_str_eq(r.out, "OK: 6 key-values, 2 tensors and the files match the manifest\n");
     run_result_free(&r);
     cr_assert_eq(remove(paths[1]), 0);
-    cr_assert(run_cli(&r, "verify", paths[0], mf, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", paths[0], mf);
     cr_expect_str_eq(r.out, "part 2: damaged  file    GS_E_SPLIT_PART_MISSING: the part does not "
                             "exist\nFAILED: 1 difference from the manifest\n");
     run_result_free(&r);
     /* part 1 alone against the set's manifest: one part fewer */
-    cr_assert(run_cli(&r, "verify", "--part-only", paths[0], mf, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", "--part-only", paths[0], mf);
     cr_expect(strncmp(r.out, "changed  parts   the manifest lists 2, the file has 1\n", 53) == 0,
               "%s", r.out);
     run_result_free(&r);
@@ -678,8 +652,7 @@ Test(verify, malformed_manifests_are_refused)
     /* a missing manifest is a usage error too */
     char *none = path_join(dir, "none.manifest");
     run_result r;
-    cr_assert(run_cli(&r, "verify", sample, none, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "verify", sample, none);
     cr_expect(contains(r.err, "cannot open the manifest"), "%s", r.err);
     run_result_free(&r);
     free(none);

@@ -51,8 +51,7 @@ static char *write_set(char tag, size_t tensors, size_t parts, bool reversed)
     char *first = NULL;
     for (size_t p = 0; p < parts; p++) {
         gsw_model m;
-        gsw_model_init(&m, 3);
-        gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+        llama_model(&m);
         split_keys(&m, (unsigned)p, (unsigned)parts, (unsigned)tensors);
         const size_t per = tensors / parts;
         for (size_t k = 0; k < per; k++) {

@@ -58,8 +58,7 @@ static char *write_set(const char *prefix, uint64_t seed)
     char *first = NULL;
     for (int p = 0; p < PARTS; p++) {
         gsw_model m;
-        gsw_model_init(&m, 3);
-        gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+        llama_model(&m);
         split_keys(&m, (unsigned)p, PARTS, PARTS * TENSORS_PER_PART);
         for (int i = 0; i < TENSORS_PER_PART; i++) {
             char name[32];
