@@ -160,8 +160,7 @@ Test(diagnostic, findings_are_capped)
     /* 70,000 one-element tensors, all beyond the end: 65,536 kept, the rest counted */
     const size_t n = 70000;
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, n, 0);
+    tu_raw_start(&b, n, 0);
     uint64_t ne[1] = {1};
     char name[32];
     for (size_t i = 0; i < n; i++) {
@@ -210,8 +209,7 @@ Test(diagnostic, bounded_reads)
 Test(diagnostic, strict_only_rules_become_findings)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 5);
+    tu_raw_start(&b, 1, 5);
     size_t align_at = gsw_raw_kv_u32(&b, "general.alignment", 24);
     size_t utf8_at = gsw_raw_kv_head(&b, "k.s", 3, GS_VALUE_STRING);
     gsw_put_cstr(&b, "\xff");
@@ -252,8 +250,7 @@ Test(diagnostic, failed_open_reports_the_first_problem)
     /* a bad bool (a finding), then a truncated value (fatal): the error is the bool, exactly as
      * a normal strict open reports it */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 2);
+    tu_raw_start(&b, 0, 2);
     size_t bool_at = gsw_raw_kv_head(&b, "k.b", 3, GS_VALUE_BOOL);
     gsw_put_u8(&b, 7);
     gsw_raw_kv_head(&b, "k.u", 3, GS_VALUE_U64);
@@ -277,8 +274,7 @@ Test(diagnostic, a_name_too_long_and_not_utf8_is_two_findings)
     name[40] = (char)0xff;
     uint64_t ne[1] = {8};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 0);
+    tu_raw_start(&b, 1, 0);
     size_t at = gsw_raw_tensor_n(&b, name, sizeof name, 1, ne, GS_TYPE_F32, 0);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 32);
@@ -295,8 +291,7 @@ Test(diagnostic, a_name_too_long_and_not_utf8_is_two_findings)
 Test(diagnostic, a_key_not_utf8_says_so)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1);
+    tu_raw_start(&b, 0, 1);
     size_t at = gsw_raw_kv_u8(&b, "k.\xc3\x28", 1);
     gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
     cr_assert_eq(gs_file_finding_count(f), 1);

@@ -86,8 +86,7 @@ Test(layout, lenient_overlap_detection)
 /* Two I8 tensors: "a" of 33 bytes at 0, "b" of 31 bytes at off_b; returns b's info offset. */
 static size_t i8_pair(gsw_bytes *b, uint64_t off_b)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, 2, 0);
+    tu_raw_start(b, 2, 0);
     gsw_raw_tensor(b, "a", 1, (const uint64_t[]){33}, GS_TYPE_I8, 0);
     size_t second = gsw_raw_tensor(b, "b", 1, (const uint64_t[]){31}, GS_TYPE_I8, off_b);
     gsw_pad_to(b, 32);
@@ -126,8 +125,7 @@ Test(layout, padding_before_data_must_exist)
 {
     uint64_t ne[2] = {8, 0}; /* an empty tensor still needs the data section to start */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 0);
+    tu_raw_start(&b, 1, 0);
     gsw_raw_tensor(&b, "e", 2, ne, GS_TYPE_F32, 0);
     size_t info_end = b.len;
     cr_assert_neq(info_end % 32, 0);

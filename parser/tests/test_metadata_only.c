@@ -153,8 +153,7 @@ Test(metadata_only, everything_else_is_still_checked)
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_OK, "%s", e.detail);
     gsw_bytes_free(&b);
 
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1);
+    tu_raw_start(&b, 0, 1);
     size_t k = gsw_raw_kv_u8(&b, "Bad.Key", 1);
     o = meta_options(GS_PROFILE_STRICT);
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_E_BAD_KEY);
@@ -190,8 +189,7 @@ Test(metadata_only, described_size_that_overflows)
 {
     uint64_t ne[1] = {8};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 0);
+    tu_raw_start(&b, 1, 0);
     gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, UINT64_MAX - 64);
     gs_file *f = open_meta(&b, GS_PROFILE_LENIENT);
     gs_layout l;

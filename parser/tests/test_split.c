@@ -16,8 +16,7 @@ typedef struct part_spec {
 
 static void build_part(gsw_bytes *b, const part_spec *p)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, p->tensor ? 1 : 0, p->omit_count ? 2 : 3);
+    tu_raw_start(b, p->tensor ? 1 : 0, p->omit_count ? 2 : 3);
     gsw_raw_kv_head(b, "split.no", 8, (uint32_t)p->no_type);
     if (p->no_type == GS_VALUE_U16) {
         gsw_put_u16(b, (uint16_t)p->no);

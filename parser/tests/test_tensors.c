@@ -12,8 +12,7 @@
 static size_t one_tensor_n(gsw_bytes *b, const void *name, size_t name_len, uint32_t n_dims,
                            const uint64_t *ne, int32_t type)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, 1, 0);
+    tu_raw_start(b, 1, 0);
     size_t at = gsw_raw_tensor_n(b, name, name_len, n_dims, ne, type, 0);
     gsw_pad_to(b, 32);
     gsw_put_fill(b, 0, 4096);
@@ -73,8 +72,7 @@ Test(tensors, duplicate_names)
     gsw_bytes_free(&b);
 
     /* "w\0a" and "w\0b" collide in ggml (names cut at the NUL); here NUL is refused outright */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
+    tu_raw_start(&b, 2, 0);
     at = gsw_raw_tensor_n(&b, "w\0a", 3, 1, ne, GS_TYPE_F32, 0);
     gsw_raw_tensor_n(&b, "w\0b", 3, 1, ne, GS_TYPE_F32, 32);
     gsw_pad_to(&b, 32);
@@ -89,8 +87,7 @@ Test(tensors, dims)
     uint32_t bad_n[] = {5, 9, 0xFFFFFFFFu};
     for (size_t i = 0; i < 3; i++) {
         gsw_bytes b;
-        gsw_bytes_init(&b);
-        gsw_raw_header(&b, 3, 1, 0);
+        tu_raw_start(&b, 1, 0);
         size_t at = b.len;
         gsw_put_cstr(&b, "t");
         gsw_put_u32(&b, bad_n[i]);

@@ -29,10 +29,15 @@ void tu_small_file(gsw_bytes *b, uint32_t align)
     gsw_pad_to(b, a);
 }
 
-void tu_tensor_file(gsw_bytes *b, const tu_tensor *t, size_t n, size_t data_bytes, size_t *at)
+void tu_raw_start(gsw_bytes *b, uint64_t n_tensors, uint64_t n_kv)
 {
     gsw_bytes_init(b);
-    gsw_raw_header(b, 3, n, 0);
+    gsw_raw_header(b, 3, n_tensors, n_kv);
+}
+
+void tu_tensor_file(gsw_bytes *b, const tu_tensor *t, size_t n, size_t data_bytes, size_t *at)
+{
+    tu_raw_start(b, n, 0);
     for (size_t i = 0; i < n; i++) {
         size_t start = gsw_raw_tensor(b, t[i].name, t[i].n_dims, t[i].ne, t[i].type, t[i].offset);
         if (at != NULL) {

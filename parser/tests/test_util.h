@@ -15,6 +15,10 @@
  * then two F32 tensors "a" (8 elements) and "b" (4 x 2) with data 0..15 as floats. */
 void tu_small_file(gsw_bytes *b, uint32_t align);
 
+/* b initialised with a version 3 header declaring n_tensors tensors and n_kv key-values, the
+ * start of most hand-built files. */
+void tu_raw_start(gsw_bytes *b, uint64_t n_tensors, uint64_t n_kv);
+
 /* One tensor record of tu_tensor_file: its name, n_dims entries of ne, its type and data offset. */
 typedef struct tu_tensor {
     const char *name;
