@@ -174,12 +174,12 @@ Test(hash, sample_manifest_is_every_digest_of_the_file)
         " oracle.i64 i64 =-9000000000000000000\n",
         " oracle.bool bool =true\n",
         " oracle.empty string =\n",
-        " oracle.utf8 string =h\\xc3\\xa9llo\\x20\\xe2\\x9c\\x93\\x20"
-        "\\xf0\\x9f\\x98\\x80\n",
+        (" oracle.utf8 string =h\\xc3\\xa9llo\\x20\\xe2\\x9c\\x93\\x20"
+         "\\xf0\\x9f\\x98\\x80\n"),
         " oracle.f64_arr array f64 3 =1.5,=-0,=1e+300\n",
         " oracle.empty_arr array u32 0 -\n",
-        " tokenizer.ggml.token_type array i32 1000 =3,=3,=3,=1,=1,=1,=1,=1,=1,"
-        "=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1\n",
+        (" tokenizer.ggml.token_type array i32 1000 =3,=3,=3,=1,=1,=1,=1,=1,=1,"
+         "=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1\n"),
     };
     CLI_EXPECT_ALL_IN(got, fragments);
     cr_expect(contains(got, "=m30\\x20m31,=m31\\x20m32\n"), "the 32nd merge ends the list");

@@ -125,9 +125,9 @@ Test(cli, info_text_of_sample)
         "parameters:  115.65 K (115648)\n",
         "quantization mix:\n",
         "alignment:   32 (data begins at byte ",
-        "predicted:   148896 bytes\n"
-        "actual:      148896 bytes (stat)\n"
-        "EXACT\n",
+        ("predicted:   148896 bytes\n"
+         "actual:      148896 bytes (stat)\n"
+         "EXACT\n"),
     };
     CLI_EXPECT_ALL_IN(r.out, fragments);
     cr_expect(no_control_bytes(r.out, r.out_len));

@@ -172,10 +172,10 @@ Test(diff_html, names_from_the_file_are_escaped)
     cr_expect_null(strstr(page, "\xff"));
     static const char *const fragments[] = {
         "<span class=\"verdict fail\">FAIL</span>",
-        "<p class=\"gate\">gate: --max-nmse 0: 1 failure (1 tensor "
-        "over a threshold)</p>\n",
-        "<tr><td>max_nmse</td><td>blk.1.&lt;script&gt;&amp;"
-        "&quot;&#39;\\x01\\xff</td>",
+        ("<p class=\"gate\">gate: --max-nmse 0: 1 failure (1 tensor "
+         "over a threshold)</p>\n"),
+        ("<tr><td>max_nmse</td><td>blk.1.&lt;script&gt;&amp;"
+         "&quot;&#39;\\x01\\xff</td>"),
         "data-chart=\"layers\"",
     };
     CLI_EXPECT_ALL_IN(page, fragments);
@@ -207,8 +207,8 @@ Test(diff_html, three_way_is_deterministic_and_draws_both_candidates)
     cr_expect_eq(dt_count(p1, "data-chart=\"layers\""), 5);
     static const char *const fragments[] = {
         "data-height=\"520\" style=\"height:520px\"",
-        "style=\"left:405px;top:265px\" data-left=\"405\" "
-        "data-top=\"385\"",
+        ("style=\"left:405px;top:265px\" data-left=\"405\" "
+         "data-top=\"385\""),
         ">NMSE per layer: attn_norm.weight</text>",
     };
     CLI_EXPECT_ALL_IN(p1, fragments);
