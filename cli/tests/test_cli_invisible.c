@@ -99,6 +99,13 @@ static void expect_safe(const run_result *r)
     cr_expect(no_hidden_chars(r->err, r->err_len), "a hidden character on stderr:\n%s", r->err);
 }
 
+/* Runs the tool with the arguments (the closing NULL added here) into r, and expect_safe. */
+#define run_safe(r, ...)                                                                         \
+    do {                                                                                         \
+        cr_assert(run_cli((r), __VA_ARGS__, NULL));                                              \
+        expect_safe(r);                                                                          \
+    } while (0)
+
 Test(invisible, info_text)
 {
     run_result r;
@@ -150,26 +157,39 @@ Test(invisible, dequant_sha256_and_json)
     run_result_free(&r);
 }
 
+/* `certify [--deep] --json path`: output without hidden characters, holding the n fragments,
+ * valid against certify.schema.json. */
+static void expect_certify_json(const char *path, bool deep, const char *const *fragments,
+                                size_t n)
+{
+    run_result r;
+    if (deep) {
+        run_safe(&r, "certify", "--deep", "--json", path);
+    } else {
+        run_safe(&r, "certify", "--json", path);
+    }
+    for (size_t i = 0; i < n; i++) {
+        cr_expect(contains(r.out, fragments[i]), "%s", r.out);
+    }
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0);
+    run_result_free(&r);
+}
+
 /* --deep finds the NaN: a finding whose subject is the tensor, named in the location (text)
  * and in the tensor field (JSON); meta.type_unknown quotes general.type in its message. */
 Test(invisible, certify_text_json_and_sarif)
 {
     char *nan = write_model("nan.gguf", true, 1, true);
     run_result r;
-    cr_assert(run_cli(&r, "certify", "--deep", nan, NULL));
-    expect_safe(&r);
+    run_safe(&r, "certify", "--deep", nan);
     cr_expect(contains(r.out, "general.type '" GTYPE_TEXT "' is none of"), "%s", r.out);
     cr_expect(contains(r.out, ", tensor '" TNAME_TEXT "'\n"), "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--deep", "--json", nan, NULL));
-    expect_safe(&r);
     /* the message is our text, quoting the file's bytes in their text escapes */
-    cr_expect(contains(r.out, "general.type 'mo\\\\u{200b}del' is none of"), "%s", r.out);
-    cr_expect(contains(r.out, "\"tensor\": \"" TNAME_JSON "\""), "%s", r.out);
-    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0);
-    run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--deep", "--sarif", nan, NULL));
-    expect_safe(&r);
+    static const char *const in_json[] = {"general.type 'mo\\\\u{200b}del' is none of",
+                                          "\"tensor\": \"" TNAME_JSON "\""};
+    expect_certify_json(nan, true, in_json, 2);
+    run_safe(&r, "certify", "--deep", "--sarif", nan);
     cr_expect_eq(check_json(dir, "sarif-subset.schema.json", r.out, NULL, NULL), 0);
     run_result_free(&r);
     free(nan);
@@ -186,11 +206,8 @@ Test(invisible, certify_names_a_tensor)
     expect_safe(&r);
     cr_expect(contains(r.out, "tensor '" TNAME_TEXT "'"), "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--json", dup, NULL));
-    expect_safe(&r);
-    cr_expect(contains(r.out, "\"tensor\": \"w\\\\u{202e}x\\\\u{2066}\""), "%s", r.out);
-    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0);
-    run_result_free(&r);
+    static const char *const in_json[] = {"\"tensor\": \"w\\\\u{202e}x\\\\u{2066}\""};
+    expect_certify_json(dup, false, in_json, 1);
     free(dup);
 }
 
