@@ -99,9 +99,7 @@ Test(abi, sizes_0_1_0)
 /* A 0.1.0 options struct: defaults from the sized init, then 0.1.0's fields set by name. */
 Test(abi, options_0_1_0_opens)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     guarded g = guard(sizeof(options_0_1_0));
     options_0_1_0 *old = (options_0_1_0 *)(void *)g.p;
     cr_assert_eq(gs_options_init_sized((gs_options *)(void *)old, sizeof *old), GS_OK);
@@ -148,9 +146,7 @@ Test(abi, options_0_1_0_padding_is_not_read)
  * whatever lies past it, the option keeps its default (data outside the file fails the open). */
 Test(abi, options_0_1_0_padding_is_no_option)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     gsw_truncate(&b, b.len - 8); /* tensor "b" loses its last bytes */
     guarded g = guard(sizeof(gs_options));
     options_0_1_0 *old = (options_0_1_0 *)(void *)g.p;
@@ -194,9 +190,7 @@ Test(abi, options_init_0_1_0_symbol)
 
 Test(abi, options_sizes_refused)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     const size_t bad[] = {0, 1, sizeof(size_t), sizeof(options_0_1_0) - 1,
                           sizeof(options_0_1_0) + 1, sizeof(gs_options) + 8, SIZE_MAX};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

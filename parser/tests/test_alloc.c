@@ -58,9 +58,7 @@ Test(alloc, every_allocation_failure_is_clean)
 {
     size_t n;
     uint8_t *data = tu_read_file(sample_path(), &n);
-    gsw_bytes small;
-    gsw_bytes_init(&small);
-    tu_small_file(&small, 64);
+    gsw_bytes small = tu_small(64);
     struct {
         const uint8_t *p;
         size_t n;

@@ -16,9 +16,7 @@
 Test(misuse, options)
 {
     gs_options_init(NULL); /* a no-op */
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     gs_file *f = NULL;
     gs_split *s = NULL;
     gs_error e;
@@ -240,9 +238,7 @@ Test(misuse, split_arguments_and_names)
     gs_split *s = NULL;
     gs_error e;
     size_t part, index;
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     const void *parts[1] = {b.data};
     const size_t sizes[1] = {b.len};
 

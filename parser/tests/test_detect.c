@@ -107,9 +107,7 @@ Test(detect, magic_formats_hold_from_their_magic_on)
 
 Test(detect, gguf_headers_give_version_and_counts)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 0);
+    gsw_bytes b = tu_small(0);
     gs_detected d = detect(b.data, b.len);
     cr_expect_eq(d.format, GS_FORMAT_GGUF);
     cr_expect_str_eq(d.name, "gguf");

@@ -43,9 +43,7 @@ static void expect_finding(const gs_file *f, size_t i, gs_status st, uint64_t at
 
 Test(diagnostic, truncated_data_is_a_finding)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     b.len -= 8; /* tensor "b" loses its last two floats */
     gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
     cr_assert_eq(gs_file_finding_count(f), 1);
@@ -135,9 +133,7 @@ Test(diagnostic, layout_violations_are_findings)
 
 Test(diagnostic, metadata_errors_still_fail)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     b.data[0] = 'X';
     gs_file *f;
     gs_error e;

@@ -179,9 +179,7 @@ Test(layout, alignment_is_relative_to_the_gguf_start)
 {
     /* The same GGUF embedded at an odd offset in a larger buffer (llama.cpp #28993) reads the
      * same tensor data. */
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 64);
+    gsw_bytes b = tu_small(64);
     uint8_t *outer = malloc(b.len + 7);
     memset(outer, 0xEE, 7);
     memcpy(outer + 7, b.data, b.len);

@@ -115,9 +115,7 @@ Test(limits, array_length)
 
 Test(limits, alignment)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 64);
+    gsw_bytes b = tu_small(64);
     gs_options o;
     gs_options_init(&o);
     o.limits.max_alignment = 64;

@@ -229,9 +229,7 @@ Test(tensors, size_arithmetic_never_wraps)
 
 Test(tensors, getters)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 64);
+    gsw_bytes b = tu_small(64);
     gs_file *f;
     cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
     cr_assert_eq(gs_tensor_count(f), 2);

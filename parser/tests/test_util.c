@@ -29,6 +29,14 @@ void tu_small_file(gsw_bytes *b, uint32_t align)
     gsw_pad_to(b, a);
 }
 
+gsw_bytes tu_small(uint32_t align)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, align);
+    return b;
+}
+
 void tu_raw_start(gsw_bytes *b, uint64_t n_tensors, uint64_t n_kv)
 {
     gsw_bytes_init(b);

@@ -14,6 +14,8 @@
 /* A small valid file: KVs general.architecture="test", general.alignment=align (if align != 0),
  * then two F32 tensors "a" (8 elements) and "b" (4 x 2) with data 0..15 as floats. */
 void tu_small_file(gsw_bytes *b, uint32_t align);
+/* The same in fresh bytes (gsw_bytes_free them). */
+gsw_bytes tu_small(uint32_t align);
 
 /* b initialised with a version 3 header declaring n_tensors tensors and n_kv key-values, the
  * start of most hand-built files. */
