@@ -52,18 +52,30 @@ TestSuite(filters, .init = setup, .fini = teardown);
 
 #define ARGS(...) (const char *const[]){__VA_ARGS__, NULL}
 
+/* Runs the tool with the n arguments of head, then the NULL-terminated extra (at most 40 in
+ * all); returns the argument list it ran (valid until the next call). */
+static const char *const *run_with(run_result *r, const char *const *head, size_t n,
+                                   const char *const *extra)
+{
+    static const char *args[41];
+    cr_assert_leq(n, 40);
+    memcpy(args, head, n * sizeof *head);
+    for (; *extra != NULL; extra++) {
+        cr_assert_lt(n, 40);
+        args[n++] = *extra;
+    }
+    args[n] = NULL;
+    cr_assert(run_cli_v(r, false, args));
+    return args;
+}
+
 /* The tensors diff compares with the patterns in extra, as the JSON lists them, one per line;
  * and its exit status. */
 static char *compared(const char *const *extra, int *status)
 {
-    const char *args[40] = {"diff", "--json", model, model};
-    size_t n = 4;
-    for (; *extra != NULL; extra++) {
-        args[n++] = *extra;
-    }
-    args[n] = NULL;
+    const char *const head[] = {"diff", "--json", model, model};
     run_result r;
-    cr_assert(run_cli_v(&r, false, args));
+    run_with(&r, head, 4, extra);
     *status = r.status;
     char *out = calloc(1, 4096);
     /* the compared list is the first array of objects with "name" after "compared" */
@@ -181,14 +193,9 @@ static char *ggml_lines(const char *const *wanted)
 
 static void expect_hashes(const char *const *extra, const char *const *wanted)
 {
-    const char *args[40] = {"dequant", "--sha256", sample};
-    size_t n = 3;
-    for (; *extra != NULL; extra++) {
-        args[n++] = *extra;
-    }
-    args[n] = NULL;
+    const char *const head[] = {"dequant", "--sha256", sample};
     run_result r;
-    cr_assert(run_cli_v(&r, false, args));
+    const char *const *args = run_with(&r, head, 3, extra);
     cr_expect_eq(r.status, 0, "%s", r.err);
     char *want = ggml_lines(wanted);
     cr_expect_gt(strlen(want), 0);

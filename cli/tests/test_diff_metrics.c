@@ -115,21 +115,19 @@ Test(diff_metrics, worst_block_ties_keep_the_first_and_finite_loses_to_nonfinite
 {
     const float a[8] = {0, 0, 1, 0, 0, 1, 0, 0};
     const float b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    diff_metrics m;
-    metrics_of(a, b, 8, 2, &m);
-    cr_expect_eq(m.changed_blocks, 2);
-    cr_expect_eq(m.worst_block, 1);
     const float c[8] = {0, 0, 1, 0, 0, 2, 0, INFINITY};
-    metrics_of(c, b, 8, 2, &m);
-    cr_expect_eq(m.changed_blocks, 3);
-    cr_expect_eq(m.worst_block, 3);
-    /* a partial last block counts (blocks of 3 over 8 elements) */
-    metrics_of(a, b, 8, 3, &m);
-    cr_expect_eq(m.changed_blocks, 2);
-    cr_expect_eq(m.worst_block, 0);
-    metrics_of(c, b, 8, 3, &m);
-    cr_expect_eq(m.changed_blocks, 3);
-    cr_expect_eq(m.worst_block, 2);
+    /* against b, by blocks of 2 and of 3 (a partial last block counts) */
+    static const struct {
+        bool c_side; /* c rather than a */
+        uint32_t block;
+        uint64_t changed, worst;
+    } cases[] = {{false, 2, 2, 1}, {true, 2, 3, 3}, {false, 3, 2, 0}, {true, 3, 3, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        diff_metrics m;
+        metrics_of(cases[i].c_side ? c : a, b, 8, cases[i].block, &m);
+        cr_expect_eq(m.changed_blocks, cases[i].changed, "case %zu", i);
+        cr_expect_eq(m.worst_block, cases[i].worst, "case %zu", i);
+    }
 }
 
 /* The same stream cut at random places gives the same bits. */
