@@ -403,9 +403,8 @@ static const char *ffn_model(const char *name, int32_t type, bool blk1, bool ext
     if (extra) {
         dt_add_tensor(&m, "extra.weight", 1, ne, GS_TYPE_F32, v);
     }
-    const char *p = dt_scratch_path(&scratch, name);
-    cr_assert(dt_save(&m, p));
-    gsw_model_free(&m);
+    const char *p;
+    DT_SAVE(p, &m, name);
     free(v);
     return p;
 }

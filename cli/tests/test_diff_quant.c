@@ -135,10 +135,9 @@ static const char *write_model(const char *file, int32_t matrix_type)
         v[i] = 1.0f + 0.01f * (float)(i % 7);
     }
     dt_add_tensor(&m, "output_norm.weight", 1, n_ne, GS_TYPE_F32, v);
-    const char *path = dt_scratch_path(&scratch, file);
-    cr_assert(dt_save(&m, path));
-    gsw_model_free(&m);
     free(v);
+    const char *path;
+    DT_SAVE(path, &m, file);
     return path;
 }
 
