@@ -64,6 +64,17 @@ static void unguard(guarded *g)
     munmap(g->map, g->map_len);
 }
 
+/* The info of record `index` through the 0.1.0 entry point `get` (a getter without a size, as
+ * gs_kv_info_at and gs_tensor_info_at are called by a program built against 0.1.0), into a
+ * guarded buffer of the 0.1.0 size: GS_OK and exactly the first size bytes of want. */
+#define EXPECT_0_1_0_INFO(type, get, f, index, size, want)                                       \
+    do {                                                                                         \
+        guarded g_ = guard(size);                                                                \
+        cr_assert_eq((get)((f), (index), (type *)(void *)g_.p), GS_OK);                          \
+        cr_assert_eq(memcmp(g_.p, &(want), (size)), 0);                                          \
+        unguard(&g_);                                                                            \
+    } while (0)
+
 static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
 {
     for (size_t i = 0; i < n; i++) {
@@ -279,10 +290,7 @@ Test(abi, kv_info)
     gs_kv_info want;
     cr_assert_eq(gs_kv_info_at_sized(f, 0, &want, sizeof want), GS_OK);
     cr_assert_eq(want.key.len, strlen("general.architecture"));
-    guarded g = guard(KV_INFO_0_1_0);
-    cr_assert_eq((gs_kv_info_at)(f, 0, (gs_kv_info *)(void *)g.p), GS_OK);
-    cr_assert_eq(memcmp(g.p, &want, KV_INFO_0_1_0), 0);
-    unguard(&g);
+    EXPECT_0_1_0_INFO(gs_kv_info, gs_kv_info_at, f, 0, KV_INFO_0_1_0, want);
     gs_kv_info k;
     cr_assert_eq(gs_kv_info_at_sized(f, 0, &k, KV_INFO_0_1_0 - 1), GS_E_INVALID_ARGUMENT);
     cr_assert_eq(gs_kv_info_at_sized(f, 99, &k, sizeof k), GS_E_OUT_OF_RANGE);
@@ -297,10 +305,7 @@ Test(abi, tensor_info)
     gs_tensor_info want;
     cr_assert_eq(gs_tensor_info_at_sized(f, 1, &want, sizeof want), GS_OK);
     cr_assert_eq(want.n_elements, 8);
-    guarded g = guard(TENSOR_INFO_0_1_0);
-    cr_assert_eq((gs_tensor_info_at)(f, 1, (gs_tensor_info *)(void *)g.p), GS_OK);
-    cr_assert_eq(memcmp(g.p, &want, TENSOR_INFO_0_1_0), 0);
-    unguard(&g);
+    EXPECT_0_1_0_INFO(gs_tensor_info, gs_tensor_info_at, f, 1, TENSOR_INFO_0_1_0, want);
     gs_tensor_info t;
     cr_assert_eq(gs_tensor_info_at_sized(f, 0, &t, TENSOR_INFO_0_1_0 - 1),
                  GS_E_INVALID_ARGUMENT);
