@@ -37,14 +37,24 @@ static void metrics_of(const float *a, const float *b, size_t n, uint32_t block,
     diff_acc_finish(&acc, out);
 }
 
+/* m compares two tensors that are the same: no error, cosine 1, `equal` equal elements, no
+ * changed block. */
+static void expect_exact(const diff_metrics *m, uint64_t equal, const char *what)
+{
+    cr_expect_eq(m->nmse, 0.0, "%s", what);
+    cr_expect_eq(m->max_abs, 0.0, "%s", what);
+    cr_expect_eq(m->rmse, 0.0, "%s", what);
+    cr_expect_eq(m->cosine, 1.0, "%s", what);
+    cr_expect_eq(m->equal, equal, "%s", what);
+    cr_expect_eq(m->changed_blocks, 0, "%s", what);
+}
+
 Test(diff_metrics, zero_vectors)
 {
     const float z[4] = {0, -0.0f, 0, 0}, x[4] = {0, 1, 0, 0};
     diff_metrics m;
     metrics_of(z, z, 4, 1, &m);
-    cr_expect_eq(m.nmse, 0.0);
-    cr_expect_eq(m.cosine, 1.0, "two zero vectors are identical");
-    cr_expect_eq(m.equal, 4, "+0 equals -0");
+    expect_exact(&m, 4, "two zero vectors are identical; +0 equals -0");
     cr_expect(!m.has_worst);
     metrics_of(z, x, 4, 1, &m);
     cr_expect(isinf(m.nmse) && m.nmse > 0, "error against a zero reference");
@@ -56,9 +66,7 @@ Test(diff_metrics, zero_vectors)
     cr_expect_eq(m.cosine, 0.0);
     metrics_of(z, z, 0, 32, &m);
     cr_expect_eq(m.n_elements, 0);
-    cr_expect_eq(m.rmse, 0.0);
-    cr_expect_eq(m.cosine, 1.0);
-    cr_expect_eq(m.changed_blocks, 0);
+    expect_exact(&m, 0, "no elements");
 }
 
 Test(diff_metrics, exact_values)
@@ -105,10 +113,7 @@ Test(diff_metrics, nan_and_inf)
     /* only equal non-finite pairs: every error 0 */
     const float c[3] = {NAN, INFINITY, 1};
     metrics_of(c, c, 3, 1, &m);
-    cr_expect_eq(m.nmse, 0.0);
-    cr_expect_eq(m.max_abs, 0.0);
-    cr_expect_eq(m.cosine, 1.0);
-    cr_expect_eq(m.equal, 3);
+    expect_exact(&m, 3, "only equal non-finite pairs");
 }
 
 Test(diff_metrics, worst_block_ties_keep_the_first_and_finite_loses_to_nonfinite)
