@@ -103,6 +103,9 @@ static gs_status grow(gsi_name_index *ix, gsi_mem *mem)
 
 gs_status gsi_index_reserve(gsi_name_index *ix, gsi_mem *mem, size_t n)
 {
+    if (n == 0) {
+        return GS_OK; /* nothing to hold: allocate nothing, as growing would not */
+    }
     /* the capacity growing by doubling would reach: the load factor stays at or below 1/2 */
     size_t cap = ix->cap == 0 ? 64 : ix->cap;
     while (n > cap / 2) {
