@@ -3,7 +3,7 @@
  *   - the status is GS_OK, GS_E_INVALID_ARGUMENT (detail "line N: why", offset within the
  *     input) or GS_E_NO_MEMORY, and a failure returns no manifest;
  *   - the two ways in (a buffer, a stream read in chunks) give the same status, offset and
- *     detail;
+ *     detail, and two manifests that parse have as many parts;
  *   - a manifest that parses is canonical: writing it back gives the input byte for byte (less
  *     the CRs of one read with CR LF line ends, every line alike), its
  *     names hold only printable ASCII without spaces (nothing of it can reach a terminal raw), and
@@ -17,8 +17,10 @@
 #include "fuzz_stream.h"
 #include "ggufsafe_manifest.h"
 
-static void check_failure(gs_status st, const gs_manifest *m, const gs_error *e, size_t size)
+static void check_failure(gs_status st, const gs_manifest *m, const gs_error *e,
+                          const uint8_t *data, size_t size)
 {
+    (void)data;
     FUZZ_ASSERT_MSG(st == GS_E_INVALID_ARGUMENT || st == GS_E_NO_MEMORY, "status %s",
                     gs_status_name(st));
     FUZZ_ASSERT(m == NULL);
@@ -80,27 +82,6 @@ static void check_manifest(const gs_manifest *m, const uint8_t *data, size_t siz
     gs_manifest_diff_free(d);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    gs_manifest *m = NULL;
-    gs_error e;
-    const gs_status st = gs_manifest_parse(data, size, &m, &e);
-
-    gs_manifest *ms = NULL;
-    gs_error es;
-    gs_status sst = GS_E_IO;
-    FILE *f = fuzz_input_stream(data, size);
-    if (f != NULL) {
-        sst = gs_manifest_read(f, &ms, &es);
-        fclose(f);
-        fuzz_same_outcome(st, &e, sst, &es);
-    }
-    if (st != GS_OK) {
-        check_failure(st, m, &e, size);
-    } else {
-        check_manifest(m, data, size);
-    }
-    gs_manifest_free(m);
-    gs_manifest_free(ms);
-    return 0;
-}
+FUZZ_BUFFER_AND_STREAM_HARNESS(gs_manifest, gs_manifest_parse, gs_manifest_read,
+                               gs_manifest_part_count, gs_manifest_free, check_failure,
+                               check_manifest)

@@ -17,6 +17,7 @@
  *      normal open fails on something other than a recorded problem, and its first finding is
  *      the normal open's failure. */
 #include "fuzz_common.h"
+#include "gsw_bytes.h"
 
 #define BIT_FAIL_ALLOC 0x02u
 #define BIT_SPLIT 0x04u
@@ -39,15 +40,6 @@ static bool key_ok(const char *k, size_t n)
         }
     }
     return true;
-}
-
-static uint64_t le(const uint8_t *p, unsigned width)
-{
-    uint64_t v = 0;
-    for (unsigned k = width; k-- > 0;) {
-        v = v << 8 | p[k];
-    }
-    return v;
 }
 
 static unsigned value_width(gs_value_type t)
@@ -117,7 +109,7 @@ static uint64_t typed_get(const gs_file *f, size_t idx, gs_value_type t, uint64_
 /* The expected getter result for wire bits of type t (bool reads as 0/1). */
 static uint64_t expected_bits(gs_value_type t, const uint8_t *p)
 {
-    const uint64_t raw = le(p, value_width(t));
+    const uint64_t raw = gsw_le_at(p, value_width(t));
     return t == GS_VALUE_BOOL ? raw != 0 : raw;
 }
 
@@ -125,7 +117,7 @@ static void check_string(const uint8_t *base, size_t size, gs_str s, const uint8
                          bool strict)
 {
     FUZZ_ASSERT(fuzz_inside(base, size, s.ptr, s.len));
-    FUZZ_ASSERT((const uint8_t *)s.ptr == len_field + 8 && le(len_field, 8) == s.len);
+    FUZZ_ASSERT((const uint8_t *)s.ptr == len_field + 8 && gsw_le_at(len_field, 8) == s.len);
     if (strict) {
         FUZZ_ASSERT_MSG(fuzz_utf8_ok((const uint8_t *)s.ptr, s.len), "strict accepted bad UTF-8");
     }
@@ -182,7 +174,7 @@ static void check_kv(const gs_file *f, size_t i, const uint8_t *base, size_t siz
         } else if (is_signed && (val[w - 1] & 0x80)) {
             FUZZ_ASSERT(st == GS_E_OUT_OF_RANGE);
         } else {
-            FUZZ_ASSERT(st == GS_OK && u == le(val, w));
+            FUZZ_ASSERT(st == GS_OK && u == gsw_le_at(val, w));
         }
         return;
     }
@@ -251,7 +243,7 @@ static void check_tensors(const gs_file *f, const uint8_t *base, size_t size, bo
         FUZZ_ASSERT(gs_tensor_info_at(f, i, &t) == GS_OK);
         FUZZ_ASSERT(t.name.len > 0 && fuzz_inside(base, size, t.name.ptr, t.name.len));
         FUZZ_ASSERT((const uint8_t *)t.name.ptr == base + t.info_offset + 8);
-        FUZZ_ASSERT(le(base + t.info_offset, 8) == t.name.len);
+        FUZZ_ASSERT(gsw_le_at(base + t.info_offset, 8) == t.name.len);
         FUZZ_ASSERT(memchr(t.name.ptr, 0, t.name.len) == NULL);
         if (strict) {
             FUZZ_ASSERT(t.name.len <= 63 && fuzz_utf8_ok((const uint8_t *)t.name.ptr, t.name.len));
@@ -322,10 +314,11 @@ static void check_header_and_layout(const gs_file *f, const uint8_t *base, size_
                                     gs_profile profile)
 {
     FUZZ_ASSERT(size >= 24 && memcmp(base, "GGUF", 4) == 0);
-    const uint32_t version = (uint32_t)le(base + 4, 4);
+    const uint32_t version = (uint32_t)gsw_le_at(base + 4, 4);
     FUZZ_ASSERT(gs_file_version(f) == version && (version == 2 || version == 3));
     FUZZ_ASSERT(gs_file_profile(f) == profile);
-    FUZZ_ASSERT(gs_tensor_count(f) == le(base + 8, 8) && gs_kv_count(f) == le(base + 16, 8));
+    FUZZ_ASSERT(gs_tensor_count(f) == gsw_le_at(base + 8, 8) &&
+                gs_kv_count(f) == gsw_le_at(base + 16, 8));
 
     gs_layout l;
     gs_file_layout(f, &l);

@@ -24,37 +24,7 @@
 static void check_failure(gs_status st, const gs_certify_policy *p, const gs_error *e,
                           const uint8_t *data, size_t size)
 {
-    FUZZ_ASSERT_MSG(st == GS_E_INVALID_ARGUMENT || st == GS_E_NO_MEMORY, "status %s",
-                    gs_status_name(st));
-    FUZZ_ASSERT(p == NULL);
-    FUZZ_ASSERT(e->status == st);
-    if (st != GS_E_INVALID_ARGUMENT) {
-        return;
-    }
-    unsigned long line = 0, column = 0;
-    int used = 0;
-    FUZZ_ASSERT_MSG(sscanf(e->detail, "%lu:%lu: %n", &line, &column, &used) == 2 && used > 0 &&
-                        line >= 1 && column >= 1,
-                    "detail '%s'", e->detail);
-    FUZZ_ASSERT_MSG(fuzz_text_safe((const uint8_t *)e->detail, strlen(e->detail)),
-                    "a raw control or hidden character in '%s'", e->detail);
-    if (size > GS_CERTIFY_POLICY_MAX_BYTES) {
-        return; /* "1:1: longer than ...", at the bound */
-    }
-    FUZZ_ASSERT_MSG(e->offset <= size, "offset %llu past the %zu-byte input",
-                    (unsigned long long)e->offset, size);
-    unsigned long lines = 1;
-    size_t start = 0;
-    for (size_t i = 0; i < e->offset; i++) {
-        if (data[i] == '\n') {
-            lines++;
-            start = i + 1;
-        }
-    }
-    FUZZ_ASSERT_MSG(line == lines && column == e->offset - start + 1,
-                    "'%s' at offset %llu, which is %lu:%llu", e->detail,
-                    (unsigned long long)e->offset, lines,
-                    (unsigned long long)(e->offset - start + 1));
+    fuzz_line_column_failure(st, p != NULL, e, data, size, GS_CERTIFY_POLICY_MAX_BYTES);
 }
 
 /* The words of line[0..n) up to a word starting with '#': at most 4 (a policy has 2 or 3). */
@@ -120,29 +90,6 @@ static void check_policy(const gs_certify_policy *p, const uint8_t *data, size_t
     FUZZ_ASSERT_MSG(seen == rules, "%zu rule lines, %zu rules", seen, rules);
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    gs_certify_policy *p = NULL;
-    gs_error e;
-    const gs_status st = gs_certify_policy_parse(data, size, &p, &e);
-
-    gs_certify_policy *ps = NULL;
-    gs_error es;
-    FILE *f = fuzz_input_stream(data, size);
-    if (f != NULL) {
-        const gs_status sst = gs_certify_policy_read(f, &ps, &es);
-        fclose(f);
-        fuzz_same_outcome(st, &e, sst, &es);
-        if (sst == GS_OK) {
-            FUZZ_ASSERT(gs_certify_policy_rule_count(ps) == gs_certify_policy_rule_count(p));
-        }
-    }
-    if (st != GS_OK) {
-        check_failure(st, p, &e, data, size);
-    } else {
-        check_policy(p, data, size);
-    }
-    gs_certify_policy_free(p);
-    gs_certify_policy_free(ps);
-    return 0;
-}
+FUZZ_BUFFER_AND_STREAM_HARNESS(gs_certify_policy, gs_certify_policy_parse,
+                               gs_certify_policy_read, gs_certify_policy_rule_count,
+                               gs_certify_policy_free, check_failure, check_policy)

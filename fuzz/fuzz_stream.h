@@ -34,4 +34,78 @@ static inline void fuzz_same_outcome(gs_status st, const gs_error *e, gs_status 
     }
 }
 
+/* A failure of a reader whose details are "LINE:COLUMN: why" (policy files, baselines): st is
+ * GS_E_INVALID_ARGUMENT or GS_E_NO_MEMORY, no result came back (got_result false) and e carries
+ * st; a malformed input's detail is text-safe and, for an input of at most max_bytes (a longer
+ * one fails "1:1: longer than ...", at the bound), its offset lies inside the input and LINE is 1
+ * plus the newlines before it, COLUMN 1 plus the bytes since the last of them. */
+static inline void fuzz_line_column_failure(gs_status st, bool got_result, const gs_error *e,
+                                            const uint8_t *data, size_t size, size_t max_bytes)
+{
+    FUZZ_ASSERT_MSG(st == GS_E_INVALID_ARGUMENT || st == GS_E_NO_MEMORY, "status %s",
+                    gs_status_name(st));
+    FUZZ_ASSERT(!got_result);
+    FUZZ_ASSERT(e->status == st);
+    if (st != GS_E_INVALID_ARGUMENT) {
+        return;
+    }
+    unsigned long line = 0, column = 0;
+    int used = 0;
+    FUZZ_ASSERT_MSG(sscanf(e->detail, "%lu:%lu: %n", &line, &column, &used) == 2 && used > 0 &&
+                        line >= 1 && column >= 1,
+                    "detail '%s'", e->detail);
+    FUZZ_ASSERT_MSG(fuzz_text_safe((const uint8_t *)e->detail, strlen(e->detail)),
+                    "a raw control or hidden character in '%s'", e->detail);
+    if (size > max_bytes) {
+        return;
+    }
+    FUZZ_ASSERT_MSG(e->offset <= size, "offset %llu past the %zu-byte input",
+                    (unsigned long long)e->offset, size);
+    unsigned long lines = 1;
+    size_t start = 0;
+    for (size_t i = 0; i < e->offset; i++) {
+        if (data[i] == '\n') {
+            lines++;
+            start = i + 1;
+        }
+    }
+    FUZZ_ASSERT_MSG(line == lines && column == e->offset - start + 1,
+                    "'%s' at offset %llu, which is %lu:%llu", e->detail,
+                    (unsigned long long)e->offset, lines,
+                    (unsigned long long)(e->offset - start + 1));
+}
+
+/* The harness's entry point for a format of type T read by parse_fn (a buffer) and read_fn (a
+ * stream): both readers run on the input and must agree (fuzz_same_outcome, and count_fn of
+ * both results when the stream's read succeeds); then on_failure(st, result, &e, data, size)
+ * checks a failure, on_success(result, data, size) a success; both results are freed with
+ * free_fn. One body for the manifest, policy and baseline harnesses. */
+#define FUZZ_BUFFER_AND_STREAM_HARNESS(T, parse_fn, read_fn, count_fn, free_fn, on_failure,       \
+                                       on_success)                                                 \
+    int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)                                   \
+    {                                                                                              \
+        T *got = NULL;                                                                             \
+        gs_error e;                                                                                \
+        const gs_status st = parse_fn(data, size, &got, &e);                                       \
+        T *streamed = NULL;                                                                        \
+        gs_error es;                                                                               \
+        FILE *f = fuzz_input_stream(data, size);                                                   \
+        if (f != NULL) {                                                                           \
+            const gs_status sst = read_fn(f, &streamed, &es);                                      \
+            fclose(f);                                                                             \
+            fuzz_same_outcome(st, &e, sst, &es);                                                   \
+            if (sst == GS_OK) {                                                                    \
+                FUZZ_ASSERT(count_fn(streamed) == count_fn(got));                                  \
+            }                                                                                      \
+        }                                                                                          \
+        if (st != GS_OK) {                                                                         \
+            on_failure(st, got, &e, data, size);                                                   \
+        } else {                                                                                   \
+            on_success(got, data, size);                                                           \
+        }                                                                                          \
+        free_fn(got);                                                                              \
+        free_fn(streamed);                                                                         \
+        return 0;                                                                                  \
+    }
+
 #endif

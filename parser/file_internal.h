@@ -7,17 +7,24 @@
 #include "name_index.h"
 #include "source.h"
 
+/* One key-value record, 32 bytes (160,000 keys: 5 MB of records, not 10): what can be worked
+ * out from the other fields is, never from the file's bytes, which a caller's buffer or a
+ * mapping could change under a getter. */
 typedef struct gsi_kv {
-    uint64_t offset;        /* record start (key length field) */
-    uint64_t key_off;       /* key bytes */
-    uint64_t key_len;
-    uint64_t value_off;     /* scalar value, string length field, or first array element */
-    uint64_t count;         /* array elements; 1 for scalars */
-    uint64_t end;           /* first byte after the record */
-    uint64_t strings_first; /* string arrays: index of element 0 in gs_file.strings */
-    uint8_t type;           /* gs_value_type */
-    uint8_t elem_type;      /* element type for arrays, type for scalars */
+    uint64_t offset;    /* record start (key length field); the key's bytes follow it */
+    uint64_t value_off; /* scalar value, string length field, or first array element; the key
+                           and the type (and an array's element type and count) lie between
+                           (gsi_kv_key_len) */
+    uint64_t tail;      /* string arrays: where their header is in gs_file.strings (the count,
+                           the record's end, then each element's length field); every other
+                           record: the first byte after it (gsi_kv_end) */
+    uint8_t type;       /* gs_value_type */
+    uint8_t elem_type;  /* element type for arrays, type for scalars */
 } gsi_kv;
+_Static_assert(sizeof(gsi_kv) == 32, "a key-value record is 32 bytes");
+
+/* The entries of a string array's header in gs_file.strings, before its elements' offsets. */
+#define GSI_STRING_ARRAY_HEADER 2u
 
 typedef struct gsi_tensor {
     uint64_t info_off;      /* record start (name length field) */
@@ -86,6 +93,49 @@ gs_status gsi_open_path(const char *path, const gs_options *o, const gsi_admissi
 /* Name resolvers for the indexes. */
 gsi_name_source gsi_kv_names(const gs_file *f);
 gsi_name_source gsi_tensor_names(const gs_file *f);
+
+/* What a record's fields imply (the record is complete: the file is open). */
+static inline bool gsi_kv_is_string_array(const gsi_kv *kv)
+{
+    return kv->type == GS_VALUE_ARRAY && kv->elem_type == GS_VALUE_STRING;
+}
+static inline uint64_t gsi_kv_key_off(const gsi_kv *kv)
+{
+    return kv->offset + 8;
+}
+/* Between the key and the value: the type (4 bytes) and for arrays the element type (4) and the
+ * count (8). */
+static inline uint64_t gsi_kv_key_len(const gsi_kv *kv)
+{
+    return kv->value_off - kv->offset - 8 - (kv->type == GS_VALUE_ARRAY ? 16u : 4u);
+}
+static inline uint64_t gsi_kv_end(const gs_file *f, const gsi_kv *kv)
+{
+    return gsi_kv_is_string_array(kv) ? f->strings[kv->tail + 1] : kv->tail;
+}
+/* Elements of an array (1 for a scalar): a fixed-size type's fill the bytes up to the end. */
+static inline uint64_t gsi_kv_count(const gs_file *f, const gsi_kv *kv)
+{
+    if (kv->type != GS_VALUE_ARRAY) {
+        return 1;
+    }
+    if (kv->elem_type == GS_VALUE_STRING) {
+        return f->strings[kv->tail];
+    }
+    switch ((gs_value_type)kv->elem_type) {
+    case GS_VALUE_U16: case GS_VALUE_I16: return (kv->tail - kv->value_off) >> 1;
+    case GS_VALUE_U32: case GS_VALUE_I32: case GS_VALUE_F32: return (kv->tail - kv->value_off) >> 2;
+    case GS_VALUE_U64: case GS_VALUE_I64: case GS_VALUE_F64: return (kv->tail - kv->value_off) >> 3;
+    case GS_VALUE_U8: case GS_VALUE_I8: case GS_VALUE_BOOL:
+    case GS_VALUE_STRING: case GS_VALUE_ARRAY:
+    default: return kv->tail - kv->value_off;
+    }
+}
+/* The offset of the length field of element i of a string array. */
+static inline uint64_t gsi_kv_string_at(const gs_file *f, const gsi_kv *kv, uint64_t i)
+{
+    return f->strings[kv->tail + GSI_STRING_ARRAY_HEADER + i];
+}
 
 /* Offset of the tensor-info `offset` field of tensor t. */
 uint64_t gsi_tensor_offset_field(const gsi_tensor *t);

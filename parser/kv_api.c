@@ -40,13 +40,14 @@ static const gsi_kv *kv_at(const gs_file *f, size_t index)
 static void fill_kv_info(const gs_file *file, const gsi_kv *kv, gs_kv_info *info)
 {
     memset(info, 0, sizeof *info);
-    info->key = (gs_str){(const char *)file->base + kv->key_off, (size_t)kv->key_len};
+    info->key = (gs_str){(const char *)file->base + gsi_kv_key_off(kv),
+                         (size_t)gsi_kv_key_len(kv)};
     info->type = (gs_value_type)kv->type;
     info->elem_type = (gs_value_type)kv->elem_type;
-    info->count = kv->count;
+    info->count = gsi_kv_count(file, kv);
     info->offset = kv->offset;
     info->value_offset = kv->value_off;
-    info->size = kv->end - kv->offset;
+    info->size = gsi_kv_end(file, kv) - kv->offset;
 }
 
 gs_status gs_kv_info_at_sized(const gs_file *file, size_t index, gs_kv_info *out,
@@ -123,7 +124,7 @@ static gs_status element_pos(const gs_file *f, size_t index, gs_value_type elem,
     if (kv->type != GS_VALUE_ARRAY || kv->elem_type != elem) {
         return GS_E_WRONG_TYPE;
     }
-    if (i >= kv->count) {
+    if (i >= gsi_kv_count(f, kv)) {
         return GS_E_OUT_OF_RANGE;
     }
     *pos = kv->value_off + i * size; /* i < count and count*size fit in the file */
@@ -211,10 +212,10 @@ gs_status gs_kv_get_array_string(const gs_file *file, size_t index, uint64_t i, 
     if (kv->type != GS_VALUE_ARRAY || kv->elem_type != GS_VALUE_STRING) {
         return GS_E_WRONG_TYPE;
     }
-    if (i >= kv->count) {
+    if (i >= gsi_kv_count(file, kv)) {
         return GS_E_OUT_OF_RANGE;
     }
-    *out = string_at(file, file->strings[kv->strings_first + i]);
+    *out = string_at(file, gsi_kv_string_at(file, kv, i));
     return GS_OK;
 }
 
@@ -232,7 +233,7 @@ gs_status gs_kv_get_array_data(const gs_file *file, size_t index, const void **d
         return GS_E_WRONG_TYPE;
     }
     *data = file->base + kv->value_off;
-    *count = kv->count;
+    *count = gsi_kv_count(file, kv);
     return GS_OK;
 }
 

@@ -222,7 +222,10 @@ gs_status gsi_mem_calloc(gsi_mem *mem, size_t count, size_t elem, void **out)
         return GS_E_LIMIT_MEMORY;
     }
     gs_status st = gsi_mem_alloc(mem, n, out);
-    if (st == GS_OK) {
+    /* the default allocator's large blocks are fresh mappings, zero already: writing zeros
+     * would only fault in every page of a table that is filled sparsely (the key index) */
+    bool fresh = mem->hooks.malloc_fn == libc_malloc && n >= LARGE_BLOCK;
+    if (st == GS_OK && !fresh) {
         memset(*out, 0, n);
     }
     return st;

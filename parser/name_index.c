@@ -65,9 +65,9 @@ static size_t probe(const gsi_name_index *ix, const gsi_name_source *src, uint32
     }
 }
 
-static gs_status grow(gsi_name_index *ix, gsi_mem *mem)
+/* Moves the index into a table of new_cap slots (a power of two, above the used ones * 2). */
+static gs_status resize(gsi_name_index *ix, gsi_mem *mem, size_t new_cap)
 {
-    size_t new_cap = ix->cap == 0 ? 64 : ix->cap * 2;
     gsi_slot *slots;
     gs_status st = gsi_mem_calloc(mem, new_cap, sizeof(gsi_slot), (void **)&slots);
     if (st != GS_OK) {
@@ -94,6 +94,27 @@ static gs_status grow(gsi_name_index *ix, gsi_mem *mem)
     ix->slots = slots;
     ix->cap = new_cap;
     return GS_OK;
+}
+
+static gs_status grow(gsi_name_index *ix, gsi_mem *mem)
+{
+    return resize(ix, mem, ix->cap == 0 ? 64 : ix->cap * 2);
+}
+
+gs_status gsi_index_reserve(gsi_name_index *ix, gsi_mem *mem, size_t n)
+{
+    if (n == 0) {
+        return GS_OK; /* nothing to hold: allocate nothing, as growing would not */
+    }
+    /* the capacity growing by doubling would reach: the load factor stays at or below 1/2 */
+    size_t cap = ix->cap == 0 ? 64 : ix->cap;
+    while (n > cap / 2) {
+        if (cap > SIZE_MAX / 2 / sizeof(gsi_slot)) {
+            return GS_E_LIMIT_MEMORY;
+        }
+        cap *= 2;
+    }
+    return cap > ix->cap ? resize(ix, mem, cap) : GS_OK;
 }
 
 uint32_t gsi_index_hash_prefetch(const gsi_name_index *ix, const uint8_t *name, uint64_t len)

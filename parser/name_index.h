@@ -29,6 +29,11 @@ typedef struct gsi_name_index {
 void gsi_index_init(gsi_name_index *ix);
 void gsi_index_free(gsi_name_index *ix, gsi_mem *mem);
 
+/* Room for n names without growing: the capacity n inserts would grow it to, at once (so that
+ * no table is filled and moved on the way). GS_OK, or the allocation's failure (the index is
+ * unchanged). */
+gs_status gsi_index_reserve(gsi_name_index *ix, gsi_mem *mem, size_t n);
+
 /* Inserts record `record` named (name, len). If an equal name is already indexed, returns GS_OK
  * with *dup set to true and *dup_record to the earlier record, inserting nothing. */
 gs_status gsi_index_insert(gsi_name_index *ix, gsi_mem *mem, const gsi_name_source *src,

@@ -10,8 +10,8 @@
 static const uint8_t *kv_name_at(const void *ctx, uint32_t i, uint64_t *len)
 {
     const gs_file *f = ctx;
-    *len = f->kvs[i].key_len;
-    return f->base + f->kvs[i].key_off;
+    *len = gsi_kv_key_len(&f->kvs[i]);
+    return f->base + gsi_kv_key_off(&f->kvs[i]);
 }
 
 static const uint8_t *tensor_name_at(const void *ctx, uint32_t i, uint64_t *len)

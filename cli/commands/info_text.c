@@ -54,23 +54,27 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
     if (key_col > KEY_COLUMN_MAX) {
         key_col = KEY_COLUMN_MAX;
     }
-    /* Scalars first, then arrays, each in file order. */
+    /* Scalars first, then arrays, each in file order (a pass with nothing to print is left
+     * out). */
     for (int pass = 0; pass < 2; pass++) {
         bool arrays = pass == 1;
+        if ((arrays ? s->n_arrays : s->n_scalars) == 0) {
+            continue;
+        }
         for (size_t i = 0; i < n; i++) {
             gs_kv_info kv;
             if (gs_kv_info_at(f, i, &kv) != GS_OK || (kv.type == GS_VALUE_ARRAY) != arrays) {
                 continue;
             }
-            cli_text key, value;
-            cli_text_escape(&key, kv.key.ptr, kv.key.len, KEY_MAX_SRC);
+            cli_text value;
             value_text(f, i, &kv, &value);
             cli_out_puts(out, "  ");
-            cli_text_print_padded(out, &key, key_col);
+            cli_text_print_escaped(out, kv.key.ptr, kv.key.len, KEY_MAX_SRC, key_col);
             const char *type = gs_value_type_name(kv.type); /* "  %-6s  " without printf */
+            const size_t type_len = strlen(type);
             cli_out_puts(out, "  ");
-            cli_out_puts(out, type);
-            cli_out_pad(out, strlen(type) < 6 ? 6 - strlen(type) + 2 : 2);
+            cli_out_write(out, type, type_len);
+            cli_out_pad(out, type_len < 6 ? 6 - type_len + 2 : 2);
             cli_text_print_padded(out, &value, 0);
             cli_out_putc(out, '\n');
         }

@@ -76,8 +76,8 @@ gs_status cli_read_element(const gs_file *f, size_t index, gs_value_type elem, u
 }
 
 /* "%" PRIu64 with a sign in front when negative, without printf's machinery (an info of 160,000
- * integer keys spent a fifth of its time in it). */
-static void decimal(char num[CLI_NUM_BUF], bool negative, uint64_t magnitude)
+ * integer keys spent a fifth of its time in it); returns its length. */
+static size_t decimal(char num[CLI_NUM_BUF], bool negative, uint64_t magnitude)
 {
     char digits[24];
     size_t n = 0;
@@ -93,6 +93,16 @@ static void decimal(char num[CLI_NUM_BUF], bool negative, uint64_t magnitude)
         num[k++] = digits[--n];
     }
     num[k] = '\0';
+    return k;
+}
+
+/* An integer's digits into out, as cli_text_escape_cstr would put them: at most 21 bytes of
+ * printable ASCII, which escape to themselves and are never cut. */
+static void integer_text(cli_text *out, bool negative, uint64_t magnitude)
+{
+    _Static_assert(CLI_NUM_BUF <= CLI_TEXT_MAX_SRC, "a number is never cut");
+    out->len = decimal(out->s, negative, magnitude);
+    out->width = out->len;
 }
 
 void cli_value_text(const cli_value *v, cli_text *out, size_t max_src)
@@ -100,12 +110,12 @@ void cli_value_text(const cli_value *v, cli_text *out, size_t max_src)
     char num[CLI_NUM_BUF];
     switch (v->kind) {
     case CLI_VALUE_UNSIGNED:
-        decimal(num, false, v->as.u);
-        break;
+        integer_text(out, false, v->as.u);
+        return;
     case CLI_VALUE_SIGNED:
-        decimal(num, v->as.i < 0,
-                v->as.i < 0 ? 0u - (uint64_t)v->as.i : (uint64_t)v->as.i);
-        break;
+        integer_text(out, v->as.i < 0,
+                     v->as.i < 0 ? 0u - (uint64_t)v->as.i : (uint64_t)v->as.i);
+        return;
     case CLI_VALUE_F32:
         cli_format_f32(num, v->as.f32);
         break;

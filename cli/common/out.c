@@ -93,11 +93,6 @@ void cli_out_putc(cli_out *o, char c)
     }
 }
 
-void cli_out_puts(cli_out *o, const char *s)
-{
-    cli_out_write(o, s, strlen(s));
-}
-
 void cli_out_pad(cli_out *o, size_t n)
 {
     static const char spaces[64] = "                                                               ";

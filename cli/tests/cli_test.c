@@ -223,10 +223,7 @@ bool write_mixed_repo(const char *dir, const char *sample, char *why, size_t why
         snprintf(why, why_cap, "cannot write %s or %s", good, cut);
         ok = false;
     }
-    char *parts[2] = {NULL, NULL};
-    ok = ok && write_split_pair(repo, "set", parts, why, why_cap);
-    free(parts[0]);
-    free(parts[1]);
+    ok = ok && write_split_pair(repo, "set", NULL, why, why_cap);
     free(data);
     free(cut);
     free(good);
@@ -234,26 +231,69 @@ bool write_mixed_repo(const char *dir, const char *sample, char *why, size_t why
     return ok;
 }
 
+void llama_model(gsw_model *m)
+{
+    gsw_model_init(m, 3);
+    gsw_set_cstr(gsw_add(m, "general.architecture"), "llama");
+}
+
+char *model_to_file(gsw_model *m, const char *dir, const char *name)
+{
+    char *path = path_join(dir, name);
+    char why[256] = "no memory for the path";
+    if (path == NULL || gsw_write_file(m, 0, path, why, sizeof why) != 0) {
+        fprintf(stderr, "cannot write %s/%s: %s\n", dir, name, why);
+        free(path);
+        path = NULL;
+    }
+    gsw_model_free(m);
+    return path;
+}
+
+void split_keys(gsw_model *m, unsigned part, unsigned count, unsigned tensors)
+{
+    gsw_set_u16(gsw_add(m, "split.no"), (uint16_t)part);
+    gsw_set_u16(gsw_add(m, "split.count"), (uint16_t)count);
+    gsw_set_i32(gsw_add(m, "split.tensors.count"), (int32_t)tensors);
+}
+
+bool write_split_part(gsw_model *m, const char *dir, const char *prefix, unsigned part,
+                      unsigned count, char **path_out, char *why, size_t why_cap)
+{
+    char name[256];
+    snprintf(name, sizeof name, "%s-%05u-of-%05u.gguf", prefix, part + 1, count);
+    char *path = path_join(dir, name);
+    bool ok = path != NULL && gsw_write_file(m, 0, path, why, why_cap) == 0;
+    if (path == NULL) {
+        snprintf(why, why_cap, "no memory for the path of %s", name);
+    }
+    gsw_model_free(m);
+    if (path_out != NULL) {
+        *path_out = path;
+    } else {
+        free(path);
+    }
+    return ok;
+}
+
 bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char *why,
                       size_t why_cap)
 {
-    for (int p = 0; p < 2; p++) {
+    if (paths != NULL) {
+        paths[0] = paths[1] = NULL;
+    }
+    for (unsigned p = 0; p < 2; p++) {
         gsw_model m;
         gsw_model_init(&m, 3);
-        gsw_set_u16(gsw_add(&m, "split.no"), (uint16_t)p);
-        gsw_set_u16(gsw_add(&m, "split.count"), 2);
-        gsw_set_i32(gsw_add(&m, "split.tensors.count"), 2);
+        split_keys(&m, p, 2, 2);
         uint64_t n = 8;
-        bool ok = gsw_tensor_fill(gsw_add_tensor(&m, p ? "b" : "a", 1, &n, GS_TYPE_F32), 1, 64);
-        char name[256];
-        snprintf(name, sizeof name, "%s-%05d-of-00002.gguf", prefix, p + 1);
-        paths[p] = path_join(dir, name);
-        if (!ok) {
+        if (!gsw_tensor_fill(gsw_add_tensor(&m, p ? "b" : "a", 1, &n, GS_TYPE_F32), 1, 64)) {
             snprintf(why, why_cap, "cannot fill tensor %s", p ? "b" : "a");
+            gsw_model_free(&m);
+            return false;
         }
-        ok = ok && gsw_write_file(&m, 0, paths[p], why, why_cap) == 0;
-        gsw_model_free(&m);
-        if (!ok) {
+        if (!write_split_part(&m, dir, prefix, p, 2, paths != NULL ? &paths[p] : NULL, why,
+                              why_cap)) {
             return false;
         }
     }
@@ -270,27 +310,17 @@ char *write_split_set(const char *dir, const char *prefix, unsigned count, char 
         if (p == 0) {
             gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
         }
-        gsw_set_u16(gsw_add(&m, "split.no"), (uint16_t)p);
-        gsw_set_u16(gsw_add(&m, "split.count"), (uint16_t)count);
-        gsw_set_i32(gsw_add(&m, "split.tensors.count"), (int32_t)count);
+        split_keys(&m, p, count, count);
         char tensor[16];
         snprintf(tensor, sizeof tensor, "t%u", p);
         uint64_t n = 8;
-        bool ok = gsw_tensor_fill(gsw_add_tensor(&m, tensor, 1, &n, GS_TYPE_F32), p + 1, 64);
-        char name[256];
-        snprintf(name, sizeof name, "%s-%05u-of-%05u.gguf", prefix, p + 1, count);
-        char *path = path_join(dir, name);
-        if (!ok) {
+        if (!gsw_tensor_fill(gsw_add_tensor(&m, tensor, 1, &n, GS_TYPE_F32), p + 1, 64)) {
             snprintf(why, why_cap, "cannot fill tensor %s", tensor);
+            gsw_model_free(&m);
+            free(first);
+            return NULL;
         }
-        ok = ok && path != NULL && gsw_write_file(&m, 0, path, why, why_cap) == 0;
-        gsw_model_free(&m);
-        if (p == 0) {
-            first = path;
-        } else {
-            free(path);
-        }
-        if (!ok) {
+        if (!write_split_part(&m, dir, prefix, p, count, p == 0 ? &first : NULL, why, why_cap)) {
             free(first);
             return NULL;
         }

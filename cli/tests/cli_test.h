@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli_run.h"
 
@@ -32,9 +33,31 @@ int check_json(const char *dir, const char *schema, const char *json, const char
 bool sample_with_manifest(char **dir, char **sample, char **manifest, char *why, size_t why_cap);
 void sample_with_manifest_free(char *dir, char *sample, char *manifest);
 
+/* The writer's model (corpus/writer/gsw_model.h). */
+struct gsw_model;
+
+/* m initialised (version 3) with general.architecture "llama", the key most test models start
+ * with. */
+void llama_model(struct gsw_model *m);
+
+/* Writes m to dir/name and frees m: the path (allocated), or NULL when it cannot be written
+ * (the writer's reason on stderr). */
+char *model_to_file(struct gsw_model *m, const char *dir, const char *name);
+
+/* Sets the split keys of part `part` (from 0) of a set of `count` parts holding `tensors`
+ * tensors in all: split.no, split.count (u16) and split.tensors.count (i32). */
+void split_keys(struct gsw_model *m, unsigned part, unsigned count, unsigned tensors);
+
+/* Writes m as part `part` (from 0) of a set of `count`, dir/<prefix>-NNNNN-of-MMMMM.gguf, and
+ * frees m. *path_out takes the path (allocated) unless path_out is NULL. False, with why, when
+ * it cannot be written. */
+bool write_split_part(struct gsw_model *m, const char *dir, const char *prefix, unsigned part,
+                      unsigned count, char **path_out, char *why, size_t why_cap);
+
 /* Writes the split set dir/<prefix>-0000N-of-00002.gguf, N = 1, 2: split.no, split.count,
  * split.tensors.count and one f32 tensor of 8 elements per part ("a", then "b"), and sets
- * paths[0..1] to the two files (allocated). False, with why, when a part cannot be written. */
+ * paths[0..1] to the two files (allocated), unless paths is NULL. False, with why, when a part
+ * cannot be written. */
 bool write_split_pair(const char *dir, const char *prefix, char *paths[2], char *why,
                       size_t why_cap);
 
@@ -94,5 +117,54 @@ void cli_fixture_close(char *dir, char **sample);
         cli_fixture_close(dir, sample_out);                                                      \
     }                                                                                            \
     TestSuite(suite, .init = suite##_setup, .fini = suite##_teardown)
+
+/* Runs the tool with the arguments (the closing NULL added here) into the run_result r and
+ * expects (Criterion) exit status want; the caller frees r. */
+#define CLI_RUN(r, want, ...)                                                                    \
+    do {                                                                                         \
+        cr_assert(run_cli(&(r), __VA_ARGS__, NULL));                                             \
+        cr_expect_eq((r).status, (want), "exit %d: %s", (r).status, (r).err);                    \
+    } while (0)
+
+/* Expects (Criterion) text to contain every fragment of the array fragments. */
+#define CLI_EXPECT_ALL_IN(text, fragments)                                                       \
+    do {                                                                                         \
+        for (size_t i_ = 0; i_ < sizeof(fragments) / sizeof((fragments)[0]); i_++) {            \
+            cr_expect(contains((text), (fragments)[i_]), "'%s' missing from: %s",               \
+                      (fragments)[i_], (text));                                                  \
+        }                                                                                        \
+    } while (0)
+
+/* One malformed input of a text reader (a policy file, a baseline) and how it must be refused:
+ * GS_E_INVALID_ARGUMENT at offset, with detail. */
+typedef struct text_refusal {
+    const char *text;
+    uint64_t offset;
+    const char *detail;
+} text_refusal;
+
+/* Defines, for the text reader parse_fn(bytes, size, T **result, gs_error *e): parse(text,
+ * &result, &e), the reader over the NUL-terminated text, and expect_refusals(cases, n): each
+ * case's text is refused as it says (GS_E_INVALID_ARGUMENT in the status and in e, its offset
+ * and detail) with no result. The file includes <criterion/criterion.h> and <string.h>. */
+#define CLI_TEXT_READER(T, parse_fn)                                                             \
+    static gs_status parse(const char *text, T **result, gs_error *e)                            \
+    {                                                                                            \
+        return parse_fn(text, strlen(text), result, e);                                          \
+    }                                                                                            \
+    static void expect_refusals(const text_refusal *cases, size_t n)                             \
+    {                                                                                            \
+        for (size_t i = 0; i < n; i++) {                                                         \
+            T *result = (T *)1;                                                                  \
+            gs_error e;                                                                          \
+            const char *text = cases[i].text;                                                    \
+            cr_assert_eq(parse(text, &result, &e), GS_E_INVALID_ARGUMENT, "'%s'", text);         \
+            cr_expect_null(result, "'%s'", text);                                                \
+            cr_expect_eq(e.status, GS_E_INVALID_ARGUMENT, "'%s'", text);                         \
+            cr_expect_eq(e.offset, cases[i].offset, "'%s': offset %llu", text,                   \
+                         (unsigned long long)e.offset);                                          \
+            cr_expect_str_eq(e.detail, cases[i].detail, "'%s'", text);                           \
+        }                                                                                        \
+    }
 
 #endif

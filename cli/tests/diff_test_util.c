@@ -43,6 +43,14 @@ bool dt_save(const gsw_model *m, const char *path)
     return true;
 }
 
+const char *dt_save_in(dt_scratch *s, gsw_model *m, const char *name)
+{
+    const char *path = dt_scratch_path(s, name);
+    const bool saved = path != NULL && dt_save(m, path);
+    gsw_model_free(m);
+    return saved ? path : NULL;
+}
+
 bool dt_json_number(const char *json, const char *name, const char *key, double *out)
 {
     char anchor[256], member[128];

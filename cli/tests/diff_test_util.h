@@ -45,6 +45,16 @@ void dt_add_tensor(gsw_model *m, const char *name, uint32_t n_dims, const uint64
                    int32_t type, const float *vals);
 /* Writes m to path; false (with the reason on stderr) when the writer refuses. */
 bool dt_save(const gsw_model *m, const char *path);
+/* Writes m to the scratch directory's file name and frees m: the path (valid until
+ * dt_scratch_close), or NULL (the reason on stderr). */
+const char *dt_save_in(dt_scratch *s, gsw_model *m, const char *name);
+/* path = dt_save_in on the suite's scratch (DT_SCRATCH_SUITE), asserting (Criterion) that m was
+ * written. */
+#define DT_SAVE(path, m, name)                                                                   \
+    do {                                                                                         \
+        (path) = dt_save_in(&scratch, (m), (name));                                              \
+        cr_assert_not_null((path), "%s", (name));                                                \
+    } while (0)
 
 /* The number stored under "key" in the report's entry for tensor `name` (the first member
  * "key" after "name": "<name>"), or in the "total" object when name is NULL. "NaN" and

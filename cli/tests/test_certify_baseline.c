@@ -16,20 +16,7 @@
 #include "cli_test.h"
 #include "ggufsafe_certify.h"
 
-static gs_status parse(const char *text, gs_certify_baseline **b, gs_error *e)
-{
-    return gs_certify_baseline_parse(text, strlen(text), b, e);
-}
-
-static void expect_bad(const char *text, uint64_t offset, const char *detail)
-{
-    gs_certify_baseline *b = (gs_certify_baseline *)1;
-    gs_error e;
-    cr_assert_eq(parse(text, &b, &e), GS_E_INVALID_ARGUMENT, "'%s'", text);
-    cr_expect_null(b);
-    cr_expect_eq(e.offset, offset, "'%s': offset %llu", text, (unsigned long long)e.offset);
-    cr_expect_str_eq(e.detail, detail);
-}
+CLI_TEXT_READER(gs_certify_baseline, gs_certify_baseline_parse)
 
 static void expect_pair(const gs_certify_baseline *b, size_t i, const char *uri, const char *fp)
 {
@@ -96,35 +83,38 @@ Test(baseline, a_many_file_report_and_a_sarif_log)
 
 Test(baseline, malformed_documents_name_their_line_and_column)
 {
-    expect_bad("", 0, "1:1: the document ends where a value should be");
-    expect_bad("{\"findings\": [1,]}", 16,
-               "1:17: a comma before the end of an array or object");
-    expect_bad("{\n  \"path\": \"\\q\"}", 13, "2:12: an unknown escape in a string");
-    expect_bad("[\"\\ud800\"]", 2, "1:3: a high surrogate \\u escape without its low surrogate");
-    expect_bad("[\"\\udc00\"]", 2, "1:3: a low surrogate \\u escape without its high surrogate");
-    expect_bad("[01]", 1, "1:2: a number with a leading zero");
-    expect_bad("[1.]", 1, "1:2: a number with no digits after its point");
-    expect_bad("[\"a\tb\"]", 3, "1:4: a control character inside a string (it must be escaped)");
-    expect_bad("[\"\xff\"]", 2, "1:3: a byte that is not UTF-8 in a string");
-    expect_bad("[\"abc", 1, "1:2: a string that is never closed");
-    expect_bad("{} {}", 3, "1:4: more after the document's value");
-    expect_bad("{\"a\" 1}", 5, "1:6: a key without ':' after it");
-    expect_bad("[tru]", 1, "1:2: not a JSON value");
-    expect_bad("// x\n{}", 0, "1:1: not a JSON value");
-    expect_bad("[]", 0,
-               "1:1: neither a certify report (findings), a many-file report (files) nor a "
-               "SARIF log (runs)");
-    expect_bad("{\"runs\": [{\"results\": [{\"ruleId\": \"x\"}]}]}", 23,
-               "1:24: a result without the partial fingerprint \"ggufsafe/v1\" (not a SARIF log "
-               "of ggufsafe certify)");
-    expect_bad("{\"path\": \"a\", \"findings\": [{\"code\": \"x\", \"part\": 0}]}", 27,
-               "1:28: a finding whose part is neither null nor a part number");
-    expect_bad("{\"path\": \"a\", \"findings\": [{\"code\": \"x\", \"part\": 3}]}", 27,
-               "1:28: a finding of a part the report does not list");
-    expect_bad("{\"path\": 7, \"findings\": []}", 9,
-               "1:10: the report's path is not a string of at most 4096 bytes without NUL");
-    expect_bad("{\"path\": \"a\\u0000b\", \"findings\": []}", 9,
-               "1:10: the report's path is not a string of at most 4096 bytes without NUL");
+    /* the JSON reader's refusals, then those of JSON that is not a report of ggufsafe */
+    static const text_refusal malformed[] = {
+        {"", 0, "1:1: the document ends where a value should be"},
+        {"{\"findings\": [1,]}", 16, "1:17: a comma before the end of an array or object"},
+        {"{\n  \"path\": \"\\q\"}", 13, "2:12: an unknown escape in a string"},
+        {"[\"\\ud800\"]", 2, "1:3: a high surrogate \\u escape without its low surrogate"},
+        {"[\"\\udc00\"]", 2, "1:3: a low surrogate \\u escape without its high surrogate"},
+        {"[01]", 1, "1:2: a number with a leading zero"},
+        {"[1.]", 1, "1:2: a number with no digits after its point"},
+        {"[\"a\tb\"]", 3, "1:4: a control character inside a string (it must be escaped)"},
+        {"[\"\xff\"]", 2, "1:3: a byte that is not UTF-8 in a string"},
+        {"[\"abc", 1, "1:2: a string that is never closed"},
+        {"{} {}", 3, "1:4: more after the document's value"},
+        {"{\"a\" 1}", 5, "1:6: a key without ':' after it"},
+        {"[tru]", 1, "1:2: not a JSON value"},
+        {"// x\n{}", 0, "1:1: not a JSON value"},
+        {"[]", 0,
+         "1:1: neither a certify report (findings), a many-file report (files) nor a "
+         "SARIF log (runs)"},
+        {"{\"runs\": [{\"results\": [{\"ruleId\": \"x\"}]}]}", 23,
+         "1:24: a result without the partial fingerprint \"ggufsafe/v1\" (not a SARIF log "
+         "of ggufsafe certify)"},
+        {"{\"path\": \"a\", \"findings\": [{\"code\": \"x\", \"part\": 0}]}", 27,
+         "1:28: a finding whose part is neither null nor a part number"},
+        {"{\"path\": \"a\", \"findings\": [{\"code\": \"x\", \"part\": 3}]}", 27,
+         "1:28: a finding of a part the report does not list"},
+        {"{\"path\": 7, \"findings\": []}", 9,
+         "1:10: the report's path is not a string of at most 4096 bytes without NUL"},
+        {"{\"path\": \"a\\u0000b\", \"findings\": []}", 9,
+         "1:10: the report's path is not a string of at most 4096 bytes without NUL"},
+    };
+    expect_refusals(malformed, sizeof malformed / sizeof malformed[0]);
     char deep[200];
     memset(deep, '[', 100);
     memset(deep + 100, ']', 100);
@@ -149,19 +139,15 @@ static char *dir, *sample;
 
 static void setup(void)
 {
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-    cr_assert_eq(chdir(dir), 0);
     char why[256];
+    cr_assert(cli_fixture_open(&dir, &sample, why, sizeof why), "%s", why);
+    cr_assert_eq(chdir(dir), 0);
     cr_assert(write_mixed_repo(dir, sample, why, sizeof why), "%s", why);
 }
 
 static void teardown(void)
 {
-    scratch_remove(dir);
-    free(sample);
+    cli_fixture_close(dir, &sample);
 }
 
 static void save(const char *name, const run_result *r)
@@ -196,8 +182,7 @@ Test(baseline_cli, a_run_against_its_own_report_fails_on_nothing, .init = setup,
                      0, "%s", bases[k]);
         run_result_free(&r);
     }
-    cr_assert(run_cli(&r, "certify", "--baseline", "base.json", "repo/cut.gguf", NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "certify", "--baseline", "base.json", "repo/cut.gguf");
     cr_expect(starts_with(r.out, "verdict: no new problems: the 21 findings the baseline has "
                                  "are not counted (certify without --baseline for the file's "
                                  "own state)\n"),
@@ -241,8 +226,7 @@ Test(baseline_cli, only_new_findings_fail_and_sarif_says_which, .init = setup, .
     free(checker);
     run_result_free(&r);
     /* the counts: only repo/new.gguf's findings are new */
-    cr_assert(run_cli(&r, "certify", "--json", "-q", "--baseline", "base.sarif", "repo", NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "certify", "--json", "-q", "--baseline", "base.sarif", "repo");
     cr_expect_eq(check_json(dir, "certify-multi.schema.json", r.out, "/summary/certified=3",
                             "/summary/not_certified=1", "/files/2/path=\"repo/new.gguf\"",
                             "/files/2/baseline/suppressed=0", "/files/2/certified=false",
@@ -256,14 +240,12 @@ Test(baseline_cli, a_malformed_or_missing_baseline_is_a_usage_error, .init = set
 {
     cr_assert(write_file("bad.json", "{\n\"findings\": [1,]}", 19));
     run_result r;
-    cr_assert(run_cli(&r, "certify", "--baseline", "bad.json", "repo/good.gguf", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", "--baseline", "bad.json", "repo/good.gguf");
     cr_expect_eq(r.out_len, 0);
     cr_expect_str_eq(r.err, "error: malformed baseline bad.json:2:16: a comma before the end of "
                             "an array or object\n");
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--baseline", "none.json", "repo/good.gguf", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", "--baseline", "none.json", "repo/good.gguf");
     cr_expect_str_eq(r.err, "error: cannot open the baseline 'none.json': open: No such file or "
                             "directory\n");
     run_result_free(&r);

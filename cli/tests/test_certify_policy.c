@@ -14,31 +14,17 @@
 #include "cli_test.h"
 #include "ggufsafe_certify.h"
 
-static gs_status parse(const char *text, gs_certify_policy **p, gs_error *e)
-{
-    return gs_certify_policy_parse(text, strlen(text), p, e);
-}
-
-static void expect_bad(const char *text, uint64_t offset, const char *detail)
-{
-    gs_certify_policy *p = (gs_certify_policy *)1;
-    gs_error e;
-    cr_assert_eq(parse(text, &p, &e), GS_E_INVALID_ARGUMENT, "'%s'", text);
-    cr_expect_null(p);
-    cr_expect_eq(e.status, GS_E_INVALID_ARGUMENT);
-    cr_expect_eq(e.offset, offset, "'%s': offset %llu", text, (unsigned long long)e.offset);
-    cr_expect_str_eq(e.detail, detail);
-}
+CLI_TEXT_READER(gs_certify_policy, gs_certify_policy_parse)
 
 Test(policy, parses_rules_comments_blank_lines_and_crlf)
 {
-    gs_certify_policy *p;
-    gs_error e;
     const char *text = "# a repository's policy\r\n"
                        "\r\n"
                        "  ignore  compat.type_not_in_spec\tblk.*.q1_0.weight  # old file\r\n"
                        "warn layout.gap\r\n"
                        "error reader.GS_E_MISALIGNED_OFFSET\r\n";
+    gs_certify_policy *p;
+    gs_error e;
     cr_assert_eq(parse(text, &p, &e), GS_OK, "%s", e.detail);
     cr_expect_eq(gs_certify_policy_rule_count(p), 3);
     gs_certify_action a = (gs_certify_action)-1;
@@ -130,28 +116,31 @@ Test(policy, a_pathological_glob_is_matched_in_bounded_steps)
 
 Test(policy, every_malformed_line_names_its_line_and_column)
 {
-    expect_bad("warn layout.gap\nbogus layout.gap\n", 16,
-               "2:1: unknown action 'bogus': a rule starts with ignore, warn or error");
-    expect_bad("  warn\n", 6, "1:7: warn names no finding code: a rule is ACTION CODE [GLOB]");
-    expect_bad("warn layout.nope\n", 5,
-               "1:6: unknown finding code 'layout.nope' ('ggufsafe certify --list-codes' lists "
-               "them)");
-    expect_bad("warn reader.<STATUS>\n", 5,
-               "1:6: unknown finding code 'reader.<STATUS>' ('ggufsafe certify --list-codes' "
-               "lists them)");
-    expect_bad("warn reader.GS_E_NOPE\n", 5,
-               "1:6: unknown finding code 'reader.GS_E_NOPE' ('ggufsafe certify --list-codes' "
-               "lists them)");
-    expect_bad("warn layout.gap blk.[0\n", 20,
-               "1:21: the glob 'blk.[0' opens a [ class that is never closed");
-    expect_bad("warn layout.gap x\\\n", 17,
-               "1:18: the glob 'x\\\\' ends in a backslash that escapes nothing");
-    expect_bad("warn layout.gap x y\n", 18,
-               "1:19: 'y' after the glob: a rule is ACTION CODE [GLOB] (a '#' word starts a "
-               "comment)");
-    expect_bad("warn layout.gap\rx\n", 15, "1:16: a carriage return not followed by a newline");
-    expect_bad("warn\x1b[31m layout.gap\n", 0,
-               "1:1: unknown action 'warn\\x1b[31m': a rule starts with ignore, warn or error");
+    static const text_refusal malformed[] = {
+        {"warn layout.gap\nbogus layout.gap\n", 16,
+         "2:1: unknown action 'bogus': a rule starts with ignore, warn or error"},
+        {"  warn\n", 6, "1:7: warn names no finding code: a rule is ACTION CODE [GLOB]"},
+        {"warn layout.nope\n", 5,
+         "1:6: unknown finding code 'layout.nope' ('ggufsafe certify --list-codes' lists "
+         "them)"},
+        {"warn reader.<STATUS>\n", 5,
+         "1:6: unknown finding code 'reader.<STATUS>' ('ggufsafe certify --list-codes' "
+         "lists them)"},
+        {"warn reader.GS_E_NOPE\n", 5,
+         "1:6: unknown finding code 'reader.GS_E_NOPE' ('ggufsafe certify --list-codes' "
+         "lists them)"},
+        {"warn layout.gap blk.[0\n", 20,
+         "1:21: the glob 'blk.[0' opens a [ class that is never closed"},
+        {"warn layout.gap x\\\n", 17,
+         "1:18: the glob 'x\\\\' ends in a backslash that escapes nothing"},
+        {"warn layout.gap x y\n", 18,
+         "1:19: 'y' after the glob: a rule is ACTION CODE [GLOB] (a '#' word starts a "
+         "comment)"},
+        {"warn layout.gap\rx\n", 15, "1:16: a carriage return not followed by a newline"},
+        {"warn\x1b[31m layout.gap\n", 0,
+         "1:1: unknown action 'warn\\x1b[31m': a rule starts with ignore, warn or error"},
+    };
+    expect_refusals(malformed, sizeof malformed / sizeof malformed[0]);
     gs_certify_policy *p = (gs_certify_policy *)1;
     gs_error e;
     cr_assert_eq(gs_certify_policy_parse("warn\0x\n", 7, &p, &e), GS_E_INVALID_ARGUMENT);
@@ -265,21 +254,7 @@ Test(policy, null_arguments)
 
 /* ---- the engine and the command ----------------------------------------------------------- */
 
-static char *dir, *sample;
-
-static void setup(void)
-{
-    cr_assert_not_null(cli_binary(), "GS_CLI is not set: run through ctest");
-    sample = source_path("conformance/samples/ggml-written.gguf");
-    dir = scratch_dir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    scratch_remove(dir);
-    free(sample);
-}
+CLI_SAMPLE_SUITE(policy_engine);
 
 static char *policy_file(const char *text)
 {
@@ -288,10 +263,17 @@ static char *policy_file(const char *text)
     return path;
 }
 
+/* Runs `certify --policy FILE sample`, FILE a policy file of text; returns FILE's path. */
+static char *certify_sample_with_policy(run_result *r, const char *text)
+{
+    char *pol = policy_file(text);
+    cr_assert(run_cli(r, "certify", "--policy", pol, sample, NULL));
+    return pol;
+}
+
 /* The sample certifies with three notes, compat.type_not_in_spec on blk.0.nvfp4.weight,
  * blk.0.q1_0.weight and blk.0.q2_0.weight. */
-Test(policy_engine, the_library_applies_the_policy_before_the_verdict, .init = setup,
-     .fini = teardown)
+Test(policy_engine, the_library_applies_the_policy_before_the_verdict)
 {
     gs_certify_policy *pol;
     gs_error e;
@@ -327,11 +309,10 @@ Test(policy_engine, the_library_applies_the_policy_before_the_verdict, .init = s
     gs_certify_policy_free(pol);
 }
 
-Test(policy_engine, the_command_follows_the_policy, .init = setup, .fini = teardown)
+Test(policy_engine, the_command_follows_the_policy)
 {
     run_result r;
-    char *pol = policy_file("ignore compat.type_not_in_spec\n");
-    cr_assert(run_cli(&r, "certify", "--policy", pol, sample, NULL));
+    char *pol = certify_sample_with_policy(&r, "ignore compat.type_not_in_spec\n");
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect(starts_with(r.out, "verdict: sound: no problems found\n"), "%s", r.out);
     cr_expect(contains(r.out, "\npolicy:   1 rule: 3 findings ignored, 0 re-graded (they count "
@@ -341,8 +322,7 @@ Test(policy_engine, the_command_follows_the_policy, .init = setup, .fini = teard
     run_result_free(&r);
     free(pol);
 
-    pol = policy_file("warn compat.type_not_in_spec blk.0.q2_0.weight\r\n");
-    cr_assert(run_cli(&r, "certify", "--policy", pol, sample, NULL));
+    pol = certify_sample_with_policy(&r, "warn compat.type_not_in_spec blk.0.q2_0.weight\r\n");
     cr_expect_eq(r.status, 0, "a warning does not fail by default: %s", r.err);
     run_result_free(&r);
     cr_assert(run_cli(&r, "certify", "--policy", pol, "--fail-on", "warning", "--json", sample,
@@ -366,8 +346,7 @@ Test(policy_engine, the_command_follows_the_policy, .init = setup, .fini = teard
 
 /* One code split between severities by a glob: each finding counts as its own rule says (the
  * cut sample has 17 reader.GS_E_DATA_OUTSIDE_FILE errors, 12 of them on blk.* tensors). */
-Test(policy_engine, a_code_split_by_a_glob_counts_each_part_as_it_says, .init = setup,
-     .fini = teardown)
+Test(policy_engine, a_code_split_by_a_glob_counts_each_part_as_it_says)
 {
     size_t n;
     char *data = read_file(sample, &n);
@@ -389,12 +368,10 @@ Test(policy_engine, a_code_split_by_a_glob_counts_each_part_as_it_says, .init = 
     free(cut);
 }
 
-Test(policy_engine, a_malformed_or_missing_policy_is_a_usage_error, .init = setup,
-     .fini = teardown)
+Test(policy_engine, a_malformed_or_missing_policy_is_a_usage_error)
 {
     run_result r;
-    char *pol = policy_file("# ok\r\nwarn compat.type_not_in_spec\r\nwarn layout.gapp\r\n");
-    cr_assert(run_cli(&r, "certify", "--policy", pol, sample, NULL));
+    char *pol = certify_sample_with_policy(&r, "# ok\r\nwarn compat.type_not_in_spec\r\nwarn layout.gapp\r\n");
     cr_expect_eq(r.status, 2);
     cr_expect_eq(r.out_len, 0, "nothing certified: %s", r.out);
     char want[1024];
@@ -407,21 +384,19 @@ Test(policy_engine, a_malformed_or_missing_policy_is_a_usage_error, .init = setu
     free(pol);
 
     char *missing = path_join(dir, "none.txt");
-    cr_assert(run_cli(&r, "certify", "--policy", missing, sample, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", "--policy", missing, sample);
     snprintf(want, sizeof want,
              "error: cannot open the policy '%s': open: No such file or directory\n", missing);
     cr_expect_str_eq(r.err, want);
     run_result_free(&r);
     free(missing);
 
-    cr_assert(run_cli(&r, "certify", "--list-codes", "--policy", "x", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", "--list-codes", "--policy", "x");
     cr_expect(contains(r.err, "--policy does not go with --list-codes"), "%s", r.err);
     run_result_free(&r);
 }
 
-Test(policy_engine, a_policy_applies_to_every_file_of_a_run, .init = setup, .fini = teardown)
+Test(policy_engine, a_policy_applies_to_every_file_of_a_run)
 {
     char *a = path_join(dir, "a.gguf"), *b = path_join(dir, "b.gguf");
     size_t n;
@@ -432,8 +407,7 @@ Test(policy_engine, a_policy_applies_to_every_file_of_a_run, .init = setup, .fin
     free(data);
     char *pol = policy_file("error compat.type_not_in_spec blk.0.nvfp4.weight\n");
     run_result r;
-    cr_assert(run_cli(&r, "certify", "--policy", pol, "--json", "-q", a, b, NULL));
-    cr_expect_eq(r.status, 1, "%s", r.err);
+    CLI_RUN(r, 1, "certify", "--policy", pol, "--json", "-q", a, b);
     cr_expect_eq(check_json(dir, "certify-multi.schema.json", r.out, "/summary/not_certified=2",
                             "/files/0/policy/changed=1", "/files/1/policy/changed=1", NULL),
                  0);

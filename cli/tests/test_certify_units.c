@@ -15,6 +15,7 @@
 #include "cert_findings.h"
 #include "cert_scales.h"
 #include "cli_run.h"
+#include "cli_test.h"
 #include "ggufsafe_certify.h"
 #include "gsw_write.h"
 #include "manifest.h"
@@ -166,16 +167,13 @@ Test(certify_units, codes_are_unique_and_namespaced)
 static char *big_file(char *dir)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     uint64_t n = 2u << 20;
     cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, "a", 1, &n, GS_TYPE_F32), 1, 1u << 26));
     n = 1u << 20;
     cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, "b", 1, &n, GS_TYPE_F32), 2, 1u << 26));
-    char *path = path_join(dir, "big.gguf");
-    char why[256];
-    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-    gsw_model_free(&m);
+    char *path = model_to_file(&m, dir, "big.gguf");
+    cr_assert_not_null(path);
     return path;
 }
 

@@ -86,8 +86,7 @@ Test(certify, sample_certifies_in_every_format)
 static char *multi_chunk_file(void)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_u32(gsw_add(&m, "general.quantization_version"), 2);
     add_f32(&m, "big", 3u << 20, 100003.0f);
     add_f32(&m, "small", 1000, 0.0f);
@@ -146,8 +145,7 @@ Test(certify, exit_statuses)
 {
     run_result r;
     char *missing = path_join(dir, "missing.gguf");
-    cr_assert(run_cli(&r, "certify", missing, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify", missing);
     char want[1024];
     snprintf(want, sizeof want, "error: cannot read '%s': open: No such file or directory\n",
              missing);
@@ -173,8 +171,7 @@ Test(certify, exit_statuses)
 
     char *empty = path_join(dir, "empty.gguf");
     cr_assert(write_file(empty, "", 0));
-    cr_assert(run_cli(&r, "certify", empty, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "certify", empty);
     cr_expect(starts_with(r.out, "verdict: not a GGUF file: this is an empty file (0 bytes)\n"),
               "%s", r.out);
     cr_expect(contains(r.out, "\n\nerror   reader.not_gguf at byte 0\n"), "%s", r.out);
@@ -194,15 +191,12 @@ Test(certify, exit_statuses)
         cr_expect_eq(r.out_len, 0);
         run_result_free(&r);
     }
-    cr_assert(run_cli(&r, "certify", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "certify");
     run_result_free(&r);
     /* two files are one run over both (test_cli_certify_many) */
-    cr_assert(run_cli(&r, "certify", sample, sample, NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "certify", sample, sample);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--help", NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "certify", "--help");
     cr_expect(contains(r.out, "usage: ggufsafe certify FILE"));
     run_result_free(&r);
 }
@@ -210,8 +204,7 @@ Test(certify, exit_statuses)
 Test(certify, fail_on_warning)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_cstr(gsw_add(&m, "general.type"), "a-new-kind");
     add_f32(&m, "w", 8, 0.0f);
     char *path = save_model(&m, "warn.gguf");
@@ -221,8 +214,7 @@ Test(certify, fail_on_warning)
     cr_expect_eq(r.status, 0, "%s", r.out);
     cr_expect(contains(r.out, "CERTIFIED (strict): 0 errors, 1 warning, 0 notes"), "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--fail-on", "warning", "--json", path, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "certify", "--fail-on", "warning", "--json", path);
     cr_expect_eq(check_json(dir, "certify.schema.json", r.out, "/fail_on=\"warning\"",
                             "/certified=false", "/counts/warning=1", "/what/kind=\"unknown\"",
                             "/what/general_type=\"a-new-kind\"", NULL),
@@ -235,15 +227,13 @@ Test(certify, fail_on_warning)
 Test(certify, lenient_profile_makes_strict_only_findings_notes)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_bool(gsw_add(&m, "x.flag"), 2);
     add_f32(&m, "w", 8, 0.0f);
     char *path = save_model(&m, "bool2.gguf");
     gsw_model_free(&m);
     run_result r;
-    cr_assert(run_cli(&r, "certify", path, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "certify", path);
     cr_expect(contains(r.out, "\nerror   reader.GS_E_BAD_BOOL at byte "), "%s", r.out);
     cr_expect(contains(r.out, "\nwarning compat.bool_value at byte "), "%s", r.out);
     run_result_free(&r);
@@ -267,8 +257,7 @@ Test(certify, lenient_profile_makes_strict_only_findings_notes)
 static void split_part(const char *name, uint16_t no, const char *tensor)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_u16(gsw_add(&m, "split.no"), no);
     gsw_set_u16(gsw_add(&m, "split.count"), 2);
     gsw_set_i32(gsw_add(&m, "split.tensors.count"), 2);
@@ -296,8 +285,7 @@ Test(certify, split_set_certifies_as_a_whole)
                             "/certified=true", NULL),
                  0);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--part-only", first, NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "certify", "--part-only", first);
     cr_expect(contains(r.out, "info    split.part_alone\n        part 1 of 2"), "%s", r.out);
     run_result_free(&r);
     free(first);
@@ -318,8 +306,7 @@ Test(certify, hostile_names_stay_escaped)
     char *path = save_model(&m, "evil.gguf");
     gsw_model_free(&m);
     run_result r;
-    cr_assert(run_cli(&r, "certify", "--deep", path, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "certify", "--deep", path);
     cr_expect(no_control_bytes(r.out, r.out_len), "%s", r.out);
     cr_expect(contains(r.out, "\\x1b]0;pwned\\x07\\xff\\xfe"), "%s", r.out);
     run_result_free(&r);
@@ -345,8 +332,7 @@ Test(certify, long_names_are_cut_and_marked)
         memcpy(name + 1 + 2 * i, "\xc3\xa9", 2);
     }
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     const uint64_t n = 4;
     const float data[4] = {1, __builtin_nanf(""), 3, 4};
     gsw_tensor_set_data(gsw_add_tensor_n(&m, name, sizeof name, 1, &n, GS_TYPE_F32), data,
@@ -392,8 +378,7 @@ Test(certify, long_names_are_cut_and_marked)
 Test(certify, findings_are_capped_per_code_and_counted)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     for (int i = 0; i < 150; i++) {
         char name[65];
         snprintf(name, sizeof name, "%064d", i);
@@ -402,8 +387,7 @@ Test(certify, findings_are_capped_per_code_and_counted)
     char *path = save_model(&m, "many.gguf");
     gsw_model_free(&m);
     run_result r;
-    cr_assert(run_cli(&r, "certify", path, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "certify", path);
     cr_expect(contains(r.out, "(50 more compat.tensor_name_64 findings not shown)"), "%s", r.out);
     cr_expect(contains(r.out, "(50 more reader.GS_E_TENSOR_NAME_TOO_LONG findings not shown)"),
               "%s", r.out);

@@ -223,8 +223,7 @@ Test(dequant, only_tensors_without_an_f32_form)
 {
     char *out = path_join(dir, "ints.f32");
     run_result r;
-    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.i8", "--out", out, NULL));
-    cr_expect_eq(r.status, 2, "%s", r.err);
+    CLI_RUN(r, 2, "dequant", sample, "--tensor", "raw.i8", "--out", out);
     cr_expect_str_eq(r.err, "error: --out selects only tensors without an f32 form (raw.i8 i8): "
                             "nothing to write; --sha256 lists them with '-'\n"
                             "run 'ggufsafe dequant --help' for usage\n");
@@ -235,26 +234,22 @@ Test(dequant, only_tensors_without_an_f32_form)
         fclose(f);
     }
     run_result_free(&r);
-    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.i*", NULL));
-    cr_expect_eq(r.status, 2, "%s", r.err);
+    CLI_RUN(r, 2, "dequant", sample, "--tensor", "raw.i*");
     cr_expect_str_eq(r.err, "error: --tensor selects only tensors without an f32 form (raw.i8 "
                             "i8, raw.i16 i16, raw.i32 i32, raw.i64 i64): nothing to decode; "
                             "--sha256 lists them with '-'\n"
                             "run 'ggufsafe dequant --help' for usage\n");
     run_result_free(&r);
     /* --sha256 keeps listing them as ggml's list does, and --json says decodable false */
-    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.i*", "--sha256", NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "dequant", sample, "--tensor", "raw.i*", "--sha256");
     cr_expect_str_eq(r.out, "-  raw.i8  i8\n-  raw.i16  i16\n-  raw.i32  i32\n-  raw.i64  i64\n");
     run_result_free(&r);
-    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.f64", "--json", NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "dequant", sample, "--tensor", "raw.f64", "--json");
     cr_expect(strstr(r.out, "\"decodable\": false") != NULL, "%s", r.out);
     run_result_free(&r);
     /* one decodable tensor among them is enough */
-    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "raw.*", "--tensor", "blk.0.q8_0.weight",
-                      "--out", out, NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "dequant", sample, "--tensor", "raw.*", "--tensor", "blk.0.q8_0.weight", "--out",
+            out);
     run_result_free(&r);
     size_t len;
     char *bytes = read_file(out, &len);
@@ -298,10 +293,8 @@ Test(dequant, sha256_hashes_the_canonical_nan)
                         sizeof bf16_bits);
     gsw_tensor_set_data(gsw_add_tensor(&m, "c", 1, &ne, GS_TYPE_F32), canon_bits,
                         sizeof canon_bits);
-    char *path = path_join(dir, "nan.gguf");
-    char why[256];
-    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-    gsw_model_free(&m);
+    char *path = model_to_file(&m, dir, "nan.gguf");
+    cr_assert_not_null(path);
     char want[400];
     snprintf(want, sizeof want, "%s  f  f32\n%s  b  bf16\n%s  c  f32\n", hex_f32, hex_bf16,
              hex_f32);

@@ -403,9 +403,8 @@ static const char *ffn_model(const char *name, int32_t type, bool blk1, bool ext
     if (extra) {
         dt_add_tensor(&m, "extra.weight", 1, ne, GS_TYPE_F32, v);
     }
-    const char *p = dt_scratch_path(&scratch, name);
-    cr_assert(dt_save(&m, p));
-    gsw_model_free(&m);
+    const char *p;
+    DT_SAVE(p, &m, name);
     free(v);
     return p;
 }
@@ -525,8 +524,7 @@ Test(diff, gate_on_metadata)
 {
     const char *a = write_base("a.gguf");
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_cstr(gsw_add(&m, "general.name"), "candidate");
     gsw_set_u32(gsw_add(&m, "general.file_type"), 0);
     gsw_value *tokens = gsw_add(&m, "tokenizer.ggml.tokens");

@@ -105,8 +105,7 @@ Test(escape, json_escapes_and_validates)
 Test(escape, strict_profile_rejects_with_escaped_error_line)
 {
     run_result r;
-    cr_assert(run_cli(&r, "info", path, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "info", path);
     cr_expect_eq(r.out_len, 0);
     cr_expect(no_control_bytes(r.err, r.err_len), "%s", r.err);
     cr_expect_str_eq(r.err, "error: GS_E_BAD_KEY at byte 24 (weird\\xff\\x1b[31mkey\\x07): key "
@@ -118,8 +117,7 @@ Test(escape, strict_profile_rejects_with_escaped_error_line)
 Test(escape, hostile_arguments_are_escaped_in_usage_errors)
 {
     run_result r;
-    cr_assert(run_cli(&r, "info", "--\x1b[2J", path, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "info", "--\x1b[2J", path);
     cr_expect(no_control_bytes(r.err, r.err_len), "%s", r.err);
     cr_expect(contains(r.err, "error: unknown option '--\\x1b[2J'\n"), "%s", r.err);
     run_result_free(&r);

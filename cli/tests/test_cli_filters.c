@@ -28,8 +28,7 @@ static void setup(void)
     cr_assert(dt_scratch_open(&scratch));
     sample = source_path("conformance/samples/ggml-written.gguf");
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     static const uint64_t ne[1] = {32};
     for (size_t i = 0; i < N_NAMES; i++) {
         float v[32];
@@ -53,18 +52,30 @@ TestSuite(filters, .init = setup, .fini = teardown);
 
 #define ARGS(...) (const char *const[]){__VA_ARGS__, NULL}
 
+/* Runs the tool with the n arguments of head, then the NULL-terminated extra (at most 40 in
+ * all); returns the argument list it ran (valid until the next call). */
+static const char *const *run_with(run_result *r, const char *const *head, size_t n,
+                                   const char *const *extra)
+{
+    static const char *args[41];
+    cr_assert_leq(n, 40);
+    memcpy(args, head, n * sizeof *head);
+    for (; *extra != NULL; extra++) {
+        cr_assert_lt(n, 40);
+        args[n++] = *extra;
+    }
+    args[n] = NULL;
+    cr_assert(run_cli_v(r, false, args));
+    return args;
+}
+
 /* The tensors diff compares with the patterns in extra, as the JSON lists them, one per line;
  * and its exit status. */
 static char *compared(const char *const *extra, int *status)
 {
-    const char *args[40] = {"diff", "--json", model, model};
-    size_t n = 4;
-    for (; *extra != NULL; extra++) {
-        args[n++] = *extra;
-    }
-    args[n] = NULL;
+    const char *const head[] = {"diff", "--json", model, model};
     run_result r;
-    cr_assert(run_cli_v(&r, false, args));
+    run_with(&r, head, 4, extra);
     *status = r.status;
     char *out = calloc(1, 4096);
     /* the compared list is the first array of objects with "name" after "compared" */
@@ -110,15 +121,12 @@ Test(filters, diff_keeps_a_tensor_any_pattern_matches_and_none_excludes)
     expect_compared(ARGS("--tensor", "w\\[0]"), "w[0]\n");
     /* exclude wins */
     run_result r;
-    cr_assert(run_cli(&r, "diff", model, model, "--tensor", "output.weight", "--exclude",
-                      "output*", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "diff", model, model, "--tensor", "output.weight", "--exclude", "output*");
     cr_expect_str_eq(r.err, "error: no tensor in either file is left by the --tensor and "
                             "--exclude patterns\nrun 'ggufsafe diff --help' for usage\n");
     cr_expect_eq(r.out_len, 0);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "diff", model, model, "--tensor", "nothing.*", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "diff", model, model, "--tensor", "nothing.*");
     cr_expect_str_eq(r.err, "error: no tensor in either file matches 'nothing.*'\n"
                             "run 'ggufsafe diff --help' for usage\n");
     run_result_free(&r);
@@ -185,14 +193,9 @@ static char *ggml_lines(const char *const *wanted)
 
 static void expect_hashes(const char *const *extra, const char *const *wanted)
 {
-    const char *args[40] = {"dequant", "--sha256", sample};
-    size_t n = 3;
-    for (; *extra != NULL; extra++) {
-        args[n++] = *extra;
-    }
-    args[n] = NULL;
+    const char *const head[] = {"dequant", "--sha256", sample};
     run_result r;
-    cr_assert(run_cli_v(&r, false, args));
+    const char *const *args = run_with(&r, head, 3, extra);
     cr_expect_eq(r.status, 0, "%s", r.err);
     char *want = ggml_lines(wanted);
     cr_expect_gt(strlen(want), 0);
@@ -214,20 +217,17 @@ Test(filters, dequant_takes_several_patterns)
     expect_hashes(ARGS("--tensor", "blk.0.q8_0.weight"), ARGS("blk.0.q8_0.weight"));
 
     run_result r;
-    cr_assert(run_cli(&r, "dequant", model, "--sha256", "--tensor", "w[0]", NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "dequant", model, "--sha256", "--tensor", "w[0]");
     cr_expect(strlen(r.out) == 64 + strlen("  w[0]  f32\n") && contains(r.out, "  w[0]  f32\n"),
               "%s", r.out);
     run_result_free(&r);
     /* patterns that leave nothing: usage errors that name them */
-    cr_assert(run_cli(&r, "dequant", sample, "--tensor", "zzz*", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "dequant", sample, "--tensor", "zzz*");
     cr_expect_str_eq(r.err, "error: no tensor matches 'zzz*'\n"
                             "run 'ggufsafe dequant --help' for usage\n");
     cr_expect_eq(r.out_len, 0, "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "dequant", sample, "--sha256", "--tensor", "a", "--tensor", "b", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "dequant", sample, "--sha256", "--tensor", "a", "--tensor", "b");
     cr_expect_str_eq(r.err, "error: no tensor is left by the --tensor and --exclude patterns\n"
                             "run 'ggufsafe dequant --help' for usage\n");
     run_result_free(&r);

@@ -54,6 +54,17 @@ static void expect_options_in(const char *roff, const cli_command *cmd)
     }
 }
 
+/* `ggufsafe --generate shell dir/name`, which must succeed: the path written (allocated). */
+static char *generated(const char *shell, const char *name)
+{
+    char *path = path_join(dir, name);
+    run_result r;
+    cr_assert(run_cli(&r, "--generate", shell, path, NULL));
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    run_result_free(&r);
+    return path;
+}
+
 Test(generate, man_pages_are_clean_and_complete)
 {
     run_result r;
@@ -169,11 +180,8 @@ static void expect_bash(const char *script, const char *words, bool sorted, cons
 
 Test(generate, bash_completion_completes_from_the_tables)
 {
-    char *script = path_join(dir, "ggufsafe.bash");
+    char *script = generated("bash", "ggufsafe.bash");
     run_result r;
-    cr_assert(run_cli(&r, "--generate", "bash", script, NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    run_result_free(&r);
     must_run(ARGS("/bin/bash", "-n", script), &r);
     cr_expect_eq(r.status, 0, "bash -n: %s", r.err);
     run_result_free(&r);
@@ -183,40 +191,44 @@ Test(generate, bash_completion_completes_from_the_tables)
         cr_assert(write_file(p, "", 0));
         free(p);
     }
-    expect_bash(script, "ggufsafe ''", false,
-                "info\ndequant\ndiff\ncertify\nhash\nverify\n--help\n--version\n");
-    expect_bash(script, "ggufsafe d", false, "dequant\ndiff\n");
-    expect_bash(script, "ggufsafe info --pro", false, "--profile\n");
-    expect_bash(script, "ggufsafe info --profile ''", false, "strict\nlenient\n");
-    expect_bash(script, "ggufsafe info --profile l", false, "lenient\n");
-    expect_bash(script, "ggufsafe info --profile = l", false, "lenient\n");
-    expect_bash(script, "ggufsafe info --profile=l", false, "--profile=lenient\n");
-    expect_bash(script, "ggufsafe certify --fail-on w", false, "warning\n");
-    /* hidden options (hash --json) are not offered */
-    expect_bash(script, "ggufsafe hash -", false,
-                "-o\n--manifest\n--manifest-dir\n-j\n--jobs\n--profile\n--part-only\n"
-                "--metadata-only\n-q\n--quiet\n--type\n--plugin\n--plugin-in-process\n"
-                "--plugin-timeout\n--ggml\n-h\n--help\n");
-    expect_bash(script, "ggufsafe diff a b --ex", false, "--exclude\n");
-    /* files for operands and file options, nothing for counts and patterns */
-    expect_bash(script, "ggufsafe info m", true, "m1.gguf\nm2.gguf\n");
-    expect_bash(script, "ggufsafe hash m1.gguf -o n", true, "notes.txt\n");
-    expect_bash(script, "ggufsafe hash m1.gguf --manifest=n", true, "--manifest=notes.txt\n");
-    expect_bash(script, "ggufsafe diff --jobs ''", false, "");
-    expect_bash(script, "ggufsafe diff --tensor ''", false, "");
-    expect_bash(script, "ggufsafe info -- --j", false, "");
-    expect_bash(script, "ggufsafe info -- ''", true,
-                "ggufsafe.bash\nm1.gguf\nm2.gguf\nnotes.txt\n");
+    /* the words typed, whether the answers are sorted first, the answers */
+    static const struct {
+        const char *words;
+        bool sorted;
+        const char *want;
+    } cases[] = {
+        {"ggufsafe ''", false, "info\ndequant\ndiff\ncertify\nhash\nverify\n--help\n--version\n"},
+        {"ggufsafe d", false, "dequant\ndiff\n"},
+        {"ggufsafe info --pro", false, "--profile\n"},
+        {"ggufsafe info --profile ''", false, "strict\nlenient\n"},
+        {"ggufsafe info --profile l", false, "lenient\n"},
+        {"ggufsafe info --profile = l", false, "lenient\n"},
+        {"ggufsafe info --profile=l", false, "--profile=lenient\n"},
+        {"ggufsafe certify --fail-on w", false, "warning\n"},
+        {"ggufsafe diff a b --ex", false, "--exclude\n"},
+        /* files for operands and file options, nothing for counts and patterns */
+        {"ggufsafe info m", true, "m1.gguf\nm2.gguf\n"},
+        {"ggufsafe hash m1.gguf -o n", true, "notes.txt\n"},
+        {"ggufsafe hash m1.gguf --manifest=n", true, "--manifest=notes.txt\n"},
+        {"ggufsafe diff --jobs ''", false, ""},
+        {"ggufsafe diff --tensor ''", false, ""},
+        {"ggufsafe info -- --j", false, ""},
+        {"ggufsafe info -- ''", true, "ggufsafe.bash\nm1.gguf\nm2.gguf\nnotes.txt\n"},
+        /* hidden options (hash --json) are not offered */
+        {"ggufsafe hash -", false,
+         ("-o\n--manifest\n--manifest-dir\n-j\n--jobs\n--profile\n--part-only\n"
+          "--metadata-only\n-q\n--quiet\n--type\n--plugin\n--plugin-in-process\n"
+          "--plugin-timeout\n--ggml\n-h\n--help\n")},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        expect_bash(script, cases[i].words, cases[i].sorted, cases[i].want);
+    }
     free(script);
 }
 
 Test(generate, zsh_completion_parses)
 {
-    char *script = path_join(dir, "_ggufsafe");
-    run_result r;
-    cr_assert(run_cli(&r, "--generate", "zsh", script, NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
-    run_result_free(&r);
+    char *script = generated("zsh", "_ggufsafe");
     size_t len;
     char *text = read_file(script, &len);
     cr_assert_not_null(text);
@@ -236,6 +248,7 @@ Test(generate, zsh_completion_parses)
         free(script);
         cr_skip_test("zsh is not installed: zsh -n not run");
     }
+    run_result r;
     must_run(ARGS("/usr/bin/zsh", "-n", script), &r);
     cr_expect_eq(r.status, 0, "zsh -n: %s", r.err);
     cr_expect_str_eq(r.err, "");

@@ -138,8 +138,7 @@ Test(hash, metadata_only_hashes_the_file_as_it_is)
         char *path = path_join(dir, name);
         cr_assert(write_file(path, bytes, cuts[i]));
         run_result r;
-        cr_assert(run_cli(&r, "hash", "--metadata-only", path, NULL));
-        cr_expect_eq(r.status, 0, "%s", r.err);
+        CLI_RUN(r, 0, "hash", "--metadata-only", path);
         char *want = expected_manifest_of(path, true);
         char *plain = strdup(r.out);
         cr_expect_str_eq(without_values(plain), want);
@@ -147,11 +146,9 @@ Test(hash, metadata_only_hashes_the_file_as_it_is)
         char *manifest = path_join(dir, "cut.manifest");
         cr_assert(write_file(manifest, r.out, r.out_len));
         run_result_free(&r);
-        cr_assert(run_cli(&r, "verify", "--metadata-only", path, manifest, NULL));
-        cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+        CLI_RUN(r, 0, "verify", "--metadata-only", path, manifest);
         run_result_free(&r);
-        cr_assert(run_cli(&r, "hash", path, NULL));
-        cr_expect_eq(r.status, 1);
+        CLI_RUN(r, 1, "hash", path);
         cr_expect_eq(r.out_len, 0);
         cr_expect(contains(r.err, "'ggufsafe hash --metadata-only "), "%s", r.err);
         run_result_free(&r);
@@ -171,17 +168,20 @@ Test(hash, sample_manifest_is_every_digest_of_the_file)
     free(plain);
     /* the values (format 2): scalars, a string with escapes, the first 32 elements of an array,
      * an empty array */
-    cr_expect(contains(got, " llama.context_length u32 =4096\n"));
-    cr_expect(contains(got, " general.name string =oracle-model\n"));
-    cr_expect(contains(got, " oracle.i64 i64 =-9000000000000000000\n"));
-    cr_expect(contains(got, " oracle.bool bool =true\n"));
-    cr_expect(contains(got, " oracle.empty string =\n"));
-    cr_expect(contains(got, " oracle.utf8 string =h\\xc3\\xa9llo\\x20\\xe2\\x9c\\x93\\x20"
-                            "\\xf0\\x9f\\x98\\x80\n"));
-    cr_expect(contains(got, " oracle.f64_arr array f64 3 =1.5,=-0,=1e+300\n"));
-    cr_expect(contains(got, " oracle.empty_arr array u32 0 -\n"));
-    cr_expect(contains(got, " tokenizer.ggml.token_type array i32 1000 =3,=3,=3,=1,=1,=1,=1,=1,=1,"
-                            "=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1\n"));
+    static const char *const fragments[] = {
+        " llama.context_length u32 =4096\n",
+        " general.name string =oracle-model\n",
+        " oracle.i64 i64 =-9000000000000000000\n",
+        " oracle.bool bool =true\n",
+        " oracle.empty string =\n",
+        (" oracle.utf8 string =h\\xc3\\xa9llo\\x20\\xe2\\x9c\\x93\\x20"
+         "\\xf0\\x9f\\x98\\x80\n"),
+        " oracle.f64_arr array f64 3 =1.5,=-0,=1e+300\n",
+        " oracle.empty_arr array u32 0 -\n",
+        (" tokenizer.ggml.token_type array i32 1000 =3,=3,=3,=1,=1,=1,=1,=1,=1,"
+         "=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1,=1\n"),
+    };
+    CLI_EXPECT_ALL_IN(got, fragments);
     cr_expect(contains(got, "=m30\\x20m31,=m31\\x20m32\n"), "the 32nd merge ends the list");
     /* the whole-file line is what sha256sum prints, and the sample's published digest */
     cr_expect(contains(got, "\nfile 538272288539eaa6134473818489a7d053abe98cc4134c509bea061be00a6a51 "
@@ -202,8 +202,7 @@ Test(hash, sample_manifest_is_every_digest_of_the_file)
 static char *big_file(const char *name)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     const uint64_t sizes[] = {3u << 20, 7, 5u << 20, 0, 1u << 20};
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         char tname[16];
@@ -211,10 +210,8 @@ static char *big_file(const char *name)
         cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, tname, 1, &sizes[i], GS_TYPE_F32),
                                   i + 1, 1u << 26));
     }
-    char *path = path_join(dir, name);
-    char why[256];
-    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-    gsw_model_free(&m);
+    char *path = model_to_file(&m, dir, name);
+    cr_assert_not_null(path);
     return path;
 }
 
@@ -245,8 +242,7 @@ Test(hash, same_bytes_whatever_jobs_and_name, .timeout = 60)
     /* --manifest OUT writes exactly what stdout gets */
     char *out = path_join(dir, "big.manifest");
     run_result r;
-    cr_assert(run_cli(&r, "hash", "--manifest", out, big, NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "hash", "--manifest", out, big);
     cr_expect_eq(r.out_len, 0);
     run_result_free(&r);
     size_t mlen;
@@ -298,17 +294,14 @@ Test(hash, names_are_escaped_and_profiles_apply)
     gsw_set_u8(gsw_add_n(&m, key, sizeof key - 1), 1);
     uint64_t n = 8;
     cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, "t\n", 1, &n, GS_TYPE_F32), 1, 64));
-    char *path = path_join(dir, "odd.gguf");
-    char why[256];
-    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-    gsw_model_free(&m);
+    char *path = model_to_file(&m, dir, "odd.gguf");
+    cr_assert_not_null(path);
     run_result r;
     cr_assert(run_cli(&r, "hash", path, NULL));
     cr_expect_eq(r.status, 1, "strict rejects the key");
     cr_expect_eq(r.out_len, 0);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "hash", "--profile", "lenient", path, NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "hash", "--profile", "lenient", path);
     cr_expect(contains(r.out, " a\\x20b\\x5c\\x01\\xff u8 =1\n"), "%s", r.out);
     cr_expect(contains(r.out, " f32 8 t\\x0a\n"), "%s", r.out);
     cr_expect(no_control_bytes(r.out, r.out_len));
@@ -356,12 +349,10 @@ Test(hash, lenient_manifest_round_trips_through_verify)
     cr_expect(len > 280000, "%zu bytes", len);
     cr_expect(contains(text, " K\\xff\\xff"), "the key is not in its escaped form");
     free(text);
-    cr_assert(run_cli(&r, "verify", paths[0], mf, NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    CLI_RUN(r, 0, "verify", paths[0], mf);
     cr_expect_str_eq(r.out, "OK: 2 key-values, 1 tensor and the file match the manifest\n");
     run_result_free(&r);
-    cr_assert(run_cli(&r, "verify", paths[1], mf, NULL));
-    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    CLI_RUN(r, 1, "verify", paths[1], mf);
     static const char changed[] = "changed  kv      K\\xff\\xff";
     cr_expect(strncmp(r.out, changed, sizeof changed - 1) == 0, "%.80s", r.out);
     cr_expect(contains(r.out, "\\xff\\xff  value: old 0 -> new 1\n"), "%.80s", r.out);
@@ -378,8 +369,7 @@ Test(hash, failures_leave_no_manifest)
     char *missing = path_join(dir, "missing.gguf");
     char *out = path_join(dir, "out.manifest");
     run_result r;
-    cr_assert(run_cli(&r, "hash", missing, "--manifest", out, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "hash", missing, "--manifest", out);
     char want[1024];
     snprintf(want, sizeof want, "error: cannot read '%s': open: No such file or directory\n",
              missing);
@@ -389,8 +379,7 @@ Test(hash, failures_leave_no_manifest)
     char *bytes = read_file(sample, &len);
     char *cut = path_join(dir, "cut.gguf");
     cr_assert(write_file(cut, bytes, len - 100));
-    cr_assert(run_cli(&r, "hash", cut, "--manifest", out, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "hash", cut, "--manifest", out);
     cr_expect(contains(r.err, "GS_E_DATA_OUTSIDE_FILE"), "%s", r.err);
     run_result_free(&r);
     FILE *f = fopen(out, "r");
@@ -398,11 +387,9 @@ Test(hash, failures_leave_no_manifest)
     if (f != NULL) {
         fclose(f);
     }
-    cr_assert(run_cli(&r, "hash", "--jobs", "0", sample, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "hash", "--jobs", "0", sample);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "hash", "--json", sample, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "hash", "--json", sample);
     run_result_free(&r);
     free(cut);
     free(bytes);
@@ -443,8 +430,7 @@ Test(hash, manifest_dir_writes_one_manifest_per_file)
     cr_assert_eq(mkdir(mdir, 0755), 0);
     char *absent = path_join(dir, "absent.gguf");
     run_result r;
-    cr_assert(run_cli(&r, "hash", sample, absent, "--manifest-dir", mdir, NULL));
-    cr_expect_eq(r.status, 2, "%s", r.err);
+    CLI_RUN(r, 2, "hash", sample, absent, "--manifest-dir", mdir);
     cr_expect(contains(r.err, "absent.gguf"), "%s", r.err);
     run_result_free(&r);
     char *mf = path_join(mdir, "ggml-written.gguf.manifest");
@@ -455,16 +441,13 @@ Test(hash, manifest_dir_writes_one_manifest_per_file)
     cr_expect_str_eq(text, want);
     char *none = path_join(mdir, "absent.gguf.manifest");
     cr_expect(access(none, F_OK) != 0, "a manifest of an unreadable file");
-    cr_assert(run_cli(&r, "hash", sample, sample, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "hash", sample, sample);
     cr_expect(contains(r.err, "2 files: give --manifest-dir DIR"), "%s", r.err);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "hash", sample, sample, "--manifest-dir", mdir, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "hash", sample, sample, "--manifest-dir", mdir);
     cr_expect(contains(r.err, "two files have the same name"), "%s", r.err);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "hash", sample, "--manifest-dir", absent, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "hash", sample, "--manifest-dir", absent);
     cr_expect(contains(r.err, "--manifest-dir: not a directory"), "%s", r.err);
     run_result_free(&r);
     free(none);

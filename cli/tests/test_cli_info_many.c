@@ -62,8 +62,7 @@ Test(info_many, a_missing_path_makes_it_2_and_text_reports_follow_each_other)
     cr_expect(contains(r.err, "error: cannot read 'missing.gguf': open: No such file or directory"),
               "%s", r.err);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "info", "--json", "repo/good.gguf", "missing.gguf", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "info", "--json", "repo/good.gguf", "missing.gguf");
     cr_expect_eq(check_json(dir, "info-multi.schema.json", r.out, "/summary/unreadable=1",
                             "/summary/exit_code=2", "/files/1/status=\"unreadable\"", NULL),
                  0);

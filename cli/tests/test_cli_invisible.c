@@ -53,8 +53,7 @@ static const float values[8] = {1, 2, 3, 4, 5, 6, 7, 8};
 static char *write_model(const char *file, bool hostile, int tensors, bool nan)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     gsw_set_cstr(gsw_add(&m, "general.name"), hostile ? TROJAN : "ref");
     if (hostile) {
         gsw_set_cstr(gsw_add(&m, "general.type"), GTYPE);
@@ -71,10 +70,8 @@ static char *write_model(const char *file, bool hostile, int tensors, bool nan)
     for (int i = 0; i < tensors; i++) {
         gsw_tensor_set_data(gsw_add_tensor(&m, TNAME, 1, &ne, GS_TYPE_F32), data, sizeof data);
     }
-    char *path = path_join(dir, file);
-    char why[256];
-    cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-    gsw_model_free(&m);
+    char *path = model_to_file(&m, dir, file);
+    cr_assert_not_null(path);
     return path;
 }
 
@@ -101,6 +98,13 @@ static void expect_safe(const run_result *r)
     cr_expect(no_hidden_chars(r->out, r->out_len), "a hidden character on stdout:\n%s", r->out);
     cr_expect(no_hidden_chars(r->err, r->err_len), "a hidden character on stderr:\n%s", r->err);
 }
+
+/* Runs the tool with the arguments (the closing NULL added here) into r, and expect_safe. */
+#define run_safe(r, ...)                                                                         \
+    do {                                                                                         \
+        cr_assert(run_cli((r), __VA_ARGS__, NULL));                                              \
+        expect_safe(r);                                                                          \
+    } while (0)
 
 Test(invisible, info_text)
 {
@@ -153,26 +157,39 @@ Test(invisible, dequant_sha256_and_json)
     run_result_free(&r);
 }
 
+/* `certify [--deep] --json path`: output without hidden characters, holding the n fragments,
+ * valid against certify.schema.json. */
+static void expect_certify_json(const char *path, bool deep, const char *const *fragments,
+                                size_t n)
+{
+    run_result r;
+    if (deep) {
+        run_safe(&r, "certify", "--deep", "--json", path);
+    } else {
+        run_safe(&r, "certify", "--json", path);
+    }
+    for (size_t i = 0; i < n; i++) {
+        cr_expect(contains(r.out, fragments[i]), "%s", r.out);
+    }
+    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0);
+    run_result_free(&r);
+}
+
 /* --deep finds the NaN: a finding whose subject is the tensor, named in the location (text)
  * and in the tensor field (JSON); meta.type_unknown quotes general.type in its message. */
 Test(invisible, certify_text_json_and_sarif)
 {
     char *nan = write_model("nan.gguf", true, 1, true);
     run_result r;
-    cr_assert(run_cli(&r, "certify", "--deep", nan, NULL));
-    expect_safe(&r);
+    run_safe(&r, "certify", "--deep", nan);
     cr_expect(contains(r.out, "general.type '" GTYPE_TEXT "' is none of"), "%s", r.out);
     cr_expect(contains(r.out, ", tensor '" TNAME_TEXT "'\n"), "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--deep", "--json", nan, NULL));
-    expect_safe(&r);
     /* the message is our text, quoting the file's bytes in their text escapes */
-    cr_expect(contains(r.out, "general.type 'mo\\\\u{200b}del' is none of"), "%s", r.out);
-    cr_expect(contains(r.out, "\"tensor\": \"" TNAME_JSON "\""), "%s", r.out);
-    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0);
-    run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--deep", "--sarif", nan, NULL));
-    expect_safe(&r);
+    static const char *const in_json[] = {"general.type 'mo\\\\u{200b}del' is none of",
+                                          "\"tensor\": \"" TNAME_JSON "\""};
+    expect_certify_json(nan, true, in_json, 2);
+    run_safe(&r, "certify", "--deep", "--sarif", nan);
     cr_expect_eq(check_json(dir, "sarif-subset.schema.json", r.out, NULL, NULL), 0);
     run_result_free(&r);
     free(nan);
@@ -189,11 +206,8 @@ Test(invisible, certify_names_a_tensor)
     expect_safe(&r);
     cr_expect(contains(r.out, "tensor '" TNAME_TEXT "'"), "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "certify", "--json", dup, NULL));
-    expect_safe(&r);
-    cr_expect(contains(r.out, "\"tensor\": \"w\\\\u{202e}x\\\\u{2066}\""), "%s", r.out);
-    cr_expect_eq(check_json(dir, "certify.schema.json", r.out, NULL, NULL), 0);
-    run_result_free(&r);
+    static const char *const in_json[] = {"\"tensor\": \"w\\\\u{202e}x\\\\u{2066}\""};
+    expect_certify_json(dup, false, in_json, 1);
     free(dup);
 }
 
@@ -228,15 +242,13 @@ Test(invisible, error_line_on_stderr)
 {
     char *dup = write_model("dup.gguf", true, 2, false);
     run_result r;
-    cr_assert(run_cli(&r, "info", dup, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "info", dup);
     cr_expect_eq(r.out_len, 0);
     expect_safe(&r);
     cr_expect(contains(r.err, "error: GS_E_DUPLICATE_TENSOR_NAME at byte "), "%s", r.err);
     cr_expect(contains(r.err, " (" TNAME_TEXT "): "), "%s", r.err);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "dequant", "--sha256", dup, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "dequant", "--sha256", dup);
     expect_safe(&r);
     cr_expect(contains(r.err, " (" TNAME_TEXT "): "), "%s", r.err);
     run_result_free(&r);

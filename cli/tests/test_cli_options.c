@@ -169,9 +169,8 @@ Test(options, repeatable_options_take_every_value)
 {
     /* --tensor twice is two patterns, not an error (the selection itself: test_cli_filters) */
     run_result r;
-    cr_assert(run_cli(&r, "dequant", sample, "--sha256", "--tensor", "blk.0.q4_0.weight",
-                      "--tensor=blk.0.f32.weight", NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "dequant", sample, "--sha256", "--tensor", "blk.0.q4_0.weight",
+            "--tensor=blk.0.f32.weight");
     cr_expect_eq(r.err_len, 0);
     size_t lines = 0;
     for (const char *c = r.out; *c != '\0'; c++) {

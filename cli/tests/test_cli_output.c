@@ -321,8 +321,7 @@ Test(output, quiet_drops_the_closing_summary_only)
     cr_assert_eq(r.status, 0, "%s", r.err);
     cr_expect_str_eq(r.out, "OK: 32 key-values, 33 tensors and the file match the manifest\n");
     run_result_free(&r);
-    cr_assert(run_cli(&r, "verify", "-q", sample, manifest, NULL));
-    cr_expect_eq(r.status, 0);
+    CLI_RUN(r, 0, "verify", "-q", sample, manifest);
     cr_expect_str_eq(r.out, "");
     cr_expect_str_eq(r.err, "");
     run_result_free(&r);
@@ -334,13 +333,11 @@ Test(output, quiet_drops_the_closing_summary_only)
     cr_assert_not_null(kv);
     kv[5] = kv[5] == 'a' ? 'b' : 'a';
     cr_assert(write_file(other, text, len));
-    cr_assert(run_cli(&r, "verify", sample, other, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", sample, other);
     char *loud = r.out;
     r.out = NULL;
     run_result_free(&r);
-    cr_assert(run_cli(&r, "verify", "--quiet", sample, other, NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "verify", "--quiet", sample, other);
     cr_expect(strncmp(r.out, "changed  kv      ", 17) == 0, "%s", r.out);
     char want[4096];
     snprintf(want, sizeof want, "%sFAILED: 1 difference from the manifest\n", r.out);

@@ -161,13 +161,9 @@ Test(plugins, plugin_alone_lists_hashes_and_verifies)
     static const char *const cmds[] = {"info", "hash"};
     for (size_t c = 0; c < sizeof cmds / sizeof cmds[0]; c++) {
         run_result by_type, child, inproc;
-        cr_assert(run_cli(&by_type, cmds[c], t200, "--type", "200:q8_0_example:32:34", NULL));
-        cr_assert(run_cli(&child, cmds[c], t200, "--plugin", example, NULL));
-        cr_assert(run_cli(&inproc, cmds[c], t200, "--plugin", example, "--plugin-in-process",
-                          NULL));
-        cr_assert_eq(by_type.status, 0, "%s: %s", cmds[c], by_type.err);
-        cr_assert_eq(child.status, 0, "%s: %s", cmds[c], child.err);
-        cr_assert_eq(inproc.status, 0, "%s: %s", cmds[c], inproc.err);
+        CLI_RUN(by_type, 0, cmds[c], t200, "--type", "200:q8_0_example:32:34");
+        CLI_RUN(child, 0, cmds[c], t200, "--plugin", example);
+        CLI_RUN(inproc, 0, cmds[c], t200, "--plugin", example, "--plugin-in-process");
         cr_assert_str_eq(child.out, by_type.out, "%s", cmds[c]);
         cr_assert_str_eq(inproc.out, by_type.out, "%s", cmds[c]);
         run_result_free(&by_type);
@@ -177,15 +173,12 @@ Test(plugins, plugin_alone_lists_hashes_and_verifies)
     char manifest[600];
     snprintf(manifest, sizeof manifest, "%s/t200.manifest", dir);
     run_result r;
-    cr_assert(run_cli(&r, "hash", t200, "--plugin", example, "-o", manifest, NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "hash", t200, "--plugin", example, "-o", manifest);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "verify", t200, manifest, "--plugin", example, NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "verify", t200, manifest, "--plugin", example);
     run_result_free(&r);
     /* without it the type has no name: verify says so as a difference */
-    cr_assert(run_cli(&r, "verify", t200, manifest, NULL));
-    cr_assert_eq(r.status, 1, "%s", r.err);
+    CLI_RUN(r, 1, "verify", t200, manifest);
     cr_assert_str_eq(r.out, "changed  tensor  w  type q8_0_example -> unknown\n"
                             "FAILED: 1 difference from the manifest\n");
     run_result_free(&r);
@@ -193,14 +186,12 @@ Test(plugins, plugin_alone_lists_hashes_and_verifies)
 
 Test(plugins, info_without_a_definition_names_the_flags)
 {
+    static const char *const named[] = {
+        "error: GS_E_UNKNOWN_TENSOR_TYPE at byte ", "(w): unknown tensor type id: type id 200",
+        "--type ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES", "--plugin", "--ggml"};
     run_result r;
-    cr_assert(run_cli(&r, "info", t200, NULL));
-    cr_assert_eq(r.status, 1);
-    cr_assert(contains(r.err, "error: GS_E_UNKNOWN_TENSOR_TYPE at byte "), "%s", r.err);
-    cr_assert(contains(r.err, "(w): unknown tensor type id: type id 200"), "%s", r.err);
-    cr_assert(contains(r.err, "--type ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES"), "%s", r.err);
-    cr_assert(contains(r.err, "--plugin"), "%s", r.err);
-    cr_assert(contains(r.err, "--ggml"), "%s", r.err);
+    CLI_RUN(r, 1, "info", t200);
+    CLI_EXPECT_ALL_IN(r.err, named);
     run_result_free(&r);
 }
 

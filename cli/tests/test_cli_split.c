@@ -95,8 +95,7 @@ Test(split, missing_part_exits_1)
 {
     cr_assert_eq(remove(parts[1]), 0);
     run_result r;
-    cr_assert(run_cli(&r, "info", parts[0], NULL));
-    cr_expect_eq(r.status, 1);
+    CLI_RUN(r, 1, "info", parts[0]);
     cr_expect_eq(r.out_len, 0);
     cr_expect(strncmp(r.err, "error: GS_E_SPLIT_PART_MISSING at byte 0 (", 42) == 0, "%s", r.err);
     cr_expect(contains(r.err, "x-00002-of-00002.gguf): a part of the split set cannot be opened: "

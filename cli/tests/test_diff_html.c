@@ -70,8 +70,7 @@ static void expect_inert(const char *page)
 static void one_tensor(const char *path, const char *name, size_t name_len, float delta)
 {
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     float v[32];
     for (int i = 0; i < 32; i++) {
         v[i] = (float)(i + 1);
@@ -86,11 +85,12 @@ static void one_tensor(const char *path, const char *name, size_t name_len, floa
 
 /* The page's bytes after its style sheet, exactly, for one exact tensor: the header, one
  * chart (the scatter; the tensor has no layer), the roll-up tables. */
+
+DT_SCRATCH_SUITE(diff_html);
+
 Test(diff_html, exact_bytes_of_a_small_page)
 {
-    dt_scratch s;
-    cr_assert(dt_scratch_open(&s));
-    const char *a = dt_scratch_path(&s, "a.gguf"), *b = dt_scratch_path(&s, "b.gguf");
+    const char *a = dt_scratch_path(&scratch, "a.gguf"), *b = dt_scratch_path(&scratch, "b.gguf");
     one_tensor(a, "w", 1, 0);
     one_tensor(b, "w", 1, 0);
     gs_diff_options o;
@@ -149,15 +149,12 @@ Test(diff_html, exact_bytes_of_a_small_page)
     cr_expect_eq(strcmp(page + strlen(page) - strlen(end), end), 0);
     expect_inert(page);
     free(page);
-    dt_scratch_close(&s);
 }
 
 /* Markup, quotes, a control byte and invalid UTF-8 in a tensor name: as text, never as markup. */
 Test(diff_html, names_from_the_file_are_escaped)
 {
-    dt_scratch s;
-    cr_assert(dt_scratch_open(&s));
-    const char *a = dt_scratch_path(&s, "a.gguf"), *b = dt_scratch_path(&s, "b.gguf");
+    const char *a = dt_scratch_path(&scratch, "a.gguf"), *b = dt_scratch_path(&scratch, "b.gguf");
     static const char name[] = "blk.1.<script>&\"'\x01\xff";
     one_tensor(a, name, sizeof name - 1, 0);
     one_tensor(b, name, sizeof name - 1, 0.5f);
@@ -173,26 +170,26 @@ Test(diff_html, names_from_the_file_are_escaped)
     cr_expect_null(strstr(page, "<script"));
     cr_expect_null(strstr(page, "\x01"));
     cr_expect_null(strstr(page, "\xff"));
-    cr_expect_not_null(strstr(page, "<span class=\"verdict fail\">FAIL</span>"));
-    cr_expect_not_null(strstr(page, "<p class=\"gate\">gate: --max-nmse 0: 1 failure (1 tensor "
-                                    "over a threshold)</p>\n"));
-    cr_expect_not_null(strstr(page, "<tr><td>max_nmse</td><td>blk.1.&lt;script&gt;&amp;"
-                                    "&quot;&#39;\\x01\\xff</td>"));
-    cr_expect_not_null(strstr(page, "data-chart=\"layers\""));
+    static const char *const fragments[] = {
+        "<span class=\"verdict fail\">FAIL</span>",
+        ("<p class=\"gate\">gate: --max-nmse 0: 1 failure (1 tensor "
+         "over a threshold)</p>\n"),
+        ("<tr><td>max_nmse</td><td>blk.1.&lt;script&gt;&amp;"
+         "&quot;&#39;\\x01\\xff</td>"),
+        "data-chart=\"layers\"",
+    };
+    CLI_EXPECT_ALL_IN(page, fragments);
     expect_inert(page);
     free(page);
-    dt_scratch_close(&s);
 }
 
 /* A three-way page of a generated model, twice and with 4 threads: the same bytes; both
  * candidates' series in every chart; the charts' places on the grid. */
 Test(diff_html, three_way_is_deterministic_and_draws_both_candidates)
 {
-    dt_scratch s;
-    cr_assert(dt_scratch_open(&s));
-    make_inputs(&s, "4");
-    const char *ref = dt_scratch_path(&s, "ref.gguf"), *q8 = dt_scratch_path(&s, "q8_0.gguf"),
-               *q4 = dt_scratch_path(&s, "q4_0.gguf");
+    make_inputs(&scratch, "4");
+    const char *ref = dt_scratch_path(&scratch, "ref.gguf"), *q8 = dt_scratch_path(&scratch, "q8_0.gguf"),
+               *q4 = dt_scratch_path(&scratch, "q4_0.gguf");
     gs_diff_options o;
     gs_diff_options_init(&o);
     o.has_max_nmse_ratio = true;
@@ -208,38 +205,41 @@ Test(diff_html, three_way_is_deterministic_and_draws_both_candidates)
     cr_expect_eq(dt_count(p1, "<svg class=\"chart\""), 6);
     cr_expect_eq(dt_count(p1, "data-series=\"#ff7f0e #1f77b4\""), 6);
     cr_expect_eq(dt_count(p1, "data-chart=\"layers\""), 5);
-    cr_expect_not_null(strstr(p1, "data-height=\"520\" style=\"height:520px\""));
-    cr_expect_not_null(strstr(p1, "style=\"left:405px;top:265px\" data-left=\"405\" "
-                                  "data-top=\"385\""));
-    cr_expect_not_null(strstr(p1, ">NMSE per layer: attn_norm.weight</text>"));
+    static const char *const fragments[] = {
+        "data-height=\"520\" style=\"height:520px\"",
+        ("style=\"left:405px;top:265px\" data-left=\"405\" "
+         "data-top=\"385\""),
+        ">NMSE per layer: attn_norm.weight</text>",
+    };
+    CLI_EXPECT_ALL_IN(p1, fragments);
     /* exact attn_norm on both sides: the 9-pixel A square under the 5-pixel B one, both on the
      * floor line */
     cr_expect_not_null(strstr(p1, "width=\"9\" height=\"9\" fill=\"#ff7f0e\"><title>"
                                   "blk.0.attn_norm.weight: nmse 0, 32 bpw</title>"));
     /* Q4_0 is worse than Q8_0 everywhere: the gate fails, with the ratio table */
-    cr_expect_not_null(strstr(p1, "<span class=\"verdict fail\">FAIL</span>"));
-    cr_expect_not_null(strstr(p1, "<td>max_nmse_ratio</td>"));
-    cr_expect_not_null(strstr(p1, "<th>A bpw</th><th>A nmse</th><th>B/A nmse</th>"));
-    cr_expect_not_null(strstr(p1, "<td>q8_0 &#8594; q4_0</td>"));
+    static const char *const fragments2[] = {
+        "<span class=\"verdict fail\">FAIL</span>",
+        "<td>max_nmse_ratio</td>",
+        "<th>A bpw</th><th>A nmse</th><th>B/A nmse</th>",
+        "<td>q8_0 &#8594; q4_0</td>",
+    };
+    CLI_EXPECT_ALL_IN(p1, fragments2);
     expect_inert(p1);
     free(p1);
     free(p2);
     free(p3);
-    dt_scratch_close(&s);
 }
 
 /* 80 layers, 401 tensors: a page of bounded size (docs/diff.md quotes it). */
 Test(diff_html, size_of_an_80_layer_page)
 {
-    dt_scratch s;
-    cr_assert(dt_scratch_open(&s));
-    make_inputs(&s, "80");
+    make_inputs(&scratch, "80");
     gs_diff_options o;
     gs_diff_options_init(&o);
-    char *two = page_of(dt_scratch_path(&s, "ref.gguf"), dt_scratch_path(&s, "q4_0.gguf"), NULL,
+    char *two = page_of(dt_scratch_path(&scratch, "ref.gguf"), dt_scratch_path(&scratch, "q4_0.gguf"), NULL,
                         &o);
-    char *three = page_of(dt_scratch_path(&s, "ref.gguf"), dt_scratch_path(&s, "q8_0.gguf"),
-                          dt_scratch_path(&s, "q4_0.gguf"), &o);
+    char *three = page_of(dt_scratch_path(&scratch, "ref.gguf"), dt_scratch_path(&scratch, "q8_0.gguf"),
+                          dt_scratch_path(&scratch, "q4_0.gguf"), &o);
     size_t n2 = strlen(two), n3 = strlen(three);
     cr_log_info("80 layers, 401 tensors: two-way page %zu bytes, three-way %zu bytes", n2, n3);
     /* a few kilobytes plus at most 600 bytes per tensor and candidate */
@@ -247,22 +247,18 @@ Test(diff_html, size_of_an_80_layer_page)
     cr_expect_lt(n3, 16384 + 2 * 401 * 600, "%zu", n3);
     free(two);
     free(three);
-    dt_scratch_close(&s);
 }
 
 /* The command: -o is --html; the report still goes to standard output; a page and a report on
  * standard output together, or in one file, are usage errors. */
 Test(diff_html, the_command_writes_the_page)
 {
-    dt_scratch s;
-    cr_assert(dt_scratch_open(&s));
-    const char *a = dt_scratch_path(&s, "a.gguf"), *b = dt_scratch_path(&s, "b.gguf"),
-               *page = dt_scratch_path(&s, "page.html"), *rep = dt_scratch_path(&s, "r.txt");
+    const char *a = dt_scratch_path(&scratch, "a.gguf"), *b = dt_scratch_path(&scratch, "b.gguf"),
+               *page = dt_scratch_path(&scratch, "page.html"), *rep = dt_scratch_path(&scratch, "r.txt");
     one_tensor(a, "w", 1, 0);
     one_tensor(b, "w", 1, 0.25f);
     run_result r;
-    cr_assert(run_cli(&r, "diff", a, b, "-o", page, NULL));
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "diff", a, b, "-o", page);
     cr_expect(contains(r.out, "gate: no thresholds; PASS"), "%s", r.out);
     size_t len;
     char *html = read_file(page, &len);
@@ -275,24 +271,19 @@ Test(diff_html, the_command_writes_the_page)
     free(direct);
     free(html);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "diff", a, b, "--html", "-", NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "diff", a, b, "--html", "-");
     cr_expect(contains(r.err, "--html - writes the page to standard output"), "%s", r.err);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "diff", a, b, "--html", rep, "--output", rep, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "diff", a, b, "--html", rep, "--output", rep);
     cr_expect(contains(r.err, "--html and --output name the same file"), "%s", r.err);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "diff", a, b, "--max-nmse", "0", "--html", "-", "--output", rep, NULL));
-    cr_expect_eq(r.status, 1, "%s", r.err);
+    CLI_RUN(r, 1, "diff", a, b, "--max-nmse", "0", "--html", "-", "--output", rep);
     cr_expect(contains(r.out, "<span class=\"verdict fail\">FAIL</span>"));
     run_result_free(&r);
-    cr_assert(run_cli(&r, "diff", a, b, "--html", page, "-o", page, NULL));
-    cr_expect_eq(r.status, 2);
+    CLI_RUN(r, 2, "diff", a, b, "--html", page, "-o", page);
     cr_expect(contains(r.err, "given twice") || contains(r.err, "twice"), "%s", r.err);
     run_result_free(&r);
     cr_assert(run_cli(&r, "diff", a, b, "--html", a, NULL));
     cr_expect_eq(r.status, 2, "an input named as the page is refused");
     run_result_free(&r);
-    dt_scratch_close(&s);
 }

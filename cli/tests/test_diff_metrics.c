@@ -37,14 +37,24 @@ static void metrics_of(const float *a, const float *b, size_t n, uint32_t block,
     diff_acc_finish(&acc, out);
 }
 
+/* m compares two tensors that are the same: no error, cosine 1, `equal` equal elements, no
+ * changed block. */
+static void expect_exact(const diff_metrics *m, uint64_t equal, const char *what)
+{
+    cr_expect_eq(m->nmse, 0.0, "%s", what);
+    cr_expect_eq(m->max_abs, 0.0, "%s", what);
+    cr_expect_eq(m->rmse, 0.0, "%s", what);
+    cr_expect_eq(m->cosine, 1.0, "%s", what);
+    cr_expect_eq(m->equal, equal, "%s", what);
+    cr_expect_eq(m->changed_blocks, 0, "%s", what);
+}
+
 Test(diff_metrics, zero_vectors)
 {
     const float z[4] = {0, -0.0f, 0, 0}, x[4] = {0, 1, 0, 0};
     diff_metrics m;
     metrics_of(z, z, 4, 1, &m);
-    cr_expect_eq(m.nmse, 0.0);
-    cr_expect_eq(m.cosine, 1.0, "two zero vectors are identical");
-    cr_expect_eq(m.equal, 4, "+0 equals -0");
+    expect_exact(&m, 4, "two zero vectors are identical; +0 equals -0");
     cr_expect(!m.has_worst);
     metrics_of(z, x, 4, 1, &m);
     cr_expect(isinf(m.nmse) && m.nmse > 0, "error against a zero reference");
@@ -56,9 +66,7 @@ Test(diff_metrics, zero_vectors)
     cr_expect_eq(m.cosine, 0.0);
     metrics_of(z, z, 0, 32, &m);
     cr_expect_eq(m.n_elements, 0);
-    cr_expect_eq(m.rmse, 0.0);
-    cr_expect_eq(m.cosine, 1.0);
-    cr_expect_eq(m.changed_blocks, 0);
+    expect_exact(&m, 0, "no elements");
 }
 
 Test(diff_metrics, exact_values)
@@ -105,31 +113,26 @@ Test(diff_metrics, nan_and_inf)
     /* only equal non-finite pairs: every error 0 */
     const float c[3] = {NAN, INFINITY, 1};
     metrics_of(c, c, 3, 1, &m);
-    cr_expect_eq(m.nmse, 0.0);
-    cr_expect_eq(m.max_abs, 0.0);
-    cr_expect_eq(m.cosine, 1.0);
-    cr_expect_eq(m.equal, 3);
+    expect_exact(&m, 3, "only equal non-finite pairs");
 }
 
 Test(diff_metrics, worst_block_ties_keep_the_first_and_finite_loses_to_nonfinite)
 {
     const float a[8] = {0, 0, 1, 0, 0, 1, 0, 0};
     const float b[8] = {0, 0, 0, 0, 0, 0, 0, 0};
-    diff_metrics m;
-    metrics_of(a, b, 8, 2, &m);
-    cr_expect_eq(m.changed_blocks, 2);
-    cr_expect_eq(m.worst_block, 1);
     const float c[8] = {0, 0, 1, 0, 0, 2, 0, INFINITY};
-    metrics_of(c, b, 8, 2, &m);
-    cr_expect_eq(m.changed_blocks, 3);
-    cr_expect_eq(m.worst_block, 3);
-    /* a partial last block counts (blocks of 3 over 8 elements) */
-    metrics_of(a, b, 8, 3, &m);
-    cr_expect_eq(m.changed_blocks, 2);
-    cr_expect_eq(m.worst_block, 0);
-    metrics_of(c, b, 8, 3, &m);
-    cr_expect_eq(m.changed_blocks, 3);
-    cr_expect_eq(m.worst_block, 2);
+    /* against b, by blocks of 2 and of 3 (a partial last block counts) */
+    static const struct {
+        bool c_side; /* c rather than a */
+        uint32_t block;
+        uint64_t changed, worst;
+    } cases[] = {{false, 2, 2, 1}, {true, 2, 3, 3}, {false, 3, 2, 0}, {true, 3, 3, 2}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        diff_metrics m;
+        metrics_of(cases[i].c_side ? c : a, b, 8, cases[i].block, &m);
+        cr_expect_eq(m.changed_blocks, cases[i].changed, "case %zu", i);
+        cr_expect_eq(m.worst_block, cases[i].worst, "case %zu", i);
+    }
 }
 
 /* The same stream cut at random places gives the same bits. */

@@ -126,8 +126,7 @@ static const char *write_model(const char *file, int32_t matrix_type)
     static const uint64_t q_ne[2] = {4096, 16}, d_ne[2] = {1024, 64}, n_ne[1] = {4096};
     float *v = malloc(65536 * sizeof *v);
     gsw_model m;
-    gsw_model_init(&m, 3);
-    gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+    llama_model(&m);
     qr_gaussian(21, 0.02f, v, 65536);
     dt_add_tensor(&m, "blk.0.attn_q.weight", 2, q_ne, matrix_type, v);
     qr_gaussian(22, 1.0f, v, 65536);
@@ -136,10 +135,9 @@ static const char *write_model(const char *file, int32_t matrix_type)
         v[i] = 1.0f + 0.01f * (float)(i % 7);
     }
     dt_add_tensor(&m, "output_norm.weight", 1, n_ne, GS_TYPE_F32, v);
-    const char *path = dt_scratch_path(&scratch, file);
-    cr_assert(dt_save(&m, path));
-    gsw_model_free(&m);
     free(v);
+    const char *path;
+    DT_SAVE(path, &m, file);
     return path;
 }
 
@@ -322,8 +320,7 @@ Test(diff_quant, ggml_quantized_model_gate_three_way_and_rollups)
     for (int k = 0; k <= N_TYPES; k++) {
         int type = k < N_TYPES ? k : 3; /* the last: Q4_K without blk.1.ffn_up.weight */
         gsw_model m;
-        gsw_model_init(&m, 3);
-        gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
+        llama_model(&m);
         char *bytes[N_TENSORS] = {NULL};
         for (int t = 0; t < N_TENSORS - (k == N_TYPES); t++) {
             size_t len;
@@ -346,27 +343,23 @@ Test(diff_quant, ggml_quantized_model_gate_three_way_and_rollups)
     const char *dropped = files[N_TYPES];
 
     /* a dropped tensor fails the gate, and passes only when allowed */
-    cr_assert(run_cli(&r, "diff", ref, dropped, "--max-nmse", "1", NULL));
-    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    CLI_RUN(r, 1, "diff", ref, dropped, "--max-nmse", "1");
     cr_expect(strstr(r.out, "; 1 missing in B; FAIL\n  missing             blk.1.ffn_up.weight: "
                             "in A, not in B") != NULL,
               "%s", r.out);
     keep_report("gate-dropped.txt", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "diff", ref, dropped, "--max-nmse", "1", "--allow-missing", NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    CLI_RUN(r, 0, "diff", ref, dropped, "--max-nmse", "1", "--allow-missing");
     keep_report("gate-dropped-allowed.txt", r.out);
     run_result_free(&r);
 
     /* Q4_0 is worse than Q8_0 on every tensor; the other way round passes */
-    cr_assert(run_cli(&r, "diff", ref, q8, q4, "--max-nmse-ratio", "1", NULL));
-    cr_expect_eq(r.status, 1, "%s%s", r.out, r.err);
+    CLI_RUN(r, 1, "diff", ref, q8, q4, "--max-nmse-ratio", "1");
     cr_expect(strstr(r.out, "gate: --max-nmse-ratio 1: 4 tensors fail; FAIL\n") != NULL, "%s",
               r.out);
     keep_report("three-way-q8_0-q4_0.txt", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "diff", ref, q4, q8, "--max-nmse-ratio", "1", NULL));
-    cr_expect_eq(r.status, 0, "%s%s", r.out, r.err);
+    CLI_RUN(r, 0, "diff", ref, q4, q8, "--max-nmse-ratio", "1");
     cr_expect(strstr(r.out, "gate: --max-nmse-ratio 1: 0 tensors fail; PASS\n") != NULL, "%s",
               r.out);
     keep_report("three-way-q4_0-q8_0.txt", r.out);

@@ -41,6 +41,15 @@ static char *written(void)
     return buf;
 }
 
+/* n bytes of raw written as one JSON string are exactly want. */
+static void expect_json_string(const char *raw, size_t n, const char *want)
+{
+    cli_json_string(&json, raw, n);
+    char *s = written();
+    cr_expect_str_eq(s, want);
+    free(s);
+}
+
 TestSuite(json_writer, .init = setup, .fini = teardown);
 
 Test(json_writer, nesting_and_layout)
@@ -157,12 +166,10 @@ Test(json_writer, strings_escape_controls_and_invalid_utf8)
     static const char raw[] = "q\" b\\ \n\t\r\b\f \x01\x1b\x7f "
                               "\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80 "
                               "\xff \xc3\x28 \xe2\x9c \xed\xa0\x80 \xc0\xaf";
-    cli_json_string(&json, raw, sizeof raw - 1);
-    char *s = written();
-    cr_expect_str_eq(s, "\"q\\\" b\\\\ \\n\\t\\r\\b\\f \\u0001\\u001b\\u007f \xc3\xa9 \xe2\x9c\x93 "
-                        "\xf0\x9f\x98\x80 \\\\xff \\\\xc3( \\\\xe2\\\\x9c "
-                        "\\\\xed\\\\xa0\\\\x80 \\\\xc0\\\\xaf\"");
-    free(s);
+    expect_json_string(raw, sizeof raw - 1,
+                       "\"q\\\" b\\\\ \\n\\t\\r\\b\\f \\u0001\\u001b\\u007f \xc3\xa9 \xe2\x9c\x93 "
+                       "\xf0\x9f\x98\x80 \\\\xff \\\\xc3( \\\\xe2\\\\x9c "
+                       "\\\\xed\\\\xa0\\\\x80 \\\\xc0\\\\xaf\"");
 }
 
 /* The characters text output shows as \u{XXXX} are JSON escapes here (a surrogate pair above
@@ -175,18 +182,13 @@ Test(json_writer, strings_escape_invisible_and_bidi_characters)
                               "\xe2\x81\xa6x\xe2\x81\xa9 \xe2\x80\x8b\xe2\x80\x8f\xe2\x80\xa8"
                               "\xe2\x80\xa9\xef\xbb\xbf\xd8\x9c \xf3\xa0\x81\x81 "
                               "\xc2\xa0\xe2\x80\xb0\xef\xbf\xbc";
-    cli_json_string(&json, raw, sizeof raw - 1);
-    char *s = written();
-    cr_expect_str_eq(s, "\"\\u009b\\u009d\\u0085 safe\\u202egnp.exe \\u2066x\\u2069 "
-                        "\\u200b\\u200f\\u2028\\u2029\\ufeff\\u061c \\udb40\\udc41 "
-                        "\xc2\xa0\xe2\x80\xb0\xef\xbf\xbc\"");
-    free(s);
+    expect_json_string(raw, sizeof raw - 1,
+                       "\"\\u009b\\u009d\\u0085 safe\\u202egnp.exe \\u2066x\\u2069 "
+                       "\\u200b\\u200f\\u2028\\u2029\\ufeff\\u061c \\udb40\\udc41 "
+                       "\xc2\xa0\xe2\x80\xb0\xef\xbf\xbc\"");
 }
 
 Test(json_writer, embedded_nul_is_escaped)
 {
-    cli_json_string(&json, "a\0b", 3);
-    char *s = written();
-    cr_expect_str_eq(s, "\"a\\u0000b\"");
-    free(s);
+    expect_json_string("a\0b", 3, "\"a\\u0000b\"");
 }

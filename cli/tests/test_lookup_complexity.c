@@ -13,6 +13,7 @@
 
 #include "cli_run.h"
 #include "cli_source.h"
+#include "cli_test.h"
 #include "diff_match.h"
 #include "ggufsafe_certify.h"
 #include "ggufsafe_manifest.h"
@@ -40,19 +41,18 @@ static void teardown(void)
 
 TestSuite(lookups, .init = setup, .fini = teardown);
 
-/* dir/<prefix>-NNNNN-of-MMMMM.gguf: `tensors` one-element f32 tensors "t<i>" in `parts` parts,
- * in order (reversed: the last names in the first part), with their split keys. The path of part
- * 1, allocated. */
-static char *write_set(const char *prefix, size_t tensors, size_t parts, bool reversed)
+/* dir/<tag><parts>-NNNNN-of-MMMMM.gguf: `tensors` one-element f32 tensors "t<i>" in `parts`
+ * parts, in order (reversed: the last names in the first part), with their split keys; then the
+ * probe count starts again from 0. The path of part 1, allocated. */
+static char *write_set(char tag, size_t tensors, size_t parts, bool reversed)
 {
+    char prefix[32];
+    snprintf(prefix, sizeof prefix, "%c%zu", tag, parts);
     char *first = NULL;
     for (size_t p = 0; p < parts; p++) {
         gsw_model m;
-        gsw_model_init(&m, 3);
-        gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
-        gsw_set_u16(gsw_add(&m, "split.no"), (uint16_t)p);
-        gsw_set_u16(gsw_add(&m, "split.count"), (uint16_t)parts);
-        gsw_set_i32(gsw_add(&m, "split.tensors.count"), (int32_t)tensors);
+        llama_model(&m);
+        split_keys(&m, (unsigned)p, (unsigned)parts, (unsigned)tensors);
         const size_t per = tensors / parts;
         for (size_t k = 0; k < per; k++) {
             size_t i = p * per + k;
@@ -62,18 +62,12 @@ static char *write_set(const char *prefix, size_t tensors, size_t parts, bool re
             const float one = 1.0f;
             gsw_tensor_set_data(gsw_add_tensor(&m, name, 1, &ne, GS_TYPE_F32), &one, sizeof one);
         }
-        char file[64];
-        snprintf(file, sizeof file, "%s-%05zu-of-%05zu.gguf", prefix, p + 1, parts);
-        char *path = path_join(dir, file);
         char why[256];
-        cr_assert_eq(gsw_write_file(&m, 0, path, why, sizeof why), 0, "%s", why);
-        gsw_model_free(&m);
-        if (p == 0) {
-            first = path;
-        } else {
-            free(path);
-        }
+        cr_assert(write_split_part(&m, dir, prefix, (unsigned)p, (unsigned)parts,
+                                   p == 0 ? &first : NULL, why, sizeof why),
+                  "%s", why);
     }
+    gsi_index_probes_reset();
     return first;
 }
 
@@ -92,12 +86,8 @@ static void expect_linear(const char *what, uint64_t probes, size_t tensors, siz
  * the same number on the other side. */
 static void diff_at(size_t tensors, size_t parts)
 {
-    char pa[32], pb[32];
-    snprintf(pa, sizeof pa, "a%zu", parts);
-    snprintf(pb, sizeof pb, "b%zu", parts);
-    char *a = write_set(pa, tensors, parts, false);
-    char *b = write_set(pb, tensors, parts, true);
-    gsi_index_probes_reset();
+    char *a = write_set('a', tensors, parts, false);
+    char *b = write_set('b', tensors, parts, true);
     cli_source sa, sb;
     gs_error err;
     cr_assert_eq(cli_source_open(&sa, a, false, NULL, NULL, &err), GS_OK, "%s", err.detail);
@@ -129,22 +119,13 @@ static void diff_at(size_t tensors, size_t parts)
     free(b);
 }
 
-Test(lookups, diff_matches_split_sets_in_linear_probes)
-{
-    diff_at(T, P);
-    diff_at(2 * T, 2 * P);
-}
-
 static void certify_at(size_t tensors, size_t parts)
 {
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "c%zu", parts);
-    char *first = write_set(prefix, tensors, parts, false);
+    char *first = write_set('c', tensors, parts, false);
     gs_certify_options o;
     gs_certify_options_init(&o);
     gs_certify *r;
     gs_error err;
-    gsi_index_probes_reset();
     cr_assert_eq(gs_certify_path(first, &o, &r, &err), GS_OK, "%s", err.detail);
     uint64_t probes = gsi_index_probes();
     gs_certify_summary sum = {.struct_size = sizeof sum};
@@ -155,24 +136,15 @@ static void certify_at(size_t tensors, size_t parts)
     free(first);
 }
 
-Test(lookups, certify_of_a_split_set_in_linear_probes)
-{
-    certify_at(T, P);
-    certify_at(2 * T, 2 * P);
-}
-
 /* hash, then verify: the set hashed as hash does, then opened part by part as verify does,
  * hashed, and compared with the first. */
 static void manifest_at(size_t tensors, size_t parts)
 {
-    char prefix[32];
-    snprintf(prefix, sizeof prefix, "m%zu", parts);
-    char *first = write_set(prefix, tensors, parts, false);
-    gs_manifest_options o;
-    gs_manifest_options_init(&o);
     gs_manifest *want, *got;
     gs_error err;
-    gsi_index_probes_reset();
+    char *first = write_set('m', tensors, parts, false);
+    gs_manifest_options o;
+    gs_manifest_options_init(&o);
     cr_assert_eq(gs_manifest_hash_path(first, &o, &want, &err), GS_OK, "%s", err.detail);
     expect_linear("hash", gsi_index_probes(), tensors, parts);
     gsi_index_probes_reset();
@@ -188,17 +160,33 @@ static void manifest_at(size_t tensors, size_t parts)
     free(first);
 }
 
+/* Runs check at T tensors in P parts, then at twice both. */
+static void at_two_scales(void (*check)(size_t tensors, size_t parts))
+{
+    check(T, P);
+    check(2 * T, 2 * P);
+}
+
+Test(lookups, diff_matches_split_sets_in_linear_probes)
+{
+    at_two_scales(diff_at);
+}
+
+Test(lookups, certify_of_a_split_set_in_linear_probes)
+{
+    at_two_scales(certify_at);
+}
+
 Test(lookups, hash_and_verify_of_a_split_set_in_linear_probes)
 {
-    manifest_at(T, P);
-    manifest_at(2 * T, 2 * P);
+    at_two_scales(manifest_at);
 }
 
 /* The counter counts: a lookup probes at least one slot, and an index filled past its load
  * factor is grown, every entry moved. */
 Test(lookups, the_counter_counts_lookups)
 {
-    char *first = write_set("k", 40, 4, false);
+    char *first = write_set('k', 40, 4, false);
     cli_source s;
     gs_error err;
     cr_assert_eq(cli_source_open(&s, first, false, NULL, NULL, &err), GS_OK, "%s", err.detail);

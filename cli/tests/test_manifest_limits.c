@@ -103,6 +103,23 @@ static char *entries_manifest(int parts, int per_part, size_t name_len)
     return s;
 }
 
+/* entries_manifest(parts, per_part, name_len) under l: parsed (refusal NULL) or refused with
+ * GS_E_INVALID_ARGUMENT and exactly that detail. */
+static void expect_entries(const mf_limits *l, int parts, int per_part, size_t name_len,
+                           const char *refusal)
+{
+    char why[GS_ERROR_TEXT_MAX];
+    char *s = entries_manifest(parts, per_part, name_len);
+    const gs_status st = parse_with(s, strlen(s), l, why, sizeof why);
+    if (refusal == NULL) {
+        cr_expect_eq(st, GS_OK, "%s", why);
+    } else {
+        cr_expect_eq(st, GS_E_INVALID_ARGUMENT);
+        cr_expect_str_eq(why, refusal);
+    }
+    free(s);
+}
+
 Test(manifest_limits, entries_per_part_in_all_and_name_bytes)
 {
     mf_limits l;
@@ -110,31 +127,20 @@ Test(manifest_limits, entries_per_part_in_all_and_name_bytes)
     l.max_part_entries = 3;
     l.max_entries = 5;
     l.max_name_bytes = 20;
-    char why[GS_ERROR_TEXT_MAX];
-    char *s = entries_manifest(1, 3, 2);
-    cr_expect_eq(parse_with(s, strlen(s), &l, why, sizeof why), GS_OK, "%s", why);
-    free(s);
-    s = entries_manifest(1, 4, 2);
-    cr_expect_eq(parse_with(s, strlen(s), &l, why, sizeof why), GS_E_INVALID_ARGUMENT);
-    cr_expect_str_eq(why, "line 7: more entries than any GGUF the reader accepts can have (3 per "
-                          "part, 5 in all)");
-    free(s);
+    expect_entries(&l, 1, 3, 2, NULL);
+    expect_entries(&l, 1, 4, 2,
+                   "line 7: more entries than any GGUF the reader accepts can have (3 per part, 5 "
+                   "in all)");
     /* 2 + 3 = 5 in all is the bound; 3 + 3 is past it */
-    s = entries_manifest(2, 3, 2);
-    cr_expect_eq(parse_with(s, strlen(s), &l, why, sizeof why), GS_E_INVALID_ARGUMENT);
-    cr_expect_str_eq(why, "line 11: more entries than any GGUF the reader accepts can have (3 "
-                          "per part, 5 in all)");
-    free(s);
+    expect_entries(&l, 2, 3, 2,
+                   "line 11: more entries than any GGUF the reader accepts can have (3 per part, "
+                   "5 in all)");
     /* names: 5 x 4 = 20 bytes is the bound, 3 x 7 = 21 past it */
     l.max_part_entries = 5;
-    s = entries_manifest(1, 5, 4);
-    cr_expect_eq(parse_with(s, strlen(s), &l, why, sizeof why), GS_OK, "%s", why);
-    free(s);
-    s = entries_manifest(1, 3, 7);
-    cr_expect_eq(parse_with(s, strlen(s), &l, why, sizeof why), GS_E_INVALID_ARGUMENT);
-    cr_expect_str_eq(why, "line 6: the names take more than 20 bytes in all, more than any GGUF "
-                          "the reader accepts");
-    free(s);
+    expect_entries(&l, 1, 5, 4, NULL);
+    expect_entries(&l, 1, 3, 7,
+                   "line 6: the names take more than 20 bytes in all, more than any GGUF the "
+                   "reader accepts");
 }
 
 /* ---- hash's check agrees with the reader ------------------------------------------------ */

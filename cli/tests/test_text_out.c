@@ -33,3 +33,66 @@ Test(cut, backs_off_to_a_whole_character)
     cr_assert_eq(cli_text_cut("ab\xe2\x9c\x93", 5, 4), 2);
     cr_assert_eq(cli_text_cut("ab\xe2\x9c\x93", 5, 5), 5);
 }
+
+/* What a sink was handed, in one buffer. */
+typedef struct collected {
+    char bytes[4096];
+    size_t len;
+} collected;
+
+static int collect(void *ctx, const void *data, size_t n)
+{
+    collected *c = ctx;
+    cr_assert_leq(n, sizeof c->bytes - c->len);
+    memcpy(c->bytes + c->len, data, n);
+    c->len += n;
+    return 0;
+}
+
+/* cli_text_print_escaped against the escape and the padded print it stands for. */
+static void expect_same_as_escape(const char *src, size_t max_src, size_t width)
+{
+    collected a = {{0}, 0}, b = {{0}, 0};
+    gs_sink sa, sb;
+    gs_sink_init(&sa, collect, &a);
+    gs_sink_init(&sb, collect, &b);
+    cli_out oa, ob;
+    cr_assert_eq(cli_out_init(&oa, &sa), GS_OK);
+    cr_assert_eq(cli_out_init(&ob, &sb), GS_OK);
+    cli_text_print_escaped(&oa, src, strlen(src), max_src, width);
+    cli_text t;
+    cli_text_escape(&t, src, strlen(src), max_src);
+    cli_text_print_padded(&ob, &t, width);
+    cr_assert_eq(cli_out_finish(&oa, NULL), GS_OK);
+    cr_assert_eq(cli_out_finish(&ob, NULL), GS_OK);
+    cr_assert_eq(a.len, b.len, "\"%s\" (%zu, %zu): %zu bytes, want %zu", src, max_src, width,
+                 a.len, b.len);
+    cr_assert_eq(memcmp(a.bytes, b.bytes, a.len), 0, "\"%s\" (%zu, %zu)", src, max_src, width);
+}
+
+Test(print_escaped, writes_what_escape_and_pad_write)
+{
+    static const char *const srcs[] = {
+        "", "general.name", "a\\b", "tab\there", "\x1b[31mred", "caf\xc3\xa9", "\xff\xfe",
+        "abcdefghijklmnopqrstuvwxyz0123456789", "a\xe2\x80\xae\x62",
+    };
+    static const size_t max_srcs[] = {0, 1, 4, 12, 96, 300};
+    static const size_t widths[] = {0, 3, 12, 44};
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        for (size_t m = 0; m < sizeof max_srcs / sizeof max_srcs[0]; m++) {
+            for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
+                expect_same_as_escape(srcs[i], max_srcs[m], widths[w]);
+            }
+        }
+    }
+    /* the plain case is written as it is, padded */
+    collected c = {{0}, 0};
+    gs_sink s;
+    gs_sink_init(&s, collect, &c);
+    cli_out o;
+    cli_out_init(&o, &s);
+    cli_text_print_escaped(&o, "general.name", 12, 96, 15);
+    cr_assert_eq(cli_out_finish(&o, NULL), GS_OK);
+    cr_assert_eq(c.len, 15);
+    cr_assert_eq(memcmp(c.bytes, "general.name   ", 15), 0);
+}

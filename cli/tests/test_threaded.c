@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli_run.h"
+#include "cli_test.h"
 #include "ggufsafe_certify.h"
 #include "ggufsafe_diff.h"
 #include "ggufsafe_manifest.h"
@@ -57,11 +58,8 @@ static char *write_set(const char *prefix, uint64_t seed)
     char *first = NULL;
     for (int p = 0; p < PARTS; p++) {
         gsw_model m;
-        gsw_model_init(&m, 3);
-        gsw_set_cstr(gsw_add(&m, "general.architecture"), "llama");
-        gsw_set_u16(gsw_add(&m, "split.no"), (uint16_t)p);
-        gsw_set_u16(gsw_add(&m, "split.count"), PARTS);
-        gsw_set_i32(gsw_add(&m, "split.tensors.count"), PARTS * TENSORS_PER_PART);
+        llama_model(&m);
+        split_keys(&m, (unsigned)p, PARTS, PARTS * TENSORS_PER_PART);
         for (int i = 0; i < TENSORS_PER_PART; i++) {
             char name[32];
             snprintf(name, sizeof name, "blk.%d.w%d", p, i);
@@ -70,18 +68,10 @@ static char *write_set(const char *prefix, uint64_t seed)
             require(gsw_tensor_fill(t, seed * 1000 + (uint64_t)(p * 100 + i), 2u << 20),
                     "filling a tensor", NULL);
         }
-        char file[64];
-        snprintf(file, sizeof file, "%s-%05d-of-%05d.gguf", prefix, p + 1, PARTS);
-        char *path = path_join(dir, file);
         char why[256];
-        require(path != NULL && gsw_write_file(&m, 0, path, why, sizeof why) == 0, "writing a part",
-                why);
-        gsw_model_free(&m);
-        if (p == 0) {
-            first = path;
-        } else {
-            free(path);
-        }
+        require(write_split_part(&m, dir, prefix, (unsigned)p, PARTS, p == 0 ? &first : NULL, why,
+                                 sizeof why),
+                "writing a part", why);
     }
     return first;
 }

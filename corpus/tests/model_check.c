@@ -269,3 +269,13 @@ int model_check(const gs_file *f, const gsw_model *m, const gsw_map *map, size_t
     }
     return 0;
 }
+
+size_t bytes_first_difference(const gsw_bytes *a, const gsw_bytes *b)
+{
+    size_t n = a->len < b->len ? a->len : b->len;
+    size_t i = 0;
+    while (i < n && a->data[i] == b->data[i]) {
+        i++;
+    }
+    return i;
+}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "ggufsafe.h"
+#include "gsw_bytes.h"
 #include "gsw_map.h"
 #include "gsw_model.h"
 
@@ -15,5 +16,9 @@
  * layout of file_size bytes. Otherwise -1 and the first difference in why. map may be NULL. */
 int model_check(const gs_file *f, const gsw_model *m, const gsw_map *map, size_t file_size,
                 char *why, size_t why_cap);
+
+/* The first byte at which a and b differ, or the shorter length when one is a prefix of the
+ * other. */
+size_t bytes_first_difference(const gsw_bytes *a, const gsw_bytes *b);
 
 #endif

@@ -29,16 +29,6 @@ static gs_options profile(gs_profile p)
     return o;
 }
 
-/* The first byte at which a and b differ, or the shorter length. */
-static size_t first_difference(const gsw_bytes *a, const gsw_bytes *b)
-{
-    size_t n = a->len < b->len ? a->len : b->len;
-    size_t i = 0;
-    while (i < n && a->data[i] == b->data[i]) {
-        i++;
-    }
-    return i;
-}
 
 static void one_seed(uint64_t seed)
 {
@@ -73,7 +63,7 @@ static void one_seed(uint64_t seed)
                      "seed %llu: rewrite: %s", (unsigned long long)seed, why);
         cr_assert(again.len == bytes.len && memcmp(again.data, bytes.data, bytes.len) == 0,
                   "seed %llu: rewrite differs at byte %zu (%zu vs %zu bytes)",
-                  (unsigned long long)seed, first_difference(&again, &bytes), again.len,
+                  (unsigned long long)seed, bytes_first_difference(&again, &bytes), again.len,
                   bytes.len);
         gsw_bytes_free(&again);
         gsw_model_free(&back);

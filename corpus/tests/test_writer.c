@@ -11,11 +11,7 @@
 
 static uint64_t le(const gsw_bytes *b, uint64_t at, unsigned width)
 {
-    uint64_t v = 0;
-    for (unsigned i = 0; i < width; i++) {
-        v |= (uint64_t)b->data[at + i] << (8 * i);
-    }
-    return v;
+    return gsw_le_at(b->data + at, width);
 }
 
 static void write_ok(const gsw_model *m, unsigned flags, gsw_bytes *b, gsw_map *map)

@@ -123,6 +123,15 @@ void gsw_patch_le(gsw_bytes *b, size_t at, uint64_t v, unsigned width)
     patch_le(b, at, v, width);
 }
 
+uint64_t gsw_le_at(const uint8_t *p, unsigned width)
+{
+    uint64_t v = 0;
+    for (unsigned k = width; k-- > 0;) {
+        v = v << 8 | p[k];
+    }
+    return v;
+}
+
 void gsw_patch(gsw_bytes *b, size_t at, const void *src, size_t n)
 {
     if (at > b->len || b->len - at < n) {

@@ -36,6 +36,9 @@ void gsw_patch_u32(gsw_bytes *b, size_t at, uint32_t v);
 void gsw_patch_u64(gsw_bytes *b, size_t at, uint64_t v);
 /* v little-endian in width (1..8) bytes at at; the bytes must already exist. */
 void gsw_patch_le(gsw_bytes *b, size_t at, uint64_t v, unsigned width);
+/* The little-endian value of the width bytes at p (width at most 8): the tests' own reading of
+ * bytes, independent of the reader's. */
+uint64_t gsw_le_at(const uint8_t *p, unsigned width);
 /* n bytes from src over the existing bytes at at. */
 void gsw_patch(gsw_bytes *b, size_t at, const void *src, size_t n);
 /* Cuts the buffer to its first len bytes (len <= current length). */

@@ -52,37 +52,32 @@ Test(dispatch, scalar_is_always_accepted)
     expect_decode_ok("scalar");
 }
 
-Test(dispatch, avx2_accepted_exactly_when_the_cpu_has_it)
+/* A request for kernel k on the scalar path: accepted and used exactly when the CPU has it,
+ * otherwise refused with the selection unchanged; decodes match the scalar path after it. */
+static void expect_accepted_iff_present(gs_kernel k, bool present, const char *after)
 {
     cr_assert_eq(gs_set_kernel(GS_KERNEL_SCALAR), GS_OK);
-    const gs_status st = gs_set_kernel(GS_KERNEL_AVX2);
+    const gs_status st = gs_set_kernel(k);
     bool usable = false;
-    if (cpu_has_avx2()) {
-        cr_assert_eq(st, GS_OK);
-        cr_expect_eq(gs_active_kernel(&usable), GS_KERNEL_AVX2);
-        cr_expect(usable);
-        expect_decode_ok("avx2");
+    if (present) {
+        cr_assert_eq(st, GS_OK, "%s", after);
+        cr_expect_eq(gs_active_kernel(&usable), k);
     } else {
-        cr_assert_eq(st, GS_E_KERNEL_UNAVAILABLE);
+        cr_assert_eq(st, GS_E_KERNEL_UNAVAILABLE, "%s", after);
         cr_expect_eq(gs_active_kernel(&usable), GS_KERNEL_SCALAR, "selection unchanged");
-        cr_expect(usable);
     }
+    cr_expect(usable);
+    expect_decode_ok(after);
+}
+
+Test(dispatch, avx2_accepted_exactly_when_the_cpu_has_it)
+{
+    expect_accepted_iff_present(GS_KERNEL_AVX2, cpu_has_avx2(), "after an AVX2 request");
 }
 
 Test(dispatch, neon_refused_where_absent)
 {
-    cr_assert_eq(gs_set_kernel(GS_KERNEL_SCALAR), GS_OK);
-    const gs_status st = gs_set_kernel(GS_KERNEL_NEON);
-    bool usable = false;
-    if (cpu_has_neon()) {
-        cr_expect_eq(st, GS_OK);
-        cr_expect_eq(gs_active_kernel(&usable), GS_KERNEL_NEON);
-    } else {
-        cr_expect_eq(st, GS_E_KERNEL_UNAVAILABLE);
-        cr_expect_eq(gs_active_kernel(&usable), GS_KERNEL_SCALAR, "selection unchanged");
-    }
-    cr_expect(usable);
-    expect_decode_ok("after a NEON request");
+    expect_accepted_iff_present(GS_KERNEL_NEON, cpu_has_neon(), "after a NEON request");
 }
 
 Test(dispatch, values_outside_the_enum_are_invalid)

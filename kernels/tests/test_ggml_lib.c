@@ -25,6 +25,22 @@ static gsi_ggml_status open_fake(const char *path, char *why, size_t cap)
     return st;
 }
 
+/* A library gsi_ggml_open refuses: its status and its whole explanation. */
+typedef struct refused_lib {
+    const char *path;
+    gsi_ggml_status want;
+    const char *why;
+} refused_lib;
+
+static void expect_refused(const refused_lib *libs, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        char why[1024];
+        cr_expect_eq(open_fake(libs[i].path, why, sizeof why), libs[i].want, "%s", libs[i].path);
+        cr_expect_str_eq(why, libs[i].why);
+    }
+}
+
 Test(ggml_lib, good_stand_in_loads)
 {
     gsi_ggml g;
@@ -53,11 +69,12 @@ Test(ggml_lib, good_stand_in_loads)
 
 Test(ggml_lib, missing_library)
 {
-    char why[1024];
-    cr_expect_eq(open_fake("/nonexistent/libggml-base.so", why, sizeof why), GSI_GGML_NOT_FOUND);
-    cr_expect_str_eq(why, "/nonexistent/libggml-base.so: no readable ggml library there");
-    cr_expect_eq(open_fake("", why, sizeof why), GSI_GGML_NOT_FOUND);
-    cr_expect_str_eq(why, "no ggml library named");
+    static const refused_lib libs[] = {
+        {"/nonexistent/libggml-base.so", GSI_GGML_NOT_FOUND,
+         "/nonexistent/libggml-base.so: no readable ggml library there"},
+        {"", GSI_GGML_NOT_FOUND, "no ggml library named"},
+    };
+    expect_refused(libs, sizeof libs / sizeof libs[0]);
 }
 
 Test(ggml_lib, not_a_library)
@@ -72,37 +89,43 @@ Test(ggml_lib, not_a_library)
 
 Test(ggml_lib, missing_symbol)
 {
-    char why[1024];
-    cr_expect_eq(open_fake(FAKE_NO_Q8_K, why, sizeof why), GSI_GGML_MISSING_SYMBOL);
-    cr_expect_str_eq(why, FAKE_NO_Q8_K ": symbol dequantize_row_q8_K missing (not a "
-                          "libggml-base, or one without it)");
+    static const refused_lib libs[] = {
+        {FAKE_NO_Q8_K, GSI_GGML_MISSING_SYMBOL,
+         FAKE_NO_Q8_K ": symbol dequantize_row_q8_K missing (not a libggml-base, or one without "
+                      "it)"},
+    };
+    expect_refused(libs, 1);
 }
 
 Test(ggml_lib, unvouched_versions)
 {
-    char why[1024];
-    cr_expect_eq(open_fake(FAKE_VERSION_1, why, sizeof why), GSI_GGML_UNVOUCHED);
-    cr_expect_str_eq(why, FAKE_VERSION_1 " (ggml 1.0.0, commit fake0001): ggufsafe knows the "
-                          "ggml_type_traits layout of ggml 0.9 and later 0.x releases only");
-    cr_expect_eq(open_fake(FAKE_VERSION_OLD, why, sizeof why), GSI_GGML_UNVOUCHED);
-    cr_expect_str_eq(why, FAKE_VERSION_OLD " (ggml 0.8.2, commit fake0001): ggufsafe knows the "
-                          "ggml_type_traits layout of ggml 0.9 and later 0.x releases only");
-    cr_expect_eq(open_fake(FAKE_VERSION_BINARY, why, sizeof why), GSI_GGML_UNVOUCHED);
-    cr_expect_str_eq(why, FAKE_VERSION_BINARY ": ggml_version() is not a printable version "
-                          "string: a ggml whose ggml_type_traits layout ggufsafe cannot vouch for");
+    static const refused_lib libs[] = {
+        {FAKE_VERSION_1, GSI_GGML_UNVOUCHED,
+         FAKE_VERSION_1 " (ggml 1.0.0, commit fake0001): ggufsafe knows the ggml_type_traits "
+                        "layout of ggml 0.9 and later 0.x releases only"},
+        {FAKE_VERSION_OLD, GSI_GGML_UNVOUCHED,
+         FAKE_VERSION_OLD " (ggml 0.8.2, commit fake0001): ggufsafe knows the ggml_type_traits "
+                          "layout of ggml 0.9 and later 0.x releases only"},
+        {FAKE_VERSION_BINARY, GSI_GGML_UNVOUCHED,
+         FAKE_VERSION_BINARY ": ggml_version() is not a printable version string: a ggml whose "
+                             "ggml_type_traits layout ggufsafe cannot vouch for"},
+    };
+    expect_refused(libs, sizeof libs / sizeof libs[0]);
 }
 
 Test(ggml_lib, unvouched_traits)
 {
-    char why[1024];
-    cr_expect_eq(open_fake(FAKE_BAD_TRAITS, why, sizeof why), GSI_GGML_UNVOUCHED);
-    cr_expect_str_eq(why, FAKE_BAD_TRAITS " (ggml 0.25.1, commit fake0001): type 12 has traits "
-                          "{q4_K, 128 elements, 144 bytes} where ggufsafe's registry has {q4_K, "
-                          "256, 144}: a ggml_type_traits layout ggufsafe cannot vouch for");
-    cr_expect_eq(open_fake(FAKE_BAD_WITNESS, why, sizeof why), GSI_GGML_UNVOUCHED);
-    cr_expect_str_eq(why, FAKE_BAD_WITNESS " (ggml 0.25.1, commit fake0001): q4_0's to_float is "
-                          "not dequantize_row_q4_0: a ggml_type_traits layout ggufsafe cannot "
-                          "vouch for");
+    static const refused_lib libs[] = {
+        {FAKE_BAD_TRAITS, GSI_GGML_UNVOUCHED,
+         FAKE_BAD_TRAITS " (ggml 0.25.1, commit fake0001): type 12 has traits {q4_K, 128 "
+                         "elements, 144 bytes} where ggufsafe's registry has {q4_K, 256, 144}: a "
+                         "ggml_type_traits layout ggufsafe cannot vouch for"},
+        {FAKE_BAD_WITNESS, GSI_GGML_UNVOUCHED,
+         FAKE_BAD_WITNESS " (ggml 0.25.1, commit fake0001): q4_0's to_float is not "
+                          "dequantize_row_q4_0: a ggml_type_traits layout ggufsafe cannot vouch "
+                          "for"},
+    };
+    expect_refused(libs, sizeof libs / sizeof libs[0]);
 }
 
 /* ---- the public side -------------------------------------------------------------------- */

@@ -43,6 +43,18 @@ static void expect_all(const float *y, size_t n, uint32_t want, const char *what
     }
 }
 
+/* Decodes the 256-element block b of type and expects every element to be the zero whose sign
+ * is sign(d) xor sign(scale). */
+static void expect_zero_block(gs_type type, const char *name, const uint8_t *b, size_t size,
+                              int neg_d, int scale)
+{
+    float y[256];
+    cr_assert_eq(gs_dequantize(type, b, size, y, 256), GS_OK);
+    char what[64];
+    snprintf(what, sizeof what, "%s d %s1 scale %d", name, neg_d ? "-" : "+", scale);
+    expect_all(y, 256, zero_with_sign(neg_d, scale < 0), what);
+}
+
 /* Q3_K: every 6-bit scale S (biased by 32) set to `scale`, q = 0 with the high bit set (no -4):
  * y = (d * S) * 0. */
 Test(signed_zero, q3_K)
@@ -61,11 +73,7 @@ Test(signed_zero, q3_K)
                 b[GSI_Q3_K_SCALES + j] = (uint8_t)(hi | hi << 2 | hi << 4 | hi << 6);
             }
             put_u16(b + GSI_Q3_K_D, neg_d ? F16_MINUS_ONE : F16_ONE);
-            float y[256];
-            cr_assert_eq(gs_dequantize(GS_TYPE_Q3_K, b, sizeof b, y, 256), GS_OK);
-            char what[64];
-            snprintf(what, sizeof what, "q3_K d %s1 scale %d", neg_d ? "-" : "+", scales[k]);
-            expect_all(y, 256, zero_with_sign(neg_d, scales[k] < 0), what);
+            expect_zero_block(GS_TYPE_Q3_K, "q3_K", b, sizeof b, neg_d, scales[k]);
         }
     }
 }
@@ -80,11 +88,7 @@ Test(signed_zero, q6_K)
             memset(b + GSI_Q6_K_QH, 0xaa, 64); /* every 2-bit high field = 2 */
             memset(b + GSI_Q6_K_SCALES, (uint8_t)(scales[k] & 0xff), 16);
             put_u16(b + GSI_Q6_K_D, neg_d ? F16_MINUS_ONE : F16_ONE);
-            float y[256];
-            cr_assert_eq(gs_dequantize(GS_TYPE_Q6_K, b, sizeof b, y, 256), GS_OK);
-            char what[64];
-            snprintf(what, sizeof what, "q6_K d %s1 scale %d", neg_d ? "-" : "+", scales[k]);
-            expect_all(y, 256, zero_with_sign(neg_d, scales[k] < 0), what);
+            expect_zero_block(GS_TYPE_Q6_K, "q6_K", b, sizeof b, neg_d, scales[k]);
         }
     }
 }

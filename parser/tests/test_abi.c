@@ -64,6 +64,17 @@ static void unguard(guarded *g)
     munmap(g->map, g->map_len);
 }
 
+/* The info of record `index` through the 0.1.0 entry point `get` (a getter without a size, as
+ * gs_kv_info_at and gs_tensor_info_at are called by a program built against 0.1.0), into a
+ * guarded buffer of the 0.1.0 size: GS_OK and exactly the first size bytes of want. */
+#define EXPECT_0_1_0_INFO(type, get, f, index, size, want)                                       \
+    do {                                                                                         \
+        guarded g_ = guard(size);                                                                \
+        cr_assert_eq((get)((f), (index), (type *)(void *)g_.p), GS_OK);                          \
+        cr_assert_eq(memcmp(g_.p, &(want), (size)), 0);                                          \
+        unguard(&g_);                                                                            \
+    } while (0)
+
 static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
 {
     for (size_t i = 0; i < n; i++) {
@@ -99,9 +110,7 @@ Test(abi, sizes_0_1_0)
 /* A 0.1.0 options struct: defaults from the sized init, then 0.1.0's fields set by name. */
 Test(abi, options_0_1_0_opens)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     guarded g = guard(sizeof(options_0_1_0));
     options_0_1_0 *old = (options_0_1_0 *)(void *)g.p;
     cr_assert_eq(gs_options_init_sized((gs_options *)(void *)old, sizeof *old), GS_OK);
@@ -148,9 +157,7 @@ Test(abi, options_0_1_0_padding_is_not_read)
  * whatever lies past it, the option keeps its default (data outside the file fails the open). */
 Test(abi, options_0_1_0_padding_is_no_option)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     gsw_truncate(&b, b.len - 8); /* tensor "b" loses its last bytes */
     guarded g = guard(sizeof(gs_options));
     options_0_1_0 *old = (options_0_1_0 *)(void *)g.p;
@@ -194,9 +201,7 @@ Test(abi, options_init_0_1_0_symbol)
 
 Test(abi, options_sizes_refused)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     const size_t bad[] = {0, 1, sizeof(size_t), sizeof(options_0_1_0) - 1,
                           sizeof(options_0_1_0) + 1, sizeof(gs_options) + 8, SIZE_MAX};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -285,10 +290,7 @@ Test(abi, kv_info)
     gs_kv_info want;
     cr_assert_eq(gs_kv_info_at_sized(f, 0, &want, sizeof want), GS_OK);
     cr_assert_eq(want.key.len, strlen("general.architecture"));
-    guarded g = guard(KV_INFO_0_1_0);
-    cr_assert_eq((gs_kv_info_at)(f, 0, (gs_kv_info *)(void *)g.p), GS_OK);
-    cr_assert_eq(memcmp(g.p, &want, KV_INFO_0_1_0), 0);
-    unguard(&g);
+    EXPECT_0_1_0_INFO(gs_kv_info, gs_kv_info_at, f, 0, KV_INFO_0_1_0, want);
     gs_kv_info k;
     cr_assert_eq(gs_kv_info_at_sized(f, 0, &k, KV_INFO_0_1_0 - 1), GS_E_INVALID_ARGUMENT);
     cr_assert_eq(gs_kv_info_at_sized(f, 99, &k, sizeof k), GS_E_OUT_OF_RANGE);
@@ -309,10 +311,7 @@ Test(abi, tensor_info)
     gs_tensor_info want;
     cr_assert_eq(gs_tensor_info_at_sized(f, 1, &want, sizeof want), GS_OK);
     cr_assert_eq(want.n_elements, 8);
-    guarded g = guard(TENSOR_INFO_0_1_0);
-    cr_assert_eq((gs_tensor_info_at)(f, 1, (gs_tensor_info *)(void *)g.p), GS_OK);
-    cr_assert_eq(memcmp(g.p, &want, TENSOR_INFO_0_1_0), 0);
-    unguard(&g);
+    EXPECT_0_1_0_INFO(gs_tensor_info, gs_tensor_info_at, f, 1, TENSOR_INFO_0_1_0, want);
     gs_tensor_info t;
     cr_assert_eq(gs_tensor_info_at_sized(f, 0, &t, TENSOR_INFO_0_1_0 - 1),
                  GS_E_INVALID_ARGUMENT);

@@ -10,13 +10,19 @@ static const char *sample_path(void)
     return tu_source_path("conformance/samples/ggml-written.gguf");
 }
 
+/* The sample's n bytes (malloc), and options counting into c, failing nothing. */
+static uint8_t *counted_sample(size_t *n, gs_options *o, tu_counter *c)
+{
+    tu_counting_options(o, c, -1);
+    return tu_read_file(sample_path(), n);
+}
+
 Test(alloc, no_live_allocation_after_close)
 {
     size_t n;
-    uint8_t *data = tu_read_file(sample_path(), &n);
     tu_counter c;
     gs_options o;
-    tu_counting_options(&o, &c, -1);
+    uint8_t *data = counted_sample(&n, &o, &c);
     gs_file *f;
     cr_assert_eq(gs_open_memory(data, n, &o, &f, NULL), GS_OK);
     cr_assert_gt(c.live, 0);
@@ -33,10 +39,9 @@ Test(alloc, no_live_allocation_after_close)
 Test(alloc, no_live_allocation_after_a_failed_open)
 {
     size_t n;
-    uint8_t *data = tu_read_file(sample_path(), &n);
     tu_counter c;
     gs_options o;
-    tu_counting_options(&o, &c, -1);
+    uint8_t *data = counted_sample(&n, &o, &c);
     /* every truncation point fails somewhere inside the parse */
     for (size_t len = 0; len < n; len += 97) {
         gs_file *f = NULL;
@@ -53,9 +58,7 @@ Test(alloc, every_allocation_failure_is_clean)
 {
     size_t n;
     uint8_t *data = tu_read_file(sample_path(), &n);
-    gsw_bytes small;
-    gsw_bytes_init(&small);
-    tu_small_file(&small, 64);
+    gsw_bytes small = tu_small(64);
     struct {
         const uint8_t *p;
         size_t n;

@@ -16,9 +16,7 @@
 Test(misuse, options)
 {
     gs_options_init(NULL); /* a no-op */
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     gs_file *f = NULL;
     gs_split *s = NULL;
     gs_error e;
@@ -183,8 +181,7 @@ Test(misuse, invalid_utf8_in_a_long_string)
 {
     static const char value[] = "abcdefghijk\xc0\xafmnopqrstuvwxyz"; /* overlong '/' */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1);
+    tu_raw_start(&b, 0, 1);
     size_t at = gsw_raw_kv_head(&b, "general.name", 12, GS_VALUE_STRING);
     gsw_put_str(&b, value, sizeof value - 1);
     const size_t value_at = at + 8 + 12 + 4;
@@ -201,8 +198,7 @@ Test(misuse, invalid_utf8_in_a_long_string)
 Test(misuse, string_array_element_over_the_length_limit)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1);
+    tu_raw_start(&b, 0, 1);
     gsw_raw_kv_head(&b, "tok", 3, GS_VALUE_ARRAY); /* the key is a string too: keep it short */
     gsw_put_u32(&b, GS_VALUE_STRING);
     gsw_put_u64(&b, 3);
@@ -242,9 +238,7 @@ Test(misuse, split_arguments_and_names)
     gs_split *s = NULL;
     gs_error e;
     size_t part, index;
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     const void *parts[1] = {b.data};
     const size_t sizes[1] = {b.len};
 

@@ -179,8 +179,7 @@ static const uint64_t refill_ends[] = {
  * end of the file: one string KV ("k"), or (array) a string array ("a") of two elements. */
 static void ends_with_a_string(gsw_bytes *b, size_t size, bool array)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, 0, 1);
+    tu_raw_start(b, 0, 1);
     size_t head = b->len + 8 + 1 + 4 + (array ? 4 + 8 + 8 + 3 : 0) + 8;
     cr_assert_gt(size, head);
     size_t n = size - head;

@@ -21,6 +21,15 @@ static gs_detected detect(const void *p, size_t n)
     return d;
 }
 
+/* The sample's bytes (gsw_bytes_free them). */
+static gsw_bytes built(const gsw_foreign *s)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    s->build(&b);
+    return b;
+}
+
 static bool is_container(gs_format f)
 {
     return f == GS_FORMAT_GZIP || f == GS_FORMAT_XZ || f == GS_FORMAT_ZSTD ||
@@ -31,9 +40,7 @@ Test(detect, every_sample_is_named_as_it_declares)
 {
     for (size_t i = 0; i < gsw_foreign_count; i++) {
         const gsw_foreign *s = &gsw_foreign_samples[i];
-        gsw_bytes b;
-        gsw_bytes_init(&b);
-        s->build(&b);
+        gsw_bytes b = built(s);
         gs_detected d = detect(b.data, b.len);
         cr_expect_eq(d.format, s->format, "%s: %s, want %s", s->file, gs_format_name(d.format),
                      gs_format_name(s->format));
@@ -58,9 +65,7 @@ Test(detect, every_prefix_of_every_sample_stays_in_bounds)
 {
     for (size_t i = 0; i < gsw_foreign_count; i++) {
         const gsw_foreign *s = &gsw_foreign_samples[i];
-        gsw_bytes b;
-        gsw_bytes_init(&b);
-        s->build(&b);
+        gsw_bytes b = built(s);
         for (size_t n = 0; n <= b.len; n++) {
             uint8_t *copy = malloc(n > 0 ? n : 1);
             cr_assert_not_null(copy);
@@ -92,9 +97,7 @@ Test(detect, magic_formats_hold_from_their_magic_on)
             }
         }
         cr_assert_not_null(s, "%s", magics[m].file);
-        gsw_bytes b;
-        gsw_bytes_init(&b);
-        s->build(&b);
+        gsw_bytes b = built(s);
         for (size_t n = magics[m].magic_len; n <= b.len; n++) {
             cr_expect_eq(detect(b.data, n).format, s->format, "%s[..%zu]", s->file, n);
         }
@@ -104,9 +107,7 @@ Test(detect, magic_formats_hold_from_their_magic_on)
 
 Test(detect, gguf_headers_give_version_and_counts)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 0);
+    gsw_bytes b = tu_small(0);
     gs_detected d = detect(b.data, b.len);
     cr_expect_eq(d.format, GS_FORMAT_GGUF);
     cr_expect_str_eq(d.name, "gguf");
@@ -135,8 +136,7 @@ Test(detect, gguf_headers_give_version_and_counts)
         if (s->format != GS_FORMAT_GGUF_BIG_ENDIAN) {
             continue;
         }
-        gsw_bytes_init(&b);
-        s->build(&b);
+        b = built(s);
         d = detect(b.data, b.len);
         cr_expect_eq(d.version, 3);
         cr_expect_eq(d.n_tensors, 0);
@@ -157,9 +157,7 @@ Test(detect, sizes_of_lfs_pointers_and_safetensors_headers)
 {
     for (size_t i = 0; i < gsw_foreign_count; i++) {
         const gsw_foreign *s = &gsw_foreign_samples[i];
-        gsw_bytes b;
-        gsw_bytes_init(&b);
-        s->build(&b);
+        gsw_bytes b = built(s);
         gs_detected d = detect(b.data, b.len);
         uint64_t want = s->format == GS_FORMAT_GIT_LFS_POINTER ? 4368439584ull
                         : s->format == GS_FORMAT_SAFETENSORS   ? 88
@@ -239,9 +237,7 @@ Test(detect, the_file_variant_reads_the_head)
     snprintf(path, sizeof path, "%s/pointer.gguf", dir);
     const gsw_foreign *s = &gsw_foreign_samples[0];
     cr_assert_eq(s->format, GS_FORMAT_GIT_LFS_POINTER);
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    s->build(&b);
+    gsw_bytes b = built(s);
     cr_assert_eq(gsw_bytes_save(&b, path), 0);
     gs_detected d;
     gs_error e;

@@ -9,12 +9,21 @@
 
 #include "test_util.h"
 
-static gs_file *open_diag(const gsw_bytes *b, gs_profile profile)
+/* Opens b in diagnostic mode under profile: the status, the file in *f, the error in *e. */
+static gs_status try_diag(const gsw_bytes *b, gs_profile profile, gs_file **f, gs_error *e)
 {
     gs_options o = tu_options(profile);
     o.diagnostic = true;
+    return gs_open_memory(b->data, b->len, &o, f, e);
+}
+
+static gs_file *open_diag(const gsw_bytes *b, gs_profile profile)
+{
     gs_file *f = NULL;
-    TU_OPEN_OK(f, b, &o);
+    gs_error e;
+    gs_status st = try_diag(b, profile, &f, &e);
+    cr_assert_eq(st, GS_OK, "%s at %llu: %s", gs_status_name(st), (unsigned long long)e.offset,
+                 e.detail);
     return f;
 }
 
@@ -34,9 +43,7 @@ static void expect_finding(const gs_file *f, size_t i, gs_status st, uint64_t at
 
 Test(diagnostic, truncated_data_is_a_finding)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     b.len -= 8; /* tensor "b" loses its last two floats */
     gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
     cr_assert_eq(gs_file_finding_count(f), 1);
@@ -61,79 +68,76 @@ Test(diagnostic, truncated_data_is_a_finding)
     gsw_bytes_free(&b);
 }
 
-Test(diagnostic, packing_violations_reported_once_each)
+/* Layout violations in diagnostic mode: each file's findings in order, each the status and the
+ * record whose offset field it names, with that record's name as context (record -1: the end
+ * of the records, where the missing padding starts, without a context). */
+Test(diagnostic, layout_violations_are_findings)
 {
-    uint64_t ne[1] = {8};
+    static const struct {
+        const char *what;
+        gs_profile profile;
+        tu_tensor t[4];
+        size_t n, data_bytes, findings;
+        struct {
+            gs_status st;
+            int record;
+        } want[3];
+    } cases[] = {
+        {"packing violations, reported once each",
+         GS_PROFILE_STRICT,
+         {{"a", 1, {8}, GS_TYPE_F32, 0},
+          {"b", 1, {8}, GS_TYPE_F32, 64},   /* expected 32 */
+          {"c", 1, {8}, GS_TYPE_F32, 96},   /* packed after b */
+          {"d", 1, {8}, GS_TYPE_F32, 130}}, /* misaligned */
+         4, 192, 2,
+         {{GS_E_OFFSET_NOT_PACKED, 1}, {GS_E_MISALIGNED_OFFSET, 3}}},
+        {"missing padding and every tensor outside",
+         GS_PROFILE_STRICT,
+         {{"a", 1, {8}, GS_TYPE_F32, 0}, {"c", 1, {8}, GS_TYPE_F32, 32}},
+         2, TU_NO_DATA, 3,
+         {{GS_E_TRUNCATED, -1}, {GS_E_DATA_OUTSIDE_FILE, 0}, {GS_E_DATA_OUTSIDE_FILE, 1}}},
+        {"every overlap in lenient",
+         GS_PROFILE_LENIENT,
+         {{"long", 1, {32}, GS_TYPE_F32, 0},
+          {"x", 1, {8}, GS_TYPE_F32, 16},
+          {"y", 1, {8}, GS_TYPE_F32, 64},
+          {"after", 1, {8}, GS_TYPE_F32, 128}},
+         4, 160, 2,
+         {{GS_E_TENSOR_OVERLAP, 1}, {GS_E_TENSOR_OVERLAP, 2}}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gsw_bytes b;
+        size_t at[4];
+        tu_tensor_file(&b, cases[i].t, cases[i].n, cases[i].data_bytes, at);
+        gs_file *f = open_diag(&b, cases[i].profile);
+        cr_assert_eq(gs_file_finding_count(f), cases[i].findings, "%s", cases[i].what);
+        for (size_t k = 0; k < cases[i].findings; k++) {
+            const int r = cases[i].want[k].record;
+            const tu_tensor *t = r >= 0 ? &cases[i].t[r] : NULL;
+            expect_finding(f, k, cases[i].want[k].st,
+                           t != NULL ? gsw_raw_offset_field(at[r], strlen(t->name), t->n_dims)
+                                     : b.len,
+                           t != NULL ? t->name : NULL);
+        }
+        gs_close(f);
+        gsw_bytes_free(&b);
+    }
+    /* lenient does not require packing: the first file has no finding there */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 4, 0);
-    gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t gap = gsw_raw_tensor(&b, "b", 1, ne, GS_TYPE_F32, 64);       /* expected 32 */
-    gsw_raw_tensor(&b, "c", 1, ne, GS_TYPE_F32, 96);                    /* packed after b */
-    size_t mis = gsw_raw_tensor(&b, "d", 1, ne, GS_TYPE_F32, 130);      /* misaligned */
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 192);
-    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
-    cr_assert_eq(gs_file_finding_count(f), 2);
-    expect_finding(f, 0, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(gap, 1, 1), "b");
-    expect_finding(f, 1, GS_E_MISALIGNED_OFFSET, gsw_raw_offset_field(mis, 1, 1), "d");
-    gs_close(f);
-    f = open_diag(&b, GS_PROFILE_LENIENT);
-    cr_assert_eq(gs_file_finding_count(f), 0, "lenient does not require packing");
-    gs_close(f);
-    gsw_bytes_free(&b);
-}
-
-Test(diagnostic, missing_padding_and_every_tensor_outside)
-{
-    uint64_t ne[1] = {8};
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
-    size_t a = gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t c = gsw_raw_tensor(&b, "c", 1, ne, GS_TYPE_F32, 32);
-    size_t info_end = b.len;
-    gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
-    cr_assert_eq(gs_file_finding_count(f), 3);
-    expect_finding(f, 0, GS_E_TRUNCATED, info_end, NULL);
-    expect_finding(f, 1, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(a, 1, 1), "a");
-    expect_finding(f, 2, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(c, 1, 1), "c");
-    gs_close(f);
-    gsw_bytes_free(&b);
-}
-
-Test(diagnostic, every_overlap_in_lenient)
-{
-    uint64_t ne8[1] = {8}, ne32[1] = {32};
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 4, 0);
-    gsw_raw_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
-    size_t x = gsw_raw_tensor(&b, "x", 1, ne8, GS_TYPE_F32, 16);
-    size_t y = gsw_raw_tensor(&b, "y", 1, ne8, GS_TYPE_F32, 64);
-    gsw_raw_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 160);
+    tu_tensor_file(&b, cases[0].t, cases[0].n, cases[0].data_bytes, NULL);
     gs_file *f = open_diag(&b, GS_PROFILE_LENIENT);
-    cr_assert_eq(gs_file_finding_count(f), 2);
-    expect_finding(f, 0, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(x, 1, 1), "x");
-    expect_finding(f, 1, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(y, 1, 1), "y");
+    cr_assert_eq(gs_file_finding_count(f), 0, "lenient does not require packing");
     gs_close(f);
     gsw_bytes_free(&b);
 }
 
 Test(diagnostic, metadata_errors_still_fail)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     b.data[0] = 'X';
-    gs_options o;
-    gs_options_init(&o);
-    o.diagnostic = true;
     gs_file *f;
     gs_error e;
-    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_BAD_MAGIC);
+    cr_assert_eq(try_diag(&b, GS_PROFILE_STRICT, &f, &e), GS_E_BAD_MAGIC);
     cr_assert_null(f);
     gsw_bytes_free(&b);
 }
@@ -143,8 +147,7 @@ Test(diagnostic, findings_are_capped)
     /* 70,000 one-element tensors, all beyond the end: 65,536 kept, the rest counted */
     const size_t n = 70000;
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, n, 0);
+    tu_raw_start(&b, n, 0);
     uint64_t ne[1] = {1};
     char name[32];
     for (size_t i = 0; i < n; i++) {
@@ -166,10 +169,7 @@ Test(diagnostic, findings_are_capped)
 Test(diagnostic, bounded_reads)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
-    gs_file *f;
-    cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
+    gs_file *f = tu_open_small(&b);
     uint8_t buf[16];
     cr_assert_eq(gs_file_read(f, 0, buf, 4), GS_OK);
     cr_assert(memcmp(buf, "GGUF", 4) == 0);
@@ -196,8 +196,7 @@ Test(diagnostic, bounded_reads)
 Test(diagnostic, strict_only_rules_become_findings)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 5);
+    tu_raw_start(&b, 1, 5);
     size_t align_at = gsw_raw_kv_u32(&b, "general.alignment", 24);
     size_t utf8_at = gsw_raw_kv_head(&b, "k.s", 3, GS_VALUE_STRING);
     gsw_put_cstr(&b, "\xff");
@@ -238,19 +237,15 @@ Test(diagnostic, failed_open_reports_the_first_problem)
     /* a bad bool (a finding), then a truncated value (fatal): the error is the bool, exactly as
      * a normal strict open reports it */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 2);
+    tu_raw_start(&b, 0, 2);
     size_t bool_at = gsw_raw_kv_head(&b, "k.b", 3, GS_VALUE_BOOL);
     gsw_put_u8(&b, 7);
     gsw_raw_kv_head(&b, "k.u", 3, GS_VALUE_U64);
     gsw_put_u32(&b, 0);
     gsw_put_fill(&b, 0, 1);
-    gs_options o;
-    gs_options_init(&o);
-    o.diagnostic = true;
     gs_file *f;
     gs_error e;
-    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, &e), GS_E_BAD_BOOL);
+    cr_assert_eq(try_diag(&b, GS_PROFILE_STRICT, &f, &e), GS_E_BAD_BOOL);
     cr_assert_eq(e.offset, bool_at + 8 + 3 + 4);
     cr_assert_null(f);
     TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_BAD_BOOL, bool_at + 8 + 3 + 4);
@@ -266,8 +261,7 @@ Test(diagnostic, a_name_too_long_and_not_utf8_is_two_findings)
     name[40] = (char)0xff;
     uint64_t ne[1] = {8};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 0);
+    tu_raw_start(&b, 1, 0);
     size_t at = gsw_raw_tensor_n(&b, name, sizeof name, 1, ne, GS_TYPE_F32, 0);
     gsw_pad_to(&b, 32);
     gsw_put_fill(&b, 0, 32);
@@ -284,8 +278,7 @@ Test(diagnostic, a_name_too_long_and_not_utf8_is_two_findings)
 Test(diagnostic, a_key_not_utf8_says_so)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1);
+    tu_raw_start(&b, 0, 1);
     size_t at = gsw_raw_kv_u8(&b, "k.\xc3\x28", 1);
     gs_file *f = open_diag(&b, GS_PROFILE_STRICT);
     cr_assert_eq(gs_file_finding_count(f), 1);

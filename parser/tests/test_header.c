@@ -26,8 +26,7 @@ Test(header, partial_magic_is_truncated)
 Test(header, bad_magic)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 0);
+    tu_raw_start(&b, 0, 0);
     memcpy(b.data, "FUGG", 4);
     TU_EXPECT(&b, STRICT, GS_E_BAD_MAGIC, 0);
     TU_EXPECT(&b, LENIENT, GS_E_BAD_MAGIC, 0);
@@ -62,8 +61,7 @@ Test(header, versions)
 Test(header, header_only_file_opens)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 0);
+    tu_raw_start(&b, 0, 0);
     gs_file *f;
     cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
     cr_assert_eq(gs_kv_count(f), 0);
@@ -81,8 +79,7 @@ Test(header, header_only_file_opens)
 Test(header, truncated_fields)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 0);
+    tu_raw_start(&b, 0, 0);
     size_t lens[] = {5, 7, 8, 15, 16, 23};
     uint64_t want[] = {4, 4, 8, 8, 16, 16};
     for (size_t i = 0; i < 6; i++) {
@@ -97,8 +94,7 @@ Test(header, counts_checked_against_remaining_bytes)
 {
     /* 2^60 KVs in a 24-byte file fails before any allocation (Talos 2024-1916 shape). */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1ull << 60);
+    tu_raw_start(&b, 0, 1ull << 60);
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 16);
     gsw_bytes_free(&b);
 
@@ -114,8 +110,7 @@ Test(header, counts_checked_against_remaining_bytes)
     gsw_bytes_free(&b);
 
     /* exactly enough bytes for one minimal KV passes the count check */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1);
+    tu_raw_start(&b, 0, 1);
     gsw_raw_kv_u8(&b, "k", 1);
     cr_assert_eq(b.len, 24 + 14);
     TU_EXPECT(&b, STRICT, GS_OK, 0);
@@ -128,8 +123,7 @@ Test(header, tensor_count_checked_to_the_byte)
 {
     /* one scalar tensor info is the 25-byte minimum: 24 bytes after the header are one short */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 0);
+    tu_raw_start(&b, 1, 0);
     size_t at = gsw_raw_tensor(&b, "t", 0, NULL, GS_TYPE_I8, 0);
     cr_assert_eq(b.len, 24 + 25);
     TU_EXPECT(&b, STRICT, GS_E_TRUNCATED, at + 25); /* the padding to the data section */
@@ -139,8 +133,7 @@ Test(header, tensor_count_checked_to_the_byte)
     gsw_bytes_free(&b);
     /* the same with a KV declared: the tensors' check comes before the KVs' (whose room, what
      * the tensors leave, would wrap if the tensors' check were one byte lax) */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 1);
+    tu_raw_start(&b, 1, 1);
     gsw_put_fill(&b, 0, 24);
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 8);
     gsw_bytes_free(&b);
@@ -150,8 +143,7 @@ Test(header, tensor_count_rechecked_after_kvs)
 {
     /* 1 tensor needs 25 bytes: present after the header, but consumed by the KV. */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 1);
+    tu_raw_start(&b, 1, 1);
     gsw_raw_kv_str(&b, "general.name", "0123456789abcdefghijklmnopqrstuvwxyz");
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 8);
     gsw_bytes_free(&b);

@@ -13,8 +13,7 @@
  * offset of the type field. */
 static size_t one_kv(gsw_bytes *b, const void *key, size_t key_len, uint32_t type)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, 0, 1);
+    tu_raw_start(b, 0, 1);
     gsw_raw_kv_head(b, key, key_len, type);
     return b->len - 4;
 }
@@ -102,8 +101,7 @@ Test(kv, nul_key_cannot_shadow_alignment)
     /* ggml's strcmp lookup would take 64 from the first key; gguf-py 32 from the second. */
     static const char evil[] = "general.alignment\0x";
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 2);
+    tu_raw_start(&b, 0, 2);
     gsw_raw_kv_head(&b, evil, sizeof evil - 1, GS_VALUE_U32);
     gsw_put_u32(&b, 64);
     gsw_raw_kv_u32(&b, "general.alignment", 32);
@@ -225,8 +223,7 @@ Test(kv, key_length_limit_of_the_spec)
 Test(kv, duplicate_keys)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 3);
+    tu_raw_start(&b, 0, 3);
     gsw_raw_kv_u8(&b, "a", 1);
     gsw_raw_kv_u8(&b, "ab", 1);
     size_t at = gsw_raw_kv_u32(&b, "a", 2);
@@ -243,8 +240,7 @@ Test(kv, strings_bounded_by_file)
 {
     gsw_bytes b;
     /* key length larger than the file (Talos 2024-1913 shape) */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1);
+    tu_raw_start(&b, 0, 1);
     gsw_put_u64(&b, UINT64_MAX);
     gsw_put_fill(&b, 'a', 16);
     TU_EXPECT(&b, STRICT, GS_E_STRING_EXCEEDS_FILE, 24);
@@ -426,8 +422,7 @@ Test(kv, utf8_lead_byte_at_the_end_is_invalid_whatever_follows)
                                       "abcdefg\xc3", "abcdefghijklmno\xe2\x82"};
     for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
         gsw_bytes b;
-        gsw_bytes_init(&b);
-        gsw_raw_header(&b, 3, 0, 2);
+        tu_raw_start(&b, 0, 2);
         gsw_raw_kv_head(&b, "k", 1, GS_VALUE_STRING);
         size_t at = b.len;
         gsw_put_cstr(&b, cut[i]);
@@ -516,8 +511,7 @@ static gs_file *open_ok(const gsw_bytes *b, gs_profile profile)
 
 static size_t alignment_file(gsw_bytes *b, uint32_t type, const void *value, size_t n)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, 1, 1);
+    tu_raw_start(b, 1, 1);
     size_t at = gsw_raw_kv_head(b, "general.alignment", 17, type);
     gsw_put(b, value, n);
     uint64_t ne[1] = {4};
@@ -564,8 +558,7 @@ Test(kv, alignment_values)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         gsw_bytes b;
-        gsw_bytes_init(&b);
-        gsw_raw_header(&b, 3, 0, 1);
+        tu_raw_start(&b, 0, 1);
         size_t at = gsw_raw_kv_u32(&b, "general.alignment", cases[i].value);
         TU_EXPECT(&b, STRICT, cases[i].strict, at + 8 + 17 + 4);
         TU_EXPECT(&b, LENIENT, cases[i].lenient, at + 8 + 17 + 4);
@@ -577,8 +570,7 @@ Test(kv, lenient_alignment_is_used_for_layout)
 {
     /* alignment 24: data starts at the next multiple of 24 */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 1);
+    tu_raw_start(&b, 1, 1);
     gsw_raw_kv_u32(&b, "general.alignment", 24);
     uint64_t ne[1] = {4};
     gsw_raw_tensor(&b, "t", 1, ne, GS_TYPE_F32, 0);
@@ -621,8 +613,7 @@ Test(kv, empty_arrays_of_every_type)
 Test(kv, every_value_type_reads_back)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 14);
+    tu_raw_start(&b, 0, 14);
     gsw_raw_kv_head(&b, "u8", 2, GS_VALUE_U8);
     gsw_put_u8(&b, 250);
     gsw_raw_kv_head(&b, "i8", 2, GS_VALUE_I8);

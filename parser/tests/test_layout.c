@@ -7,92 +7,86 @@
 #define STRICT GS_PROFILE_STRICT
 #define LENIENT GS_PROFILE_LENIENT
 
-/* Two F32 tensors of 8 elements (32 bytes each) with the given offsets; data section of
- * data_bytes bytes after the padding. Returns the offset of the second info in *second. */
-static void two_tensors(gsw_bytes *b, uint64_t off_a, uint64_t off_b, size_t data_bytes,
-                        size_t *first, size_t *second)
+/* Two F32 tensors of 8 elements (32 bytes each), "a" at off_a and "b" at off_b, then
+ * data_bytes of data: what strict and lenient say, each naming the offset field of record
+ * strict_at or lenient_at when it fails. */
+typedef struct two_tensors {
+    uint64_t off_a, off_b;
+    size_t data_bytes;
+    gs_status strict;
+    size_t strict_at;
+    gs_status lenient;
+    size_t lenient_at;
+} two_tensors;
+
+static void expect_two_tensors(const two_tensors *cases, size_t n)
 {
-    uint64_t ne[1] = {8};
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, 2, 0);
-    *first = gsw_raw_tensor(b, "a", 1, ne, GS_TYPE_F32, off_a);
-    *second = gsw_raw_tensor(b, "b", 1, ne, GS_TYPE_F32, off_b);
-    gsw_pad_to(b, 32);
-    gsw_put_fill(b, 0, data_bytes);
+    for (size_t i = 0; i < n; i++) {
+        const two_tensors *c = &cases[i];
+        const tu_tensor t[2] = {{"a", 1, {8}, GS_TYPE_F32, c->off_a},
+                                {"b", 1, {8}, GS_TYPE_F32, c->off_b}};
+        gsw_bytes b;
+        size_t at[2];
+        tu_tensor_file(&b, t, 2, c->data_bytes, at);
+        TU_EXPECT(&b, STRICT, c->strict,
+                  c->strict == GS_OK ? 0 : gsw_raw_offset_field(at[c->strict_at], 1, 1));
+        TU_EXPECT(&b, LENIENT, c->lenient,
+                  c->lenient == GS_OK ? 0 : gsw_raw_offset_field(at[c->lenient_at], 1, 1));
+        gsw_bytes_free(&b);
+    }
 }
 
 Test(layout, packed_offsets_in_strict)
 {
-    gsw_bytes b;
-    size_t a, s;
-    two_tensors(&b, 0, 32, 64, &a, &s);
-    TU_EXPECT(&b, STRICT, GS_OK, 0);
-    gsw_bytes_free(&b);
-
-    two_tensors(&b, 0, 48, 96, &a, &s); /* misaligned */
-    TU_EXPECT(&b, STRICT, GS_E_MISALIGNED_OFFSET, gsw_raw_offset_field(s, 1, 1));
-    TU_EXPECT(&b, LENIENT, GS_OK, 0);
-    gsw_bytes_free(&b);
-
-    two_tensors(&b, 0, 64, 96, &a, &s); /* a gap */
-    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(s, 1, 1));
-    TU_EXPECT(&b, LENIENT, GS_OK, 0);
-    gsw_bytes_free(&b);
-
-    two_tensors(&b, 32, 0, 64, &a, &s); /* reordered */
-    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(a, 1, 1));
-    TU_EXPECT(&b, LENIENT, GS_OK, 0);
-    gsw_bytes_free(&b);
-
-    two_tensors(&b, 0, 0, 64, &a, &s); /* aliasing */
-    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(s, 1, 1));
-    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(s, 1, 1));
-    gsw_bytes_free(&b);
+    static const two_tensors cases[] = {
+        {0, 32, 64, GS_OK, 0, GS_OK, 0},
+        {0, 48, 96, GS_E_MISALIGNED_OFFSET, 1, GS_OK, 0},              /* misaligned */
+        {0, 64, 96, GS_E_OFFSET_NOT_PACKED, 1, GS_OK, 0},              /* a gap */
+        {32, 0, 64, GS_E_OFFSET_NOT_PACKED, 0, GS_OK, 0},              /* reordered */
+        {0, 0, 64, GS_E_OFFSET_NOT_PACKED, 1, GS_E_TENSOR_OVERLAP, 1}, /* aliasing */
+    };
+    expect_two_tensors(cases, sizeof cases / sizeof cases[0]);
 }
 
 Test(layout, lenient_overlap_detection)
 {
-    uint64_t ne8[1] = {8};
-    uint64_t ne0[2] = {8, 0};
-    gsw_bytes b;
-    /* partial overlap, listed out of order: the later record is the one reported */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 0);
-    gsw_raw_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 64);
-    gsw_raw_tensor(&b, "b", 1, ne8, GS_TYPE_F32, 0);
-    size_t c = gsw_raw_tensor(&b, "c", 1, ne8, GS_TYPE_F32, 16);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 96);
-    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(c, 1, 1));
-    gsw_bytes_free(&b);
-    /* empty tensors may share an offset with anything */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 0);
-    gsw_raw_tensor(&b, "a", 1, ne8, GS_TYPE_F32, 0);
-    gsw_raw_tensor(&b, "e", 2, ne0, GS_TYPE_F32, 0);
-    gsw_raw_tensor(&b, "f", 2, ne0, GS_TYPE_F32, 0);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 32);
-    TU_EXPECT(&b, LENIENT, GS_OK, 0);
-    gsw_bytes_free(&b);
-    /* a tensor inside a long one, listed after a tensor that follows the long one */
-    uint64_t ne32[1] = {32};
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 0);
-    gsw_raw_tensor(&b, "long", 1, ne32, GS_TYPE_F32, 0);
-    gsw_raw_tensor(&b, "after", 1, ne8, GS_TYPE_F32, 128);
-    size_t in = gsw_raw_tensor(&b, "in", 1, ne8, GS_TYPE_F32, 96);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 160);
-    TU_EXPECT(&b, LENIENT, GS_E_TENSOR_OVERLAP, gsw_raw_offset_field(in, 2, 1));
-    gsw_bytes_free(&b);
+    /* three records each; the status lenient gives and, for an overlap, the record reported */
+    static const struct {
+        tu_tensor t[3];
+        size_t data_bytes;
+        gs_status want;
+        size_t reported;
+    } cases[] = {
+        /* partial overlap, listed out of order: the later record is the one reported */
+        {{{"a", 1, {8}, GS_TYPE_F32, 64}, {"b", 1, {8}, GS_TYPE_F32, 0},
+          {"c", 1, {8}, GS_TYPE_F32, 16}},
+         96, GS_E_TENSOR_OVERLAP, 2},
+        /* empty tensors may share an offset with anything */
+        {{{"a", 1, {8}, GS_TYPE_F32, 0}, {"e", 2, {8, 0}, GS_TYPE_F32, 0},
+          {"f", 2, {8, 0}, GS_TYPE_F32, 0}},
+         32, GS_OK, 0},
+        /* a tensor inside a long one, listed after a tensor that follows the long one */
+        {{{"long", 1, {32}, GS_TYPE_F32, 0}, {"after", 1, {8}, GS_TYPE_F32, 128},
+          {"in", 1, {8}, GS_TYPE_F32, 96}},
+         160, GS_E_TENSOR_OVERLAP, 2},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        gsw_bytes b;
+        size_t at[3];
+        tu_tensor_file(&b, cases[i].t, 3, cases[i].data_bytes, at);
+        const tu_tensor *r = &cases[i].t[cases[i].reported];
+        TU_EXPECT(&b, LENIENT, cases[i].want,
+                  cases[i].want == GS_OK
+                      ? 0
+                      : gsw_raw_offset_field(at[cases[i].reported], strlen(r->name), r->n_dims));
+        gsw_bytes_free(&b);
+    }
 }
 
 /* Two I8 tensors: "a" of 33 bytes at 0, "b" of 31 bytes at off_b; returns b's info offset. */
 static size_t i8_pair(gsw_bytes *b, uint64_t off_b)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, 2, 0);
+    tu_raw_start(b, 2, 0);
     gsw_raw_tensor(b, "a", 1, (const uint64_t[]){33}, GS_TYPE_I8, 0);
     size_t second = gsw_raw_tensor(b, "b", 1, (const uint64_t[]){31}, GS_TYPE_I8, off_b);
     gsw_pad_to(b, 32);
@@ -116,30 +110,22 @@ Test(layout, overlap_of_one_byte)
 
 Test(layout, data_must_lie_inside_the_file)
 {
-    gsw_bytes b;
-    size_t a, s;
-    two_tensors(&b, 0, 32, 63, &a, &s); /* one byte short */
-    TU_EXPECT(&b, STRICT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(s, 1, 1));
-    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(s, 1, 1));
-    gsw_bytes_free(&b);
-
-    /* Bleeding Llama: an offset far past the end of the file */
-    two_tensors(&b, 0, 1ull << 40, 64, &a, &s);
-    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(s, 1, 1));
-    gsw_bytes_free(&b);
-    /* an offset whose sum with the data start wraps */
-    two_tensors(&b, 0, UINT64_MAX - 31, 64, &a, &s);
-    TU_EXPECT(&b, LENIENT, GS_E_DATA_OUTSIDE_FILE, gsw_raw_offset_field(s, 1, 1));
-    TU_EXPECT(&b, STRICT, GS_E_OFFSET_NOT_PACKED, gsw_raw_offset_field(s, 1, 1));
-    gsw_bytes_free(&b);
+    static const two_tensors cases[] = {
+        /* one byte short */
+        {0, 32, 63, GS_E_DATA_OUTSIDE_FILE, 1, GS_E_DATA_OUTSIDE_FILE, 1},
+        /* Bleeding Llama: an offset far past the end of the file */
+        {0, 1ull << 40, 64, GS_E_OFFSET_NOT_PACKED, 1, GS_E_DATA_OUTSIDE_FILE, 1},
+        /* an offset whose sum with the data start wraps */
+        {0, UINT64_MAX - 31, 64, GS_E_OFFSET_NOT_PACKED, 1, GS_E_DATA_OUTSIDE_FILE, 1},
+    };
+    expect_two_tensors(cases, sizeof cases / sizeof cases[0]);
 }
 
 Test(layout, padding_before_data_must_exist)
 {
     uint64_t ne[2] = {8, 0}; /* an empty tensor still needs the data section to start */
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 0);
+    tu_raw_start(&b, 1, 0);
     gsw_raw_tensor(&b, "e", 2, ne, GS_TYPE_F32, 0);
     size_t info_end = b.len;
     cr_assert_neq(info_end % 32, 0);
@@ -193,9 +179,7 @@ Test(layout, alignment_is_relative_to_the_gguf_start)
 {
     /* The same GGUF embedded at an odd offset in a larger buffer (llama.cpp #28993) reads the
      * same tensor data. */
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 64);
+    gsw_bytes b = tu_small(64);
     uint8_t *outer = malloc(b.len + 7);
     memset(outer, 0xEE, 7);
     memcpy(outer + 7, b.data, b.len);

@@ -57,8 +57,7 @@ Test(limits, kv_and_tensor_counts)
 Test(limits, string_length_applies_to_keys_values_and_names)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 2);
+    tu_raw_start(&b, 1, 2);
     gsw_raw_kv_str(&b, "abcdefgh", "x");               /* key of 8 bytes */
     size_t v = gsw_raw_kv_str(&b, "k", "0123456789"); /* value of 10 bytes */
     uint64_t ne[1] = {1};
@@ -75,8 +74,7 @@ Test(limits, string_length_applies_to_keys_values_and_names)
     EXPECT_WITH(&b, &o, GS_E_LIMIT_STRING_LENGTH, v + 8 + 1 + 4);
     /* raise the value limit out of the way: only key and name remain */
     gsw_bytes c;
-    gsw_bytes_init(&c);
-    gsw_raw_header(&c, 3, 1, 1);
+    tu_raw_start(&c, 1, 1);
     gsw_raw_kv_str(&c, "abcdefgh", "x");
     t = gsw_raw_tensor(&c, "name_of_9", 1, ne, GS_TYPE_F32, 0);
     gsw_pad_to(&c, 32);
@@ -92,8 +90,7 @@ Test(limits, string_length_applies_to_keys_values_and_names)
 Test(limits, array_length)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 2);
+    tu_raw_start(&b, 0, 2);
     size_t a = gsw_raw_kv_head(&b, "a", 1, GS_VALUE_ARRAY);
     gsw_put_u32(&b, GS_VALUE_U16);
     gsw_put_u64(&b, 5);
@@ -118,9 +115,7 @@ Test(limits, array_length)
 
 Test(limits, alignment)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 64);
+    gsw_bytes b = tu_small(64);
     gs_options o;
     gs_options_init(&o);
     o.limits.max_alignment = 64;

@@ -28,9 +28,7 @@ static gs_file *open_meta(const gsw_bytes *b, gs_profile profile)
  * takes 32 bytes, b 32 more. */
 static size_t data_offset_of_small_file(void)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     size_t n = b.len - 64;
     gsw_bytes_free(&b);
     return n;
@@ -38,9 +36,7 @@ static size_t data_offset_of_small_file(void)
 
 Test(metadata_only, a_header_only_file_opens_in_both_profiles)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     size_t full = b.len, data_at = data_offset_of_small_file();
     gs_file *whole = open_meta(&b, GS_PROFILE_STRICT);
     gs_tensor_info t0;
@@ -79,9 +75,7 @@ Test(metadata_only, a_header_only_file_opens_in_both_profiles)
  * and what data is whole is listed as in the file and decodes. */
 Test(metadata_only, every_cut_inside_the_padding_or_the_data)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     size_t full = b.len, data_at = data_offset_of_small_file();
     gs_file *whole = open_meta(&b, GS_PROFILE_STRICT);
     gs_layout wl;
@@ -114,9 +108,7 @@ Test(metadata_only, every_cut_inside_the_padding_or_the_data)
 /* A complete file reads exactly as without the option. */
 Test(metadata_only, a_complete_file_is_unchanged)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     gs_file *f = open_meta(&b, GS_PROFILE_STRICT);
     gs_layout l;
     gs_file_layout(f, &l);
@@ -131,34 +123,29 @@ Test(metadata_only, a_complete_file_is_unchanged)
  * tensors sharing bytes that are in the file; key-values are checked as ever. */
 Test(metadata_only, everything_else_is_still_checked)
 {
-    uint64_t ne[1] = {8};
+    /* "c" where 32 is expected: strict refuses the gap */
+    static const tu_tensor gap[] = {{"a", 1, {8}, GS_TYPE_F32, 0}, {"c", 1, {8}, GS_TYPE_F32, 64}};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
-    gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t c = gsw_raw_tensor(&b, "c", 1, ne, GS_TYPE_F32, 64); /* expected 32 */
-    gsw_pad_to(&b, 32);
+    size_t at[2];
+    tu_tensor_file(&b, gap, 2, 0, at);
     gs_options o = meta_options(GS_PROFILE_STRICT);
     gs_error e;
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_E_OFFSET_NOT_PACKED);
-    cr_expect_eq(e.offset, gsw_raw_offset_field(c, 1, 1));
+    cr_expect_eq(e.offset, gsw_raw_offset_field(at[1], 1, 1));
     gsw_bytes_free(&b);
 
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
-    gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t x = gsw_raw_tensor(&b, "x", 1, ne, GS_TYPE_F32, 16); /* overlaps a */
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 48); /* both in the file */
+    /* "x" overlaps "a", both in the file */
+    static const tu_tensor overlap[] = {{"a", 1, {8}, GS_TYPE_F32, 0},
+                                        {"x", 1, {8}, GS_TYPE_F32, 16}};
+    tu_tensor_file(&b, overlap, 2, 48, at);
     o = meta_options(GS_PROFILE_LENIENT);
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_E_TENSOR_OVERLAP);
-    cr_expect_eq(e.offset, gsw_raw_offset_field(x, 1, 1));
+    cr_expect_eq(e.offset, gsw_raw_offset_field(at[1], 1, 1));
     gsw_truncate(&b, b.len - 48); /* neither in the file: nothing to overlap */
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_OK, "%s", e.detail);
     gsw_bytes_free(&b);
 
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 0, 1);
+    tu_raw_start(&b, 0, 1);
     size_t k = gsw_raw_kv_u8(&b, "Bad.Key", 1);
     o = meta_options(GS_PROFILE_STRICT);
     cr_expect_eq(tu_open_opts(&b, &o, &e), GS_E_BAD_KEY);
@@ -169,12 +156,10 @@ Test(metadata_only, everything_else_is_still_checked)
 /* With diagnostic mode too: data outside the file is no finding, the other layout rules are. */
 Test(metadata_only, with_diagnostic_mode_only_real_problems_are_findings)
 {
-    uint64_t ne[1] = {8};
+    static const tu_tensor t[] = {{"a", 1, {8}, GS_TYPE_F32, 0}, {"c", 1, {8}, GS_TYPE_F32, 64}};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
-    gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, 0);
-    size_t c = gsw_raw_tensor(&b, "c", 1, ne, GS_TYPE_F32, 64);
+    size_t at[2];
+    tu_tensor_file(&b, t, 2, TU_NO_DATA, at);
     gs_options o = meta_options(GS_PROFILE_STRICT);
     o.diagnostic = true;
     gs_file *f = NULL;
@@ -183,7 +168,7 @@ Test(metadata_only, with_diagnostic_mode_only_real_problems_are_findings)
     cr_assert_eq(gs_file_finding_count(f), 1);
     cr_assert_eq(gs_file_finding(f, 0, &e), GS_OK);
     cr_expect_eq(e.status, GS_E_OFFSET_NOT_PACKED);
-    cr_expect_eq(e.offset, gsw_raw_offset_field(c, 1, 1));
+    cr_expect_eq(e.offset, gsw_raw_offset_field(at[1], 1, 1));
     gs_layout l;
     gs_file_layout(f, &l);
     cr_expect_eq(l.tensors_outside, 2);
@@ -196,8 +181,7 @@ Test(metadata_only, described_size_that_overflows)
 {
     uint64_t ne[1] = {8};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 1, 0);
+    tu_raw_start(&b, 1, 0);
     gsw_raw_tensor(&b, "a", 1, ne, GS_TYPE_F32, UINT64_MAX - 64);
     gs_file *f = open_meta(&b, GS_PROFILE_LENIENT);
     gs_layout l;
@@ -211,24 +195,21 @@ Test(metadata_only, described_size_that_overflows)
 /* Sets: every part is opened with the option. */
 Test(metadata_only, split_sets_of_header_only_parts)
 {
-    gsw_bytes p1, p2;
-    gsw_bytes_init(&p1);
-    gsw_bytes_init(&p2);
-    uint64_t ne[1] = {8};
-    gsw_raw_header(&p1, 3, 1, 3);
-    gsw_raw_kv_u8(&p1, "split.no", 0);
-    gsw_raw_kv_u8(&p1, "split.count", 2);
-    gsw_raw_kv_u8(&p1, "split.tensors.count", 2);
-    gsw_raw_tensor(&p1, "a", 1, ne, GS_TYPE_F32, 0);
-    gsw_pad_to(&p1, 32);
-    gsw_raw_header(&p2, 3, 1, 3);
-    gsw_raw_kv_u8(&p2, "split.no", 1);
-    gsw_raw_kv_u8(&p2, "split.count", 2);
-    gsw_raw_kv_u8(&p2, "split.tensors.count", 2);
-    gsw_raw_tensor(&p2, "b", 1, ne, GS_TYPE_F32, 0);
-    gsw_pad_to(&p2, 32);
-    const void *data[2] = {p1.data, p2.data};
-    size_t sizes[2] = {p1.len, p2.len};
+    /* two parts of one F32 tensor each ("a", "b"), header only */
+    gsw_bytes p[2];
+    const void *data[2];
+    size_t sizes[2];
+    for (uint8_t i = 0; i < 2; i++) {
+        uint64_t ne[1] = {8};
+        tu_raw_start(&p[i], 1, 3);
+        gsw_raw_kv_u8(&p[i], "split.no", i);
+        gsw_raw_kv_u8(&p[i], "split.count", 2);
+        gsw_raw_kv_u8(&p[i], "split.tensors.count", 2);
+        gsw_raw_tensor(&p[i], i == 0 ? "a" : "b", 1, ne, GS_TYPE_F32, 0);
+        gsw_pad_to(&p[i], 32);
+        data[i] = p[i].data;
+        sizes[i] = p[i].len;
+    }
     gs_options o = meta_options(GS_PROFILE_STRICT);
     gs_split *s = NULL;
     gs_error e;
@@ -236,6 +217,6 @@ Test(metadata_only, split_sets_of_header_only_parts)
     cr_assert_eq(gs_open_split_memory(data, sizes, 2, &o, &s, &e), GS_OK, "%s", e.detail);
     cr_expect_eq(gs_split_tensor_count(s), 2);
     gs_split_close(s);
-    gsw_bytes_free(&p1);
-    gsw_bytes_free(&p2);
+    gsw_bytes_free(&p[0]);
+    gsw_bytes_free(&p[1]);
 }

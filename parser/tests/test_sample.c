@@ -6,15 +6,6 @@
 
 #include "test_util.h"
 
-static uint64_t rd(const uint8_t *p, unsigned n)
-{
-    uint64_t v = 0;
-    for (unsigned i = n; i-- > 0;) {
-        v = v << 8 | p[i];
-    }
-    return v;
-}
-
 static unsigned scalar_size(uint32_t t)
 {
     static const unsigned sizes[] = {1, 1, 2, 2, 4, 4, 4, 1, 0, 0, 8, 8, 8};
@@ -25,7 +16,7 @@ static unsigned scalar_size(uint32_t t)
 static void check_element(const gs_file *f, size_t idx, bool array, uint64_t i, uint32_t t,
                           const uint8_t *p)
 {
-    uint64_t raw = rd(p, scalar_size(t));
+    uint64_t raw = gsw_le_at(p, scalar_size(t));
     gs_status st = GS_E_INTERNAL;
     uint64_t got = 0;
     union {
@@ -56,7 +47,7 @@ static void check_element(const gs_file *f, size_t idx, bool array, uint64_t i, 
 static size_t check_string(const gs_file *f, size_t idx, bool array, uint64_t i,
                            const uint8_t *p)
 {
-    uint64_t n = rd(p, 8);
+    uint64_t n = gsw_le_at(p, 8);
     gs_str s;
     gs_status st = array ? gs_kv_get_array_string(f, idx, i, &s) : gs_kv_get_string(f, idx, &s);
     cr_assert_eq(st, GS_OK);
@@ -79,7 +70,7 @@ Test(sample, ggml_written_file_reads_back_exactly)
 
     size_t pos = 24;
     for (size_t k = 0; k < 32; k++) {
-        uint64_t klen = rd(data + pos, 8);
+        uint64_t klen = gsw_le_at(data + pos, 8);
         gs_kv_info info;
         cr_assert_eq(gs_kv_info_at(f, k, &info), GS_OK);
         cr_assert_eq(info.offset, pos);
@@ -89,12 +80,12 @@ Test(sample, ggml_written_file_reads_back_exactly)
         cr_assert_eq(gs_kv_find_n(f, info.key.ptr, info.key.len, &idx), GS_OK);
         cr_assert_eq(idx, k);
         pos += 8 + (size_t)klen;
-        uint32_t type = (uint32_t)rd(data + pos, 4);
+        uint32_t type = (uint32_t)gsw_le_at(data + pos, 4);
         pos += 4;
         cr_assert_eq(info.type, type);
         if (type == GS_VALUE_ARRAY) {
-            uint32_t et = (uint32_t)rd(data + pos, 4);
-            uint64_t cnt = rd(data + pos + 4, 8);
+            uint32_t et = (uint32_t)gsw_le_at(data + pos, 4);
+            uint64_t cnt = gsw_le_at(data + pos + 4, 8);
             pos += 12;
             cr_assert_eq(info.elem_type, et);
             cr_assert_eq(info.count, cnt);
@@ -122,20 +113,20 @@ Test(sample, ggml_written_file_reads_back_exactly)
     for (size_t t = 0; t < 33; t++) {
         gs_tensor_info ti;
         cr_assert_eq(gs_tensor_info_at(f, t, &ti), GS_OK);
-        uint64_t nlen = rd(data + pos, 8);
+        uint64_t nlen = gsw_le_at(data + pos, 8);
         cr_assert_eq(ti.info_offset, pos);
         cr_assert_eq(ti.name.len, nlen);
         cr_assert(memcmp(ti.name.ptr, data + pos + 8, nlen) == 0);
         pos += 8 + (size_t)nlen;
-        uint32_t nd = (uint32_t)rd(data + pos, 4);
+        uint32_t nd = (uint32_t)gsw_le_at(data + pos, 4);
         pos += 4;
         cr_assert_eq(ti.n_dims, nd);
         for (uint32_t j = 0; j < nd; j++, pos += 8) {
-            cr_assert_eq(ti.ne[j], rd(data + pos, 8));
+            cr_assert_eq(ti.ne[j], gsw_le_at(data + pos, 8));
         }
-        cr_assert_eq((uint32_t)ti.type, (uint32_t)rd(data + pos, 4));
+        cr_assert_eq((uint32_t)ti.type, (uint32_t)gsw_le_at(data + pos, 4));
         pos += 4;
-        cr_assert_eq(ti.offset, rd(data + pos, 8));
+        cr_assert_eq(ti.offset, gsw_le_at(data + pos, 8));
         pos += 8;
         cr_assert_eq(ti.offset, running);
         running += (ti.size + 31) / 32 * 32;

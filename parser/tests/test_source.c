@@ -88,9 +88,7 @@ Test(source, devices_directories_and_sockets_are_refused)
 Test(source, nothing_at_the_path)
 {
     expect_refused(in_dir("absent.gguf"), GS_E_NO_SUCH_FILE, "open: No such file or directory");
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     cr_assert_eq(gsw_bytes_save(&b, in_dir("file.gguf")), 0);
     /* a path through a regular file as if it were a directory: ENOTDIR */
     expect_refused(in_dir("file.gguf/x.gguf"), GS_E_NO_SUCH_FILE, "open: Not a directory");
@@ -128,9 +126,7 @@ static int open_descriptors(void)
 
 Test(source, no_descriptor_left_is_an_environment_failure)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     char *path = in_dir("small.gguf");
     cr_assert_eq(gsw_bytes_save(&b, path), 0);
     gsw_bytes_free(&b);
@@ -141,9 +137,7 @@ Test(source, no_descriptor_left_is_an_environment_failure)
 
 static char *write_small(const char *name)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
+    gsw_bytes b = tu_small(32);
     char *path = in_dir(name);
     cr_assert_eq(gsw_bytes_save(&b, path), 0);
     gsw_bytes_free(&b);
@@ -210,10 +204,7 @@ Test(source, reopen_for_data_holds_no_descriptor_and_maps_nothing)
 Test(source, identity_arguments)
 {
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 32);
-    gs_file *f;
-    cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
+    gs_file *f = tu_open_small(&b);
     gs_identity id;
     memset(&id, 0x5a, sizeof id);
     cr_assert_eq(gs_file_identity(f, &id), GS_E_NOT_FOUND, "a buffer is no file");

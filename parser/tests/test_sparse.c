@@ -31,8 +31,7 @@ Test(sparse, two_and_a_half_gib_file_opens_without_touching_data)
     int fd = mkstemp(path);
     cr_assert_geq(fd, 0);
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 1);
+    tu_raw_start(&b, 3, 1);
     gsw_raw_kv_str(&b, "general.architecture", "sparse");
     uint64_t big[2] = {16384, 40960}; /* 2.5 GiB of f32 */
     uint64_t ne[1] = {1024};

@@ -16,8 +16,7 @@ typedef struct part_spec {
 
 static void build_part(gsw_bytes *b, const part_spec *p)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, p->tensor ? 1 : 0, p->omit_count ? 2 : 3);
+    tu_raw_start(b, p->tensor ? 1 : 0, p->omit_count ? 2 : 3);
     gsw_raw_kv_head(b, "split.no", 8, (uint32_t)p->no_type);
     if (p->no_type == GS_VALUE_U16) {
         gsw_put_u16(b, (uint16_t)p->no);
@@ -100,31 +99,36 @@ Test(split, consistent_set_from_buffers)
 
 Test(split, inconsistencies)
 {
+    /* each set, the status it opens with and, where given, the context that names */
+    static const struct {
+        part_spec parts[2];
+        size_t n;
+        gs_status want;
+        const char *context;
+    } sets[] = {
+        {{{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 0, 2, 2, "b", false}},
+         2, GS_E_SPLIT_NUMBER_MISMATCH, NULL},
+        {{{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 3, 2, "b", false}},
+         2, GS_E_SPLIT_COUNT_MISMATCH, NULL},
+        {{{GS_VALUE_U16, 0, 2, 3, "a", false}, {GS_VALUE_U16, 1, 2, 3, "b", false}},
+         2, GS_E_SPLIT_TENSOR_COUNT_MISMATCH, NULL},
+        {{{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 3, "b", false}},
+         2, GS_E_SPLIT_TENSOR_COUNT_MISMATCH, NULL},
+        {{{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 2, "a", false}},
+         2, GS_E_SPLIT_DUPLICATE_TENSOR, "a"},
+        {{{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 2, "b", true}},
+         2, GS_E_SPLIT_KEY_MISSING, "split.count"},
+        {{{GS_VALUE_STRING, 0, 1, 1, "a", false}}, 1, GS_E_SPLIT_KEY_TYPE, NULL},
+        {{{GS_VALUE_I32, (uint64_t)-1, 1, 1, "a", false}}, 1, GS_E_SPLIT_KEY_TYPE, NULL},
+        {{{GS_VALUE_I32, 0, 1, 1, "a", false}}, 1, GS_OK, NULL},
+    };
     gs_error e;
-    part_spec wrong_no[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
-                             {GS_VALUE_U16, 0, 2, 2, "b", false}};
-    cr_assert_eq(open_parts(wrong_no, 2, NULL, &e), GS_E_SPLIT_NUMBER_MISMATCH);
-    part_spec wrong_count[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
-                                {GS_VALUE_U16, 1, 3, 2, "b", false}};
-    cr_assert_eq(open_parts(wrong_count, 2, NULL, &e), GS_E_SPLIT_COUNT_MISMATCH);
-    part_spec wrong_total[2] = {{GS_VALUE_U16, 0, 2, 3, "a", false},
-                                {GS_VALUE_U16, 1, 2, 3, "b", false}};
-    cr_assert_eq(open_parts(wrong_total, 2, NULL, &e), GS_E_SPLIT_TENSOR_COUNT_MISMATCH);
-    part_spec disagree_total[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false},
-                                   {GS_VALUE_U16, 1, 2, 3, "b", false}};
-    cr_assert_eq(open_parts(disagree_total, 2, NULL, &e), GS_E_SPLIT_TENSOR_COUNT_MISMATCH);
-    part_spec dup[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 2, "a", false}};
-    cr_assert_eq(open_parts(dup, 2, NULL, &e), GS_E_SPLIT_DUPLICATE_TENSOR);
-    cr_assert_str_eq(e.context, "a");
-    part_spec missing[2] = {{GS_VALUE_U16, 0, 2, 2, "a", false}, {GS_VALUE_U16, 1, 2, 2, "b", true}};
-    cr_assert_eq(open_parts(missing, 2, NULL, &e), GS_E_SPLIT_KEY_MISSING);
-    cr_assert_str_eq(e.context, "split.count");
-    part_spec bad_type[1] = {{GS_VALUE_STRING, 0, 1, 1, "a", false}};
-    cr_assert_eq(open_parts(bad_type, 1, NULL, &e), GS_E_SPLIT_KEY_TYPE);
-    part_spec negative[1] = {{GS_VALUE_I32, (uint64_t)-1, 1, 1, "a", false}};
-    cr_assert_eq(open_parts(negative, 1, NULL, &e), GS_E_SPLIT_KEY_TYPE);
-    part_spec i32_ok[1] = {{GS_VALUE_I32, 0, 1, 1, "a", false}};
-    cr_assert_eq(open_parts(i32_ok, 1, NULL, &e), GS_OK);
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        cr_assert_eq(open_parts(sets[i].parts, sets[i].n, NULL, &e), sets[i].want, "set %zu", i);
+        if (sets[i].context != NULL) {
+            cr_assert_str_eq(e.context, sets[i].context, "set %zu", i);
+        }
+    }
     /* a part that is itself malformed reports its own status, naming the part */
     const void *data[1] = {"GGUF\x09"};
     size_t sizes[1] = {5};

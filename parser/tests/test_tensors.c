@@ -12,8 +12,7 @@
 static size_t one_tensor_n(gsw_bytes *b, const void *name, size_t name_len, uint32_t n_dims,
                            const uint64_t *ne, int32_t type)
 {
-    gsw_bytes_init(b);
-    gsw_raw_header(b, 3, 1, 0);
+    tu_raw_start(b, 1, 0);
     size_t at = gsw_raw_tensor_n(b, name, name_len, n_dims, ne, type, 0);
     gsw_pad_to(b, 32);
     gsw_put_fill(b, 0, 4096);
@@ -58,22 +57,22 @@ Test(tensors, names)
 
 Test(tensors, duplicate_names)
 {
+    static const tu_tensor t[] = {
+        {"w", 1, {8}, GS_TYPE_F32, 0},
+        {"w2", 1, {8}, GS_TYPE_F32, 32},
+        {"w", 1, {8}, GS_TYPE_F32, 64},
+    };
     uint64_t ne[1] = {8};
     gsw_bytes b;
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 3, 0);
-    gsw_raw_tensor(&b, "w", 1, ne, GS_TYPE_F32, 0);
-    gsw_raw_tensor(&b, "w2", 1, ne, GS_TYPE_F32, 32);
-    size_t at = gsw_raw_tensor(&b, "w", 1, ne, GS_TYPE_F32, 64);
-    gsw_pad_to(&b, 32);
-    gsw_put_fill(&b, 0, 96);
+    size_t rec[3];
+    tu_tensor_file(&b, t, 3, 96, rec);
+    size_t at = rec[2];
     TU_EXPECT(&b, STRICT, GS_E_DUPLICATE_TENSOR_NAME, at);
     TU_EXPECT(&b, LENIENT, GS_E_DUPLICATE_TENSOR_NAME, at);
     gsw_bytes_free(&b);
 
     /* "w\0a" and "w\0b" collide in ggml (names cut at the NUL); here NUL is refused outright */
-    gsw_bytes_init(&b);
-    gsw_raw_header(&b, 3, 2, 0);
+    tu_raw_start(&b, 2, 0);
     at = gsw_raw_tensor_n(&b, "w\0a", 3, 1, ne, GS_TYPE_F32, 0);
     gsw_raw_tensor_n(&b, "w\0b", 3, 1, ne, GS_TYPE_F32, 32);
     gsw_pad_to(&b, 32);
@@ -88,8 +87,7 @@ Test(tensors, dims)
     uint32_t bad_n[] = {5, 9, 0xFFFFFFFFu};
     for (size_t i = 0; i < 3; i++) {
         gsw_bytes b;
-        gsw_bytes_init(&b);
-        gsw_raw_header(&b, 3, 1, 0);
+        tu_raw_start(&b, 1, 0);
         size_t at = b.len;
         gsw_put_cstr(&b, "t");
         gsw_put_u32(&b, bad_n[i]);
@@ -231,9 +229,7 @@ Test(tensors, size_arithmetic_never_wraps)
 
 Test(tensors, getters)
 {
-    gsw_bytes b;
-    gsw_bytes_init(&b);
-    tu_small_file(&b, 64);
+    gsw_bytes b = tu_small(64);
     gs_file *f;
     cr_assert_eq(gs_open_memory(b.data, b.len, NULL, &f, NULL), GS_OK);
     cr_assert_eq(gs_tensor_count(f), 2);

@@ -32,6 +32,35 @@ void tu_small_file(gsw_bytes *b, uint32_t align)
     gsw_pad_to(b, a);
 }
 
+gsw_bytes tu_small(uint32_t align)
+{
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    tu_small_file(&b, align);
+    return b;
+}
+
+void tu_raw_start(gsw_bytes *b, uint64_t n_tensors, uint64_t n_kv)
+{
+    gsw_bytes_init(b);
+    gsw_raw_header(b, 3, n_tensors, n_kv);
+}
+
+void tu_tensor_file(gsw_bytes *b, const tu_tensor *t, size_t n, size_t data_bytes, size_t *at)
+{
+    tu_raw_start(b, n, 0);
+    for (size_t i = 0; i < n; i++) {
+        size_t start = gsw_raw_tensor(b, t[i].name, t[i].n_dims, t[i].ne, t[i].type, t[i].offset);
+        if (at != NULL) {
+            at[i] = start;
+        }
+    }
+    if (data_bytes != TU_NO_DATA) {
+        gsw_pad_to(b, 32);
+        gsw_put_fill(b, 0, data_bytes);
+    }
+}
+
 gs_file *tu_open_small(gsw_bytes *b)
 {
     gsw_bytes_init(b);

@@ -14,6 +14,29 @@
 /* A small valid file: KVs general.architecture="test", general.alignment=align (if align != 0),
  * then two F32 tensors "a" (8 elements) and "b" (4 x 2) with data 0..15 as floats. */
 void tu_small_file(gsw_bytes *b, uint32_t align);
+/* The same in fresh bytes (gsw_bytes_free them). */
+gsw_bytes tu_small(uint32_t align);
+
+/* b initialised with a version 3 header declaring n_tensors tensors and n_kv key-values, the
+ * start of most hand-built files. */
+void tu_raw_start(gsw_bytes *b, uint64_t n_tensors, uint64_t n_kv);
+
+/* One tensor record of tu_tensor_file: its name, n_dims entries of ne, its type and data offset. */
+typedef struct tu_tensor {
+    const char *name;
+    uint32_t n_dims;
+    uint64_t ne[4];
+    int32_t type;
+    uint64_t offset;
+} tu_tensor;
+
+/* tu_tensor_file's data_bytes for a file that ends with its records: no padding, no data. */
+#define TU_NO_DATA SIZE_MAX
+
+/* b initialised and filled with a version 3 file of no key-values and the n records of t, then
+ * (unless data_bytes is TU_NO_DATA) padding to 32 and data_bytes zero bytes. at[i] receives where
+ * record i starts (at may be NULL). */
+void tu_tensor_file(gsw_bytes *b, const tu_tensor *t, size_t n, size_t data_bytes, size_t *at);
 
 /* b initialised and filled with tu_small_file(b, 32), opened in place with default options
  * (aborts when it does not open); the caller closes the file and frees b. */

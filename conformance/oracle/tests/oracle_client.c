@@ -13,6 +13,15 @@
 /* gs_oracle's exit statuses (runner/oracle_main.h). */
 enum { RUNNER_ACCEPTED = 0, RUNNER_REJECTED = 1, RUNNER_UNAVAILABLE = 3 };
 
+int gsx_oracle_start(int argc, char **argv, int min_args, int max_args, const char *usage)
+{
+    if (argc < 1 + min_args || argc > 1 + max_args) {
+        fprintf(stderr, "usage: %s %s\n", argc > 0 ? argv[0] : "oracle test", usage);
+        return 2;
+    }
+    return gsx_oracle_check(argv[1]);
+}
+
 int gsx_oracle_check(const char *oracle)
 {
     char prog[4096];

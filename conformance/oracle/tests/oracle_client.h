@@ -16,6 +16,11 @@
  * when the library is present but does not fit our declarations. */
 int gsx_oracle_check(const char *oracle);
 
+/* The start of each oracle program's main: its arguments (argv[1] the oracle, at least min_args
+ * after the program name, at most max_args), then gsx_oracle_check. 0 to go on; otherwise the
+ * exit status: 2 with "usage: PROGRAM <usage>" on stderr, or gsx_oracle_check's. */
+int gsx_oracle_start(int argc, char **argv, int min_args, int max_args, const char *usage);
+
 typedef enum gsx_verdict {
     GSX_ACCEPTED = 0,
     GSX_REJECTED = 1,

@@ -52,6 +52,24 @@ static void *grow(void *p, size_t n, size_t elem)
     return p;
 }
 
+/* Appends a zeroed element of elem bytes to the array of *n elements whose pointer (of any
+ * object type) is at field: the element, or NULL (the array unchanged) when out of memory. The
+ * pointer is read and stored with memcpy, so no access goes through the wrong pointer type. */
+static void *append(void *field, size_t *n, size_t elem)
+{
+    void *arr;
+    memcpy(&arr, field, sizeof arr);
+    void *p = grow(arr, *n, elem);
+    if (p == NULL) {
+        return NULL;
+    }
+    memcpy(field, &p, sizeof p);
+    void *e = (char *)p + *n * elem;
+    memset(e, 0, elem);
+    (*n)++;
+    return e;
+}
+
 static int parse_line(const char *line, gsx_view *v)
 {
     char f[10][200];
@@ -68,17 +86,10 @@ static int parse_line(const char *line, gsx_view *v)
     }
     if (strncmp(line, "kv ", 3) == 0 &&
         sscanf(line, "kv %199s %199s %199s %199s %199s", f[0], f[1], f[2], f[3], f[4]) == 5) {
-        void *p = grow(v->kv, v->kv_n, sizeof *v->kv);
-        if (p == NULL) {
+        gsx_view_kv *k = append(&v->kv, &v->kv_n, sizeof *v->kv);
+        if (k == NULL || unhex(f[0], &k->key, &k->key_len) != 0) {
             return -1;
         }
-        v->kv = p;
-        gsx_view_kv *k = &v->kv[v->kv_n];
-        memset(k, 0, sizeof *k);
-        if (unhex(f[0], &k->key, &k->key_len) != 0) {
-            return -1;
-        }
-        v->kv_n++;
         k->type = atoi(f[1]);
         k->elem = strcmp(f[2], "-") == 0 ? -1 : atoi(f[2]);
         k->n = strtoull(f[3], NULL, 10);
@@ -88,17 +99,10 @@ static int parse_line(const char *line, gsx_view *v)
     if (strncmp(line, "tensor ", 7) == 0 &&
         sscanf(line, "tensor %199s %199s %199s %199s %199s %199s %199s %199s %199s", f[0], f[1],
                f[2], f[3], f[4], f[5], f[6], f[7], f[8]) == 9) {
-        void *p = grow(v->t, v->t_n, sizeof *v->t);
-        if (p == NULL) {
+        gsx_view_tensor *t = append(&v->t, &v->t_n, sizeof *v->t);
+        if (t == NULL || unhex(f[0], &t->name, &t->name_len) != 0) {
             return -1;
         }
-        v->t = p;
-        gsx_view_tensor *t = &v->t[v->t_n];
-        memset(t, 0, sizeof *t);
-        if (unhex(f[0], &t->name, &t->name_len) != 0) {
-            return -1;
-        }
-        v->t_n++;
         t->type = atoi(f[1]);
         for (int d = 0; d < 4; d++) {
             t->ne[d] = strtoll(f[2 + d], NULL, 10);

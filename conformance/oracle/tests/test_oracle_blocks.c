@@ -121,13 +121,9 @@ out:
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s GS_ORACLE WORK_DIR\n", argv[0]);
-        return 2;
-    }
-    const int check = gsx_oracle_check(argv[1]);
-    if (check != 0) {
-        return check;
+    const int start = gsx_oracle_start(argc, argv, 2, argc, "GS_ORACLE WORK_DIR");
+    if (start != 0) {
+        return start;
     }
     const uint64_t seed = gsx_seed();
     rng_state = seed;

@@ -121,13 +121,9 @@ static void one_case(const char *oracle, const char *dir, const char *name, gsx_
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s GS_ORACLE CORPUS_DIR DISAGREEMENTS_TSV\n", argv[0]);
-        return 2;
-    }
-    const int check = gsx_oracle_check(argv[1]);
-    if (check != 0) {
-        return check;
+    const int start = gsx_oracle_start(argc, argv, 3, 3, "GS_ORACLE CORPUS_DIR DISAGREEMENTS_TSV");
+    if (start != 0) {
+        return start;
     }
     gsx_list l;
     tally t;

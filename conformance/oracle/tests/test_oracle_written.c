@@ -116,13 +116,9 @@ static void check_file(const char *oracle, const char *path, const gs_kernel *pa
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) {
-        fprintf(stderr, "usage: %s GS_ORACLE WORK_DIR [N_FILES]\n", argv[0]);
-        return 2;
-    }
-    const int check = gsx_oracle_check(argv[1]);
-    if (check != 0) {
-        return check;
+    const int start = gsx_oracle_start(argc, argv, 2, argc, "GS_ORACLE WORK_DIR [N_FILES]");
+    if (start != 0) {
+        return start;
     }
     const int n_files = argc > 3 ? atoi(argv[3]) : 6;
     const uint64_t seed = gsx_seed();
