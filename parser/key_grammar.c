@@ -23,19 +23,35 @@ static uint64_t key_bytes(uint64_t w)
     return (lower | digit | under | dot) & HIGHS;
 }
 
+/* The rules a key and a tensor name share, each with its own status: not empty, no NUL and, in
+ * strict, at most max bytes. True when that settles it (*st says how), false when the strict
+ * rules of the kind come next. */
+typedef struct name_rules {
+    uint64_t max;
+    gs_status empty, has_nul, too_long;
+} name_rules;
+
+static bool check_name(const uint8_t *name, uint64_t len, bool strict, const name_rules *r,
+                       gs_status *st)
+{
+    *st = GS_OK;
+    if (len == 0) {
+        *st = r->empty;
+    } else if (memchr(name, 0, (size_t)len) != NULL) {
+        *st = r->has_nul;
+    } else if (strict && len > r->max) {
+        *st = r->too_long;
+    }
+    return *st != GS_OK || !strict;
+}
+
 gs_status gsi_check_key(const uint8_t *key, uint64_t len, bool strict)
 {
-    if (len == 0) {
-        return GS_E_EMPTY_KEY;
-    }
-    if (memchr(key, 0, (size_t)len) != NULL) {
-        return GS_E_KEY_HAS_NUL;
-    }
-    if (!strict) {
-        return GS_OK;
-    }
-    if (len > GSI_MAX_KEY_BYTES) {
-        return GS_E_BAD_KEY;
+    static const name_rules rules = {GSI_MAX_KEY_BYTES, GS_E_EMPTY_KEY, GS_E_KEY_HAS_NUL,
+                                     GS_E_BAD_KEY};
+    gs_status st;
+    if (check_name(key, len, strict, &rules, &st)) {
+        return st;
     }
     /* [a-z0-9_]+(\.[a-z0-9_]+)* : every byte a key byte or a dot, eight at a time (every key of
      * a file is checked), then no dot first, last or after another one (an empty segment). */
@@ -68,17 +84,11 @@ gs_status gsi_check_key(const uint8_t *key, uint64_t len, bool strict)
 
 gs_status gsi_check_tensor_name(const uint8_t *name, uint64_t len, bool strict)
 {
-    if (len == 0) {
-        return GS_E_TENSOR_NAME_EMPTY;
-    }
-    if (memchr(name, 0, (size_t)len) != NULL) {
-        return GS_E_TENSOR_NAME_HAS_NUL;
-    }
-    if (!strict) {
-        return GS_OK;
-    }
-    if (len > GSI_MAX_NAME_BYTES) {
-        return GS_E_TENSOR_NAME_TOO_LONG;
+    static const name_rules rules = {GSI_MAX_NAME_BYTES, GS_E_TENSOR_NAME_EMPTY,
+                                     GS_E_TENSOR_NAME_HAS_NUL, GS_E_TENSOR_NAME_TOO_LONG};
+    gs_status st;
+    if (check_name(name, len, strict, &rules, &st)) {
+        return st;
     }
     if (!gsi_utf8_valid(name, (size_t)len)) {
         return GS_E_INVALID_UTF8;
