@@ -1,6 +1,7 @@
 /* Moving a whole buffer through a file descriptor: the one loop of the tree that goes on after a
  * short read or write and retries an interrupted call, for pipes, sockets and files alike (the
- * plugin host's frames, the parent's side of them, dequant's output file). */
+ * plugin host's frames, the parent's side of them, dequant's output file, the oracle's
+ * requests). */
 #ifndef GGUFSAFE_FD_IO_H
 #define GGUFSAFE_FD_IO_H
 
