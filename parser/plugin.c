@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "error.h"
+#include "fd_io.h"
 #include "le_load.h"
 #include "plugin_proto.h"
 #include "plugin_table.h"
@@ -119,46 +120,24 @@ static bool wait_fd(gs_plugin *p, short events, int64_t deadline)
     }
 }
 
-typedef enum io_result { IO_OK, IO_EOF, IO_TIMEOUT } io_result;
+typedef struct io_wait {
+    gs_plugin *p;
+    int64_t deadline;
+} io_wait;
 
-static io_result send_all(gs_plugin *p, const void *data, size_t n, int64_t deadline)
+static bool io_ready(void *ctx, short events)
 {
-    const uint8_t *b = data;
-    while (n > 0) {
-        if (!wait_fd(p, POLLOUT, deadline)) {
-            return IO_TIMEOUT;
-        }
-        ssize_t w = send(p->sock, b, n, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (w < 0 && (errno == EINTR || errno == EAGAIN)) {
-            continue;
-        }
-        if (w <= 0) {
-            return IO_EOF;
-        }
-        b += w;
-        n -= (size_t)w;
-    }
-    return IO_OK;
+    const io_wait *w = ctx;
+    return wait_fd(w->p, events, w->deadline);
 }
 
-static io_result recv_all(gs_plugin *p, void *data, size_t n, int64_t deadline)
+/* Sends or receives all n bytes on the socket, draining stderr while it waits (wait_fd). */
+static gsi_fd_result sock_all(gs_plugin *p, gsi_fd_op op, const void *src, void *dst, size_t n,
+                              int64_t deadline)
 {
-    uint8_t *b = data;
-    while (n > 0) {
-        if (!wait_fd(p, POLLIN, deadline)) {
-            return IO_TIMEOUT;
-        }
-        ssize_t r = recv(p->sock, b, n, MSG_DONTWAIT);
-        if (r < 0 && (errno == EINTR || errno == EAGAIN)) {
-            continue;
-        }
-        if (r <= 0) {
-            return IO_EOF;
-        }
-        b += r;
-        n -= (size_t)r;
-    }
-    return IO_OK;
+    io_wait w = {p, deadline};
+    gsi_fd_io io = {p->sock, op, 0, io_ready, &w};
+    return gsi_fd_all(&io, src, dst, n);
 }
 
 static const char *signal_name(int sig)
@@ -232,9 +211,9 @@ __attribute__((format(printf, 2, 3))) static gs_status fail_plugin(gs_plugin *p,
 }
 
 /* The child ended or stopped answering: why, from its exit status. */
-static gs_status child_lost(gs_plugin *p, io_result r, const char *during)
+static gs_status child_lost(gs_plugin *p, gsi_fd_result r, const char *during)
 {
-    if (r == IO_TIMEOUT) {
+    if (r == GSI_FD_TIMEOUT) {
         reap(p, true);
         return fail_plugin(p, "did not answer within %u ms %s (hung; killed)", p->timeout_ms,
                            during);
@@ -254,8 +233,8 @@ static gs_status read_frame(gs_plugin *p, uint32_t *kind, uint32_t *len, uint32_
 {
     int64_t deadline = now_ms() + p->timeout_ms;
     uint8_t h[GSI_PF_HEADER];
-    io_result r = recv_all(p, h, sizeof h, deadline);
-    if (r != IO_OK) {
+    gsi_fd_result r = sock_all(p, GSI_FD_RECV, NULL, h, sizeof h, deadline);
+    if (r != GSI_FD_OK) {
         return child_lost(p, r, during);
     }
     *kind = gsi_load_u32le(h);
@@ -265,8 +244,8 @@ static gs_status read_frame(gs_plugin *p, uint32_t *kind, uint32_t *len, uint32_
         return fail_plugin(p, "sent a frame of %u bytes (kind %u) %s, more than the %u allowed",
                            *len, *kind, during, max);
     }
-    r = recv_all(p, p->buf, *len, deadline);
-    if (r != IO_OK) {
+    r = sock_all(p, GSI_FD_RECV, NULL, p->buf, *len, deadline);
+    if (r != GSI_FD_OK) {
         return child_lost(p, r, during);
     }
     return GS_OK;
@@ -284,11 +263,11 @@ static gs_status child_decode(gs_plugin *p, int32_t type, const void *src, size_
         head[GSI_PF_HEADER + 4 + i] = (uint8_t)((uint32_t)n_elems >> (8 * i));
     }
     int64_t deadline = now_ms() + p->timeout_ms;
-    io_result r = send_all(p, head, sizeof head, deadline);
-    if (r == IO_OK) {
-        r = send_all(p, src, src_bytes, deadline);
+    gsi_fd_result r = sock_all(p, GSI_FD_SEND, head, NULL, sizeof head, deadline);
+    if (r == GSI_FD_OK) {
+        r = sock_all(p, GSI_FD_SEND, src, NULL, src_bytes, deadline);
     }
-    if (r != IO_OK) {
+    if (r != GSI_FD_OK) {
         return child_lost(p, r, during);
     }
     uint32_t kind, len;

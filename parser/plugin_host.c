@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "dispatch.h"
+#include "fd_io.h"
 #include "ggufsafe_plugin.h"
 #include "le_load.h"
 #include "plugin_proto.h"
@@ -32,45 +33,11 @@ static uint8_t *guard_at;   /* first byte of the guard pages */
 static size_t out_room;     /* bytes before the guard */
 static uint8_t *canary_at;  /* where this call's canary begins */
 
-static bool write_all(int fd, const void *p, size_t n)
-{
-    const uint8_t *b = p;
-    while (n > 0) {
-        ssize_t w = write(fd, b, n);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return false;
-        }
-        b += w;
-        n -= (size_t)w;
-    }
-    return true;
-}
-
-static bool read_all(int fd, void *p, size_t n)
-{
-    uint8_t *b = p;
-    while (n > 0) {
-        ssize_t r = read(fd, b, n);
-        if (r < 0 && errno == EINTR) {
-            continue;
-        }
-        if (r <= 0) {
-            return false;
-        }
-        b += r;
-        n -= (size_t)r;
-    }
-    return true;
-}
-
 static void send_frame(uint32_t kind, const void *payload, uint32_t len)
 {
     uint8_t h[GSI_PF_HEADER];
     gsi_pf_header(h, kind, len);
-    if (!write_all(1, h, sizeof h) || (len > 0 && !write_all(1, payload, len))) {
+    if (!gsi_write_all(1, h, sizeof h) || (len > 0 && !gsi_write_all(1, payload, len))) {
         _exit(3); /* the parent is gone */
     }
 }
@@ -177,8 +144,8 @@ static int decode_one(const gs_plugin_table *t, const uint8_t *in, uint32_t len)
     for (unsigned i = 0; i < 4; i++) {
         head[GSI_PF_HEADER + i] = (uint8_t)((uint32_t)rc >> (8 * i));
     }
-    if (!write_all(1, head, sizeof head) ||
-        (rc == 0 && !write_all(1, dst, (size_t)n_elems * sizeof(float)))) {
+    if (!gsi_write_all(1, head, sizeof head) ||
+        (rc == 0 && !gsi_write_all(1, dst, (size_t)n_elems * sizeof(float)))) {
         return 3;
     }
     return 0;
@@ -298,14 +265,14 @@ int gs_plugin_host_main(int argc, char **argv)
     static uint8_t in[GSI_PF_HEADER + 8 + GS_DECODE_CHUNK_BYTES];
     for (;;) {
         uint8_t h[GSI_PF_HEADER];
-        if (!read_all(0, h, sizeof h)) {
+        if (!gsi_read_all(0, h, sizeof h)) {
             return 0; /* the parent closed: done */
         }
         uint32_t kind = gsi_load_u32le(h), len = gsi_load_u32le(h + 4);
         if (kind == GSI_PF_QUIT) {
             return 0;
         }
-        if (kind != GSI_PF_DECODE || len > sizeof in || !read_all(0, in, len)) {
+        if (kind != GSI_PF_DECODE || len > sizeof in || !gsi_read_all(0, in, len)) {
             return 5;
         }
         int st = decode_one(t, in, len);

@@ -238,6 +238,22 @@ static gs_status part_failure(gs_error *err, gs_status st, size_t no, const char
     return st;
 }
 
+/* The end of an open once every part is read (st says how that went): the set's own checks,
+ * then *out, or the set closed on any failure. */
+static gs_status finish_set(gs_split *s, gs_status st, uint64_t declared, gs_split **out,
+                            gs_error *err)
+{
+    if (st == GS_OK) {
+        st = check_set(s, declared, err);
+    }
+    if (st != GS_OK) {
+        gs_split_close(s);
+        return st;
+    }
+    *out = s;
+    return GS_OK;
+}
+
 gs_status gs_open_split_memory(const void *const *data, const size_t *sizes, size_t n_parts,
                                const gs_options *opts, gs_split **out, gs_error *err)
 {
@@ -265,15 +281,7 @@ gs_status gs_open_split_memory(const void *const *data, const size_t *sizes, siz
             st = check_part(s, i, &declared, err);
         }
     }
-    if (st == GS_OK) {
-        st = check_set(s, declared, err);
-    }
-    if (st != GS_OK) {
-        gs_split_close(s);
-        return st;
-    }
-    *out = s;
-    return GS_OK;
+    return finish_set(s, st, declared, out, err);
 }
 
 bool gs_split_name_parse(const char *path, size_t len, gs_split_name *out)
@@ -446,13 +454,5 @@ gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_
     gsi_index_free(&ps.index, &s->mem);
     gsi_mem_free(&s->mem, ps.keys, ps.cap_keys * GSI_FILE_KEY_BYTES);
     gsi_mem_free(&s->mem, path, path_cap);
-    if (st == GS_OK) {
-        st = check_set(s, declared, err);
-    }
-    if (st != GS_OK) {
-        gs_split_close(s);
-        return st;
-    }
-    *out = s;
-    return GS_OK;
+    return finish_set(s, st, declared, out, err);
 }

@@ -92,6 +92,7 @@ SHARED_HELPERS = [
     "kernels/le_load.h",      # little-endian loads
     "kernels/block_layout.h", # the named field offsets of every block layout
     "parser/child_process.h", # the one runner of child processes (time limit, captured output)
+    "parser/fd_io.h",         # the one whole-buffer read/write loop on a descriptor
 ]
 
 # Further private headers a layer may include, each for a stated reason.

@@ -25,6 +25,7 @@
 #include "cli_outfile.h"
 #include "cli_source.h"
 #include "commands.h"
+#include "fd_io.h"
 #include "name_filter.h"
 #include "open_notes.h"
 #include "progress.h"
@@ -100,19 +101,10 @@ static bool write_out(tensor_pass *p, const uint8_t *b, size_t n)
     if (p->fd < 0) {
         return fwrite(b, 1, n, p->out) == n;
     }
-    while (n > 0) {
-        ssize_t w = pwrite(p->fd, b, n, (off_t)p->offset);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return false;
-        }
-        b += w;
-        n -= (size_t)w;
-        p->offset += (uint64_t)w;
-    }
-    return true;
+    gsi_fd_io io = {p->fd, GSI_FD_PWRITE, p->offset, NULL, NULL};
+    const gsi_fd_result r = gsi_fd_all(&io, b, NULL, n);
+    p->offset = io.offset;
+    return r == GSI_FD_OK;
 }
 
 /* The f32 bits as they are written: little-endian. */

@@ -321,6 +321,21 @@ static void describe_change(const char *verb, const entry *old, const entry *now
     printf("\n");
 }
 
+/* The manifest lines of the run's scope that the run no longer generates: one line each,
+ * "VERB TYPE/SET: WHY"; how many. */
+static size_t report_unseen(const run *r, const entry_list *manifest, const char *verb,
+                            const char *why)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < manifest->n; i++) {
+        if (!manifest->items[i].seen && in_scope(r, &manifest->items[i])) {
+            printf("%s %s/%s: %s\n", verb, manifest->items[i].type, manifest->items[i].set, why);
+            n++;
+        }
+    }
+    return n;
+}
+
 static int check(const run *r, entry_list *manifest, entry_list *now)
 {
     size_t passed = 0, failed = 0;
@@ -349,13 +364,7 @@ static int check(const run *r, entry_list *manifest, entry_list *now)
             failed++;
         }
     }
-    for (size_t i = 0; i < manifest->n; i++) {
-        if (!manifest->items[i].seen && in_scope(r, &manifest->items[i])) {
-            printf("stale %s/%s: in the manifest but no longer generated\n",
-                   manifest->items[i].type, manifest->items[i].set);
-            failed++;
-        }
-    }
+    failed += report_unseen(r, manifest, "stale", "in the manifest but no longer generated");
     printf("%zu passed, %zu failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
 }
@@ -453,13 +462,8 @@ static int update(run *r, const char *path, entry_list *manifest, entry_list *no
             refused++;
         }
     }
-    for (size_t i = 0; i < manifest->n; i++) {
-        if (!manifest->items[i].seen && in_scope(r, &manifest->items[i])) {
-            printf("refused to drop %s/%s: no longer generated (delete the line by hand)\n",
-                   manifest->items[i].type, manifest->items[i].set);
-            refused++;
-        }
-    }
+    refused += report_unseen(r, manifest, "refused to drop",
+                             "no longer generated (delete the line by hand)");
     if (refused > 0) {
         printf("manifest left unchanged: %zu refused\n", refused);
         return 1;

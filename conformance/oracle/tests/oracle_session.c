@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fd_io.h"
 #include "oracle_proto.h"
 
 struct gsx_session {
@@ -83,22 +84,6 @@ gsx_session *gsx_session_start(const char *oracle)
     return s;
 }
 
-static int write_all(int fd, const void *p, size_t n)
-{
-    while (n > 0) {
-        const ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR) {
-            continue;
-        }
-        if (w <= 0) {
-            return -1;
-        }
-        p = (const char *)p + w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 static double now(void)
 {
     struct timespec ts;
@@ -165,7 +150,7 @@ gsx_verdict gsx_session_report(gsx_session *s, const uint8_t *data, size_t size,
     }
     size_t len = 0;
     int got = -2;
-    if (write_all(s->to_child, head, sizeof head) == 0 && write_all(s->to_child, data, size) == 0) {
+    if (gsi_write_all(s->to_child, head, sizeof head) && gsi_write_all(s->to_child, data, size)) {
         got = read_report(s, timeout_s, &len);
     }
     size_t used = 0;
