@@ -60,13 +60,7 @@ gs_status gs_kv_info_at_sized(const gs_file *file, size_t index, gs_kv_info *out
     if (kv == NULL) {
         return file == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
     }
-    if (out_size == sizeof *out) {
-        fill_kv_info(file, kv, out);
-        return GS_OK;
-    }
-    gs_kv_info info;
-    fill_kv_info(file, kv, &info);
-    gsi_copy_sized(out, out_size, &info, sizeof info);
+    GSI_FILL_SIZED(gs_kv_info, fill_kv_info, file, kv, out, out_size);
     return GS_OK;
 }
 
@@ -79,24 +73,12 @@ gs_status gs_kv_info_at(const gs_file *file, size_t index, gs_kv_info *out)
 
 gs_status gs_kv_find_n(const gs_file *file, const char *key, size_t key_len, size_t *index)
 {
-    if (file == NULL || (key == NULL && key_len > 0) || index == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    uint32_t rec;
-    gsi_name_source names = gsi_kv_names(file);
-    if (!gsi_index_find(&file->kv_index, &names, (const uint8_t *)key, key_len, &rec)) {
-        return GS_E_NOT_FOUND;
-    }
-    *index = rec;
-    return GS_OK;
+    return gsi_file_find(file, false, key, key_len, index);
 }
 
 gs_status gs_kv_find(const gs_file *file, const char *key, size_t *index)
 {
-    if (key == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    return gs_kv_find_n(file, key, strlen(key), index);
+    return gsi_file_find_str(file, false, key, index);
 }
 
 /* The position of a scalar of exactly `type`. */

@@ -31,6 +31,28 @@ gsi_name_source gsi_tensor_names(const gs_file *f)
     return (gsi_name_source){f, tensor_name_at};
 }
 
+gs_status gsi_file_find(const gs_file *file, bool tensors, const char *name, size_t name_len,
+                        size_t *index)
+{
+    if (file == NULL || (name == NULL && name_len > 0) || index == NULL) {
+        return GS_E_INVALID_ARGUMENT;
+    }
+    uint32_t rec;
+    gsi_name_source names = tensors ? gsi_tensor_names(file) : gsi_kv_names(file);
+    if (!gsi_index_find(tensors ? &file->tensor_index : &file->kv_index, &names,
+                        (const uint8_t *)name, name_len, &rec)) {
+        return GS_E_NOT_FOUND;
+    }
+    *index = rec;
+    return GS_OK;
+}
+
+gs_status gsi_file_find_str(const gs_file *file, bool tensors, const char *name, size_t *index)
+{
+    return name == NULL ? GS_E_INVALID_ARGUMENT
+                        : gsi_file_find(file, tensors, name, strlen(name), index);
+}
+
 /* Parses f->size bytes at f->base, or, with refill, as a refilling cursor reads them. */
 static gs_status parse(gs_file *f, const gs_options *opts, gsi_refill *refill, gs_error *err)
 {

@@ -56,13 +56,7 @@ gs_status gs_tensor_info_at_sized(const gs_file *file, size_t index, gs_tensor_i
         return GS_E_OUT_OF_RANGE;
     }
     const gsi_tensor *t = &file->tensors[index];
-    if (out_size == sizeof *out) {
-        fill_tensor_info(file, t, out);
-        return GS_OK;
-    }
-    gs_tensor_info info;
-    fill_tensor_info(file, t, &info);
-    gsi_copy_sized(out, out_size, &info, sizeof info);
+    GSI_FILL_SIZED(gs_tensor_info, fill_tensor_info, file, t, out, out_size);
     return GS_OK;
 }
 
@@ -75,22 +69,10 @@ gs_status gs_tensor_info_at(const gs_file *file, size_t index, gs_tensor_info *o
 
 gs_status gs_tensor_find_n(const gs_file *file, const char *name, size_t name_len, size_t *index)
 {
-    if (file == NULL || (name == NULL && name_len > 0) || index == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    uint32_t rec;
-    gsi_name_source names = gsi_tensor_names(file);
-    if (!gsi_index_find(&file->tensor_index, &names, (const uint8_t *)name, name_len, &rec)) {
-        return GS_E_NOT_FOUND;
-    }
-    *index = rec;
-    return GS_OK;
+    return gsi_file_find(file, true, name, name_len, index);
 }
 
 gs_status gs_tensor_find(const gs_file *file, const char *name, size_t *index)
 {
-    if (name == NULL) {
-        return GS_E_INVALID_ARGUMENT;
-    }
-    return gs_tensor_find_n(file, name, strlen(name), index);
+    return gsi_file_find_str(file, true, name, index);
 }

@@ -304,16 +304,12 @@ typedef void (*render_fn)(cli_out *out, const cert_run *r);
 static gs_status write_with(render_fn fn, const gs_certify *report, const gs_sink *sink,
                             gs_error *err)
 {
-    if (report == NULL) {
-        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "report is NULL");
+    gs_status st;
+    cli_out *out = cli_out_open(report != NULL, "report", sink, &st, err);
+    if (out != NULL) {
+        fn(out, report);
     }
-    cli_out *out = cli_out_new(sink, err);
-    if (out == NULL) {
-        return GS_E_NO_MEMORY;
-    }
-    fn(out, report);
-    return cli_out_done(out, err);
+    return cli_out_close(out, st, err);
 }
 
 gs_status gs_certify_write_text(const gs_certify *report, const gs_sink *sink, gs_error *err)

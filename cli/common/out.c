@@ -174,3 +174,22 @@ gs_status cli_out_done(cli_out *o, gs_error *err)
     free(o);
     return st;
 }
+
+cli_out *cli_out_open(bool given, const char *what, const gs_sink *sink, gs_status *st,
+                      gs_error *err)
+{
+    if (!given) {
+        *st = what != NULL ? gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+                                      "%s is NULL", what)
+                           : cli_null_argument(err);
+        return NULL;
+    }
+    cli_out *o = cli_out_new(sink, err);
+    *st = o != NULL ? GS_OK : GS_E_NO_MEMORY;
+    return o;
+}
+
+gs_status cli_out_close(cli_out *o, gs_status st, gs_error *err)
+{
+    return o != NULL ? cli_out_done(o, err) : st;
+}

@@ -47,4 +47,12 @@ cli_out *cli_out_new(const gs_sink *sink, gs_error *err);
 /* cli_out_finish, then free. */
 gs_status cli_out_done(cli_out *o, gs_error *err);
 
+/* The frame of a public writer: when given (its subject and arguments are there), cli_out_new
+ * with *st GS_OK, or GS_E_NO_MEMORY when that gives NULL; else NULL with *st
+ * GS_E_INVALID_ARGUMENT, "<what> is NULL" in err (what NULL: cli_null_argument's message).
+ * cli_out_close: cli_out_done of what cli_out_open gave, or st when that was NULL. */
+cli_out *cli_out_open(bool given, const char *what, const gs_sink *sink, gs_status *st,
+                      gs_error *err);
+gs_status cli_out_close(cli_out *o, gs_status st, gs_error *err);
+
 #endif

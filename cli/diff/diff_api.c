@@ -571,15 +571,12 @@ gs_status gs_diff_worst_at(const gs_diff *d, size_t i, gs_diff_block *out)
 static gs_status write_with(void (*fn)(cli_out *, const diff_report *), const gs_diff *d,
                             const gs_sink *sink, gs_error *err)
 {
-    if (d == NULL) {
-        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "diff is NULL");
+    gs_status st;
+    cli_out *out = cli_out_open(d != NULL, "diff", sink, &st, err);
+    if (out != NULL) {
+        fn(out, &d->r);
     }
-    cli_out *out = cli_out_new(sink, err);
-    if (out == NULL) {
-        return GS_E_NO_MEMORY;
-    }
-    fn(out, &d->r);
-    return cli_out_done(out, err);
+    return cli_out_close(out, st, err);
 }
 
 gs_status gs_diff_write_text(const gs_diff *d, const gs_sink *sink, gs_error *err)

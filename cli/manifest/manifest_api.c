@@ -289,16 +289,12 @@ void gs_manifest_free(gs_manifest *m)
 
 gs_status gs_manifest_write(const gs_manifest *m, const gs_sink *sink, gs_error *err)
 {
-    if (m == NULL) {
-        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "manifest is NULL");
+    gs_status st;
+    cli_out *out = cli_out_open(m != NULL, "manifest", sink, &st, err);
+    if (out != NULL) {
+        mf_write(out, &m->doc);
     }
-    cli_out *out = cli_out_new(sink, err);
-    if (out == NULL) {
-        return GS_E_NO_MEMORY;
-    }
-    mf_write(out, &m->doc);
-    return cli_out_done(out, err);
+    return cli_out_close(out, st, err);
 }
 
 static gs_status parse(mf_input *in, gs_manifest **out, gs_error *err)
@@ -454,28 +450,23 @@ gs_status gs_manifest_diff_write_json(const gs_manifest_diff *d, const gs_manife
                                       const char *path, const char *manifest_path,
                                       bool tensors_only, const gs_sink *sink, gs_error *err)
 {
-    if (d == NULL || got == NULL || path == NULL || manifest_path == NULL) {
-        return cli_null_argument(err);
+    gs_status st;
+    cli_out *out = cli_out_open(d != NULL && got != NULL && path != NULL && manifest_path != NULL,
+                                NULL, sink, &st, err);
+    if (out != NULL) {
+        mf_diff_write_json(out, d, &got->doc, path, manifest_path, tensors_only);
     }
-    cli_out *out = cli_out_new(sink, err);
-    if (out == NULL) {
-        return GS_E_NO_MEMORY;
-    }
-    mf_diff_write_json(out, d, &got->doc, path, manifest_path, tensors_only);
-    return cli_out_done(out, err);
+    return cli_out_close(out, st, err);
 }
 
 gs_status gs_manifest_diff_write(const gs_manifest_diff *d, const gs_sink *sink, gs_error *err)
 {
-    if (d == NULL) {
-        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "diff is NULL");
+    gs_status st;
+    cli_out *out = cli_out_open(d != NULL, "diff", sink, &st, err);
+    if (out != NULL) {
+        mf_diff_write(out, d);
     }
-    cli_out *out = cli_out_new(sink, err);
-    if (out == NULL) {
-        return GS_E_NO_MEMORY;
-    }
-    mf_diff_write(out, d);
-    return cli_out_done(out, err);
+    return cli_out_close(out, st, err);
 }
 
 void gs_manifest_diff_free(gs_manifest_diff *d)
