@@ -101,20 +101,18 @@ Test(copy_metadata, truncated_files_report_what_the_memory_parse_reports)
 {
     sample_file sf;
     sample_file_open(&sf);
-    const char *path = sf.path;
-    const uint8_t *data = sf.data;
     gs_profile profiles[2] = {GS_PROFILE_STRICT, GS_PROFILE_LENIENT};
     for (size_t len = 0; len <= sf.n; len += len < 200 ? 1 : 331) {
         gsw_bytes b = {sf.data, len, len};
-        cr_assert_eq(gsw_bytes_save(&b, path), 0);
+        cr_assert_eq(gsw_bytes_save(&b, sf.path), 0);
         for (int i = 0; i < 4; i++) {
             gs_options o = copy_options(profiles[i % 2]);
             o.reopen_for_data = i >= 2;
             gs_error want, got;
             gs_file *f = NULL;
-            gs_status st_mem = gs_open_memory(data, len, &o, &f, &want);
+            gs_status st_mem = gs_open_memory(sf.data, len, &o, &f, &want);
             gs_close(f);
-            gs_status st_file = gs_open_file(path, &o, &f, &got);
+            gs_status st_file = gs_open_file(sf.path, &o, &f, &got);
             gs_close(f);
             cr_assert_eq(st_file, st_mem, "prefix %zu: %s vs %s", len, gs_status_name(st_file),
                          gs_status_name(st_mem));
