@@ -157,6 +157,25 @@ static void delete_line(const char *type_set)
     free(text);
 }
 
+/* A manifest that --check fails saying `found`, and that --update (the KATs passing) repairs
+ * saying `fixed`: the checked-in manifest again. */
+static void expect_repaired(const char *found, const char *fixed)
+{
+    expect_run("--check", kat_dir(), 1, found, NULL);
+    expect_run("--update", kat_dir(), 0, fixed, NULL);
+    expect_original_manifest();
+}
+
+/* --update with the KATs of kat refuses the change (exit 1, saying `says` and `why`) and leaves
+ * the manifest as it is. */
+static void expect_update_refused(const char *kat, const char *says, const char *why)
+{
+    char *before = slurp(manifest);
+    expect_run("--update", kat, 1, says, why);
+    expect_manifest(before);
+    free(before);
+}
+
 TestSuite(golden_update, .init = setup, .fini = teardown);
 
 Test(golden_update, check_passes_on_the_checked_in_manifest)
@@ -167,18 +186,13 @@ Test(golden_update, check_passes_on_the_checked_in_manifest)
 Test(golden_update, changed_hash_with_passing_kats_is_rewritten)
 {
     tamper("q4_0\tzero\t");
-    expect_run("--check", kat_dir(), 1, "changed q4_0/zero", NULL);
-    expect_run("--update", kat_dir(), 0, "rewrote q4_0/zero", NULL);
-    expect_original_manifest();
+    expect_repaired("changed q4_0/zero", "rewrote q4_0/zero");
 }
 
 Test(golden_update, changed_hash_without_kats_is_refused)
 {
     tamper("f32\tspecials\t");
-    char *before = slurp(manifest);
-    expect_run("--update", kat_dir(), 1, "refused f32/specials", "no ggml KATs");
-    expect_manifest(before);
-    free(before);
+    expect_update_refused(kat_dir(), "refused f32/specials", "no ggml KATs");
 }
 
 /* A KAT directory whose q4_0.rand.out disagrees with the decoder in one sign bit: the KATs
@@ -210,18 +224,13 @@ Test(golden_update, changed_hash_with_failing_kats_is_refused)
     free(out_bytes);
 
     tamper("q4_0\tzero\t");
-    char *before = slurp(manifest);
-    expect_run("--update", bad_kat, 1, "refused q4_0/zero", "the ggml KATs fail");
-    expect_manifest(before);
-    free(before);
+    expect_update_refused(bad_kat, "refused q4_0/zero", "the ggml KATs fail");
 }
 
 Test(golden_update, missing_entry_is_added)
 {
     delete_line("iq1_m\tgrid\t");
-    expect_run("--check", kat_dir(), 1, "missing iq1_m/grid", NULL);
-    expect_run("--update", kat_dir(), 0, "added iq1_m/grid", NULL);
-    expect_original_manifest();
+    expect_repaired("missing iq1_m/grid", "added iq1_m/grid");
 }
 
 Test(golden_update, stale_entry_is_not_dropped)

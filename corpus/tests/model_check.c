@@ -114,6 +114,21 @@ static int check_array(checker *c, size_t k, const gsw_kv *kv)
     return 0;
 }
 
+/* Record k (a "kv" or a "tensor") has the model's `field` (its key or name) and is found by it. */
+static int check_name(checker *c, const char *record, size_t k, const char *field, gs_str got,
+                      const gsw_blob *want,
+                      gs_status (*find)(const gs_file *, const char *, size_t, size_t *))
+{
+    if (got.len != want->len || memcmp(got.ptr, want->ptr, want->len) != 0) {
+        return differ(c, "%s %zu: %s differs", record, k, field);
+    }
+    size_t found;
+    if (find(c->f, (const char *)want->ptr, want->len, &found) != GS_OK || found != k) {
+        return differ(c, "%s %zu: not found by its %s", record, k, field);
+    }
+    return 0;
+}
+
 static int check_kv(checker *c, size_t k, const gsw_kv *kv, const gsw_map *map)
 {
     const gsw_value *v = &kv->value;
@@ -122,12 +137,8 @@ static int check_kv(checker *c, size_t k, const gsw_kv *kv, const gsw_map *map)
     if (st != GS_OK) {
         return differ(c, "kv %zu: %s", k, gs_status_name(st));
     }
-    if (info.key.len != kv->key.len || memcmp(info.key.ptr, kv->key.ptr, kv->key.len) != 0) {
-        return differ(c, "kv %zu: key differs", k);
-    }
-    size_t found;
-    if (gs_kv_find_n(c->f, (const char *)kv->key.ptr, kv->key.len, &found) != GS_OK || found != k) {
-        return differ(c, "kv %zu: not found by its key", k);
+    if (check_name(c, "kv", k, "key", info.key, &kv->key, gs_kv_find_n) != 0) {
+        return -1;
     }
     uint32_t elem = v->type == GS_VALUE_ARRAY ? v->elem_type : v->type;
     uint64_t count = v->type == GS_VALUE_ARRAY ? v->count : 1;
@@ -195,13 +206,8 @@ static int check_tensor(checker *c, size_t k, const gsw_tensor *t, uint64_t offs
     if (st != GS_OK) {
         return differ(c, "tensor %zu: %s", k, gs_status_name(st));
     }
-    if (info.name.len != t->name.len || memcmp(info.name.ptr, t->name.ptr, t->name.len) != 0) {
-        return differ(c, "tensor %zu: name differs", k);
-    }
-    size_t found;
-    if (gs_tensor_find_n(c->f, (const char *)t->name.ptr, t->name.len, &found) != GS_OK ||
-        found != k) {
-        return differ(c, "tensor %zu: not found by its name", k);
+    if (check_name(c, "tensor", k, "name", info.name, &t->name, gs_tensor_find_n) != 0) {
+        return -1;
     }
     if (info.n_dims != t->n_dims || (int32_t)info.type != t->type) {
         return differ(c, "tensor %zu: n_dims %u type %d, want %u %d", k, info.n_dims, info.type,

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../tests/xorshift.h"
 #include "decode.h"
 #include "dispatch.h"
 
@@ -79,10 +80,7 @@ static uint64_t rng_state = 0x2545f4914f6cdd1du;
 
 static uint32_t next_u32(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 32);
+    return (uint32_t)(xorshift64_next(&rng_state) >> 32);
 }
 
 /* n_blocks of input for `type`: the KAT `real` blocks repeated, or synthesized. */

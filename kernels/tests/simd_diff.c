@@ -35,6 +35,7 @@
 #include "dispatch.h"
 #include "ggufsafe.h"
 #include "gsw_sha256.h"
+#include "xorshift.h"
 
 #define EXIT_SKIP 77
 #define CANARY 0xa5a5a5a5u
@@ -53,10 +54,7 @@ static void seed(uint64_t s)
 
 static uint32_t next_u32(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 32);
+    return (uint32_t)(xorshift64_next(&rng_state) >> 32);
 }
 
 static void fill_random(uint8_t *p, size_t n)

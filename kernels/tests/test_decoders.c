@@ -9,6 +9,7 @@
 #include "block_layout.h"
 #include "decode.h"
 #include "type_registry.h"
+#include "xorshift.h"
 
 #define N_BLOCKS 5
 #define CANARY 64
@@ -18,10 +19,7 @@ static uint64_t rng_state = 0x9e3779b97f4a7c15u;
 
 static uint8_t next_byte(void)
 {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint8_t)(rng_state >> 24);
+    return (uint8_t)(xorshift64_next(&rng_state) >> 24);
 }
 
 static uint32_t bits_of(float f)

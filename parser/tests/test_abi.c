@@ -75,6 +75,25 @@ static void unguard(guarded *g)
         unguard(&g_);                                                                            \
     } while (0)
 
+/* The contract of a sized record getter (get##_sized) on record `index` of f: its full size
+ * fills want, the 0.1.0 entry point gives want's prefix, a size below 0.1.0's is refused (asked
+ * of record 0) and so is the index past_end. */
+#define EXPECT_SIZED_INFO(type, get, f, index, past_end, size_0_1_0, want)                        \
+    do {                                                                                         \
+        memset(&(want), 0, sizeof(want));                                                        \
+        cr_assert_eq(get##_sized((f), (index), &(want), sizeof(want)), GS_OK);                   \
+        EXPECT_0_1_0_INFO(type, get, f, index, size_0_1_0, want);                                \
+        type x_;                                                                                 \
+        cr_assert_eq(get##_sized((f), 0, &x_, (size_0_1_0) - 1), GS_E_INVALID_ARGUMENT);         \
+        cr_assert_eq(get##_sized((f), (past_end), &x_, sizeof x_), GS_E_OUT_OF_RANGE);           \
+        /* a larger struct than this library knows: the rest zeroed */                           \
+        uint8_t big_[sizeof(type) + 16];                                                         \
+        memset(big_, 0xa5, sizeof big_);                                                         \
+        cr_assert_eq(get##_sized((f), (index), (type *)(void *)big_, sizeof big_), GS_OK);       \
+        cr_assert_eq(memcmp(big_, &(want), sizeof(want)), 0);                                    \
+        cr_assert(all_bytes(big_ + sizeof(type), 16, 0));                                        \
+    } while (0)
+
 static bool all_bytes(const uint8_t *p, size_t n, uint8_t v)
 {
     for (size_t i = 0; i < n; i++) {
@@ -283,39 +302,18 @@ Test(abi, layout)
     gsw_bytes_free(&b);
 }
 
-Test(abi, kv_info)
+/* The sized getters of the key-value and the tensor records: the full size fills the info, a
+ * 0.1.0 caller reads its prefix, a size below 0.1.0's and an index past the end are refused. */
+Test(abi, kv_and_tensor_info)
 {
     gsw_bytes b;
     gs_file *f = tu_open_small(&b);
-    gs_kv_info want;
-    cr_assert_eq(gs_kv_info_at_sized(f, 0, &want, sizeof want), GS_OK);
-    cr_assert_eq(want.key.len, strlen("general.architecture"));
-    EXPECT_0_1_0_INFO(gs_kv_info, gs_kv_info_at, f, 0, KV_INFO_0_1_0, want);
-    gs_kv_info k;
-    cr_assert_eq(gs_kv_info_at_sized(f, 0, &k, KV_INFO_0_1_0 - 1), GS_E_INVALID_ARGUMENT);
-    cr_assert_eq(gs_kv_info_at_sized(f, 99, &k, sizeof k), GS_E_OUT_OF_RANGE);
-    /* a larger struct than this library knows: the rest zeroed */
-    uint8_t big[sizeof(gs_kv_info) + 16];
-    memset(big, 0xa5, sizeof big);
-    cr_assert_eq(gs_kv_info_at_sized(f, 0, (gs_kv_info *)(void *)big, sizeof big), GS_OK);
-    cr_assert_eq(memcmp(big, &want, sizeof want), 0);
-    cr_assert(all_bytes(big + sizeof(gs_kv_info), 16, 0));
-    gs_close(f);
-    gsw_bytes_free(&b);
-}
-
-Test(abi, tensor_info)
-{
-    gsw_bytes b;
-    gs_file *f = tu_open_small(&b);
-    gs_tensor_info want;
-    cr_assert_eq(gs_tensor_info_at_sized(f, 1, &want, sizeof want), GS_OK);
-    cr_assert_eq(want.n_elements, 8);
-    EXPECT_0_1_0_INFO(gs_tensor_info, gs_tensor_info_at, f, 1, TENSOR_INFO_0_1_0, want);
+    gs_kv_info kv;
+    EXPECT_SIZED_INFO(gs_kv_info, gs_kv_info_at, f, 0, 99, KV_INFO_0_1_0, kv);
+    cr_assert_eq(kv.key.len, strlen("general.architecture"));
     gs_tensor_info t;
-    cr_assert_eq(gs_tensor_info_at_sized(f, 0, &t, TENSOR_INFO_0_1_0 - 1),
-                 GS_E_INVALID_ARGUMENT);
-    cr_assert_eq(gs_tensor_info_at_sized(f, 2, &t, sizeof t), GS_E_OUT_OF_RANGE);
+    EXPECT_SIZED_INFO(gs_tensor_info, gs_tensor_info_at, f, 1, 2, TENSOR_INFO_0_1_0, t);
+    cr_assert_eq(t.n_elements, 8);
     gs_close(f);
     gsw_bytes_free(&b);
 }

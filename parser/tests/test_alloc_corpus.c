@@ -151,68 +151,73 @@ static void close_file(void *h)
     gs_close(h);
 }
 
-Test(alloc_corpus, every_file_every_failing_allocation, .timeout = 600)
+/* Calls `each` once per corpus file and profile (0 strict, 1 lenient) with the file's bytes;
+ * returns how many files the manifest lists. */
+typedef void (*each_open_fn)(const entry *e, const buffer *b, int p, void *ctx);
+
+static size_t each_corpus_open(each_open_fn each, void *ctx)
 {
     size_t n;
     entry *es = read_manifest(&n);
-    long most = 0;
     for (size_t i = 0; i < n; i++) {
         size_t size;
         uint8_t *data = read_corpus_file(es[i].file, &size);
         buffer b = {data, size};
         for (int p = 0; p < 2; p++) {
-            long allocs = sweep(es[i].file, open_memory, close_file, &b,
-                                p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT, es[i].want[p]);
-            most = allocs > most ? allocs : most;
+            each(&es[i], &b, p, ctx);
         }
         free(data);
     }
-    cr_log_info("%zu files, up to %ld allocations per open", n, most);
     free(es);
+    return n;
+}
+
+static void sweep_memory(const entry *e, const buffer *b, int p, void *ctx)
+{
+    long *most = ctx;
+    long allocs = sweep(e->file, open_memory, close_file, b,
+                        p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT, e->want[p]);
+    *most = allocs > *most ? allocs : *most;
+}
+
+Test(alloc_corpus, every_file_every_failing_allocation, .timeout = 600)
+{
+    long most = 0;
+    size_t n = each_corpus_open(sweep_memory, &most);
+    cr_log_info("%zu files, up to %ld allocations per open", n, most);
 }
 
 /* Diagnostic mode allocates more (the findings table) and must fail as cleanly. Its verdicts
  * are not in the manifest: each sweep is held to the same open without a failing allocation.
  * A failed diagnostic open reports its first finding, so once a problem has been recorded a
  * failing allocation shows as that problem (the manifest's verdict) instead of NO_MEMORY. */
-typedef struct diagnostic_buffer {
-    const uint8_t *data;
-    size_t size;
-} diagnostic_buffer;
-
 static gs_status open_diagnostic(const void *ctx, const gs_options *o, void **h, gs_error *e)
 {
-    const diagnostic_buffer *b = ctx;
     gs_options d = *o;
     d.diagnostic = true;
-    return gs_open_memory(b->data, b->size, &d, (gs_file **)h, e);
+    return open_memory(ctx, &d, h, e);
+}
+
+static void sweep_diagnostic(const entry *e, const buffer *b, int p, void *ctx)
+{
+    size_t *with_findings = ctx;
+    gs_options o = tu_options(p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
+    void *h = NULL;
+    gs_error err;
+    gs_status st = open_diagnostic(b, &o, &h, &err);
+    verdict want = {st, st == GS_OK ? 0 : err.offset};
+    *with_findings += st == GS_OK && gs_file_finding_count(h) > 0;
+    gs_close(h);
+    const verdict *normal = &e->want[p];
+    sweep_diag(e->file, open_diagnostic, close_file, b, o.profile, want,
+               normal->status != GS_OK ? normal : NULL);
 }
 
 Test(alloc_corpus, diagnostic_mode, .timeout = 600)
 {
-    size_t n;
-    entry *es = read_manifest(&n);
     size_t with_findings = 0;
-    for (size_t i = 0; i < n; i++) {
-        size_t size;
-        uint8_t *data = read_corpus_file(es[i].file, &size);
-        diagnostic_buffer b = {data, size};
-        for (int p = 0; p < 2; p++) {
-            gs_options o = tu_options(p == 0 ? GS_PROFILE_STRICT : GS_PROFILE_LENIENT);
-            void *h = NULL;
-            gs_error e;
-            gs_status st = open_diagnostic(&b, &o, &h, &e);
-            verdict want = {st, st == GS_OK ? 0 : e.offset};
-            with_findings += st == GS_OK && gs_file_finding_count(h) > 0;
-            gs_close(h);
-            const verdict *normal = &es[i].want[p];
-            sweep_diag(es[i].file, open_diagnostic, close_file, &b, o.profile, want,
-                       normal->status != GS_OK ? normal : NULL);
-        }
-        free(data);
-    }
+    each_corpus_open(sweep_diagnostic, &with_findings);
     cr_assert_gt(with_findings, 0, "the corpus has files with findings");
-    free(es);
 }
 
 Test(alloc_corpus, file_source)

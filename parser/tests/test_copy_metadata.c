@@ -21,6 +21,29 @@ static gs_options copy_options(gs_profile profile)
     return o;
 }
 
+/* The sample's bytes and a temporary file for a test to write them to, open in fd. */
+typedef struct sample_file {
+    uint8_t *data;
+    size_t n;
+    char path[32];
+    int fd;
+} sample_file;
+
+static void sample_file_open(sample_file *t)
+{
+    t->data = tu_read_file(tu_source_path(SAMPLE), &t->n);
+    snprintf(t->path, sizeof t->path, "/tmp/gs_copy_XXXXXX");
+    t->fd = mkstemp(t->path);
+    cr_assert_geq(t->fd, 0);
+}
+
+static void sample_file_close(sample_file *t)
+{
+    close(t->fd);
+    unlink(t->path);
+    free(t->data);
+}
+
 /* Every key, value view and tensor record of a and b are equal (bytes, not pointers). */
 static void expect_same(const gs_file *a, const gs_file *b)
 {
@@ -76,24 +99,20 @@ Test(copy_metadata, same_result_as_the_mapped_parse)
  * files: the status and offset equal those of the same bytes parsed from memory. */
 Test(copy_metadata, truncated_files_report_what_the_memory_parse_reports)
 {
-    size_t n;
-    uint8_t *data = tu_read_file(tu_source_path(SAMPLE), &n);
-    char path[] = "/tmp/gs_copy_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_geq(fd, 0);
-    close(fd);
+    sample_file sf;
+    sample_file_open(&sf);
     gs_profile profiles[2] = {GS_PROFILE_STRICT, GS_PROFILE_LENIENT};
-    for (size_t len = 0; len <= n; len += len < 200 ? 1 : 331) {
-        gsw_bytes b = {data, len, len};
-        cr_assert_eq(gsw_bytes_save(&b, path), 0);
+    for (size_t len = 0; len <= sf.n; len += len < 200 ? 1 : 331) {
+        gsw_bytes b = {sf.data, len, len};
+        cr_assert_eq(gsw_bytes_save(&b, sf.path), 0);
         for (int i = 0; i < 4; i++) {
             gs_options o = copy_options(profiles[i % 2]);
             o.reopen_for_data = i >= 2;
             gs_error want, got;
             gs_file *f = NULL;
-            gs_status st_mem = gs_open_memory(data, len, &o, &f, &want);
+            gs_status st_mem = gs_open_memory(sf.data, len, &o, &f, &want);
             gs_close(f);
-            gs_status st_file = gs_open_file(path, &o, &f, &got);
+            gs_status st_file = gs_open_file(sf.path, &o, &f, &got);
             gs_close(f);
             cr_assert_eq(st_file, st_mem, "prefix %zu: %s vs %s", len, gs_status_name(st_file),
                          gs_status_name(st_mem));
@@ -104,21 +123,18 @@ Test(copy_metadata, truncated_files_report_what_the_memory_parse_reports)
             }
         }
     }
-    unlink(path);
-    free(data);
+    sample_file_close(&sf);
 }
 
 Test(copy_metadata, getters_survive_the_file_being_truncated)
 {
-    size_t n;
-    uint8_t *data = tu_read_file(tu_source_path(SAMPLE), &n);
-    char path[] = "/tmp/gs_copy_XXXXXX";
-    int fd = mkstemp(path);
-    cr_assert_eq(write(fd, data, n), (ssize_t)n);
+    sample_file sf;
+    sample_file_open(&sf);
+    cr_assert_eq(write(sf.fd, sf.data, sf.n), (ssize_t)sf.n);
     gs_options o = copy_options(GS_PROFILE_STRICT);
     gs_file *f;
-    cr_assert_eq(gs_open_file(path, &o, &f, NULL), GS_OK);
-    cr_assert_eq(ftruncate(fd, 0), 0);
+    cr_assert_eq(gs_open_file(sf.path, &o, &f, NULL), GS_OK);
+    cr_assert_eq(ftruncate(sf.fd, 0), 0);
     /* every metadata view reads the heap copy: with the mapping this would be SIGBUS */
     size_t total = 0;
     for (size_t i = 0; i < gs_kv_count(f); i++) {
@@ -144,9 +160,7 @@ Test(copy_metadata, getters_survive_the_file_being_truncated)
     uint8_t buf[8];
     cr_assert_eq(gs_file_read(f, 0, buf, 8), GS_E_TRUNCATED);
     gs_close(f);
-    close(fd);
-    unlink(path);
-    free(data);
+    sample_file_close(&sf);
 }
 
 Test(copy_metadata, allocation_failures_are_clean)

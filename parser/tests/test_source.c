@@ -170,6 +170,13 @@ static void expect_data(const gs_file *f)
     cr_assert_eq(x, 9.0f);
 }
 
+static struct stat stat_of(const char *path)
+{
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0);
+    return st;
+}
+
 Test(source, reopen_for_data_holds_no_descriptor_and_maps_nothing)
 {
     char *path = write_small("small.gguf");
@@ -182,8 +189,7 @@ Test(source, reopen_for_data_holds_no_descriptor_and_maps_nothing)
     cr_assert(t.data_in_file);
     expect_data(f);
     cr_assert_eq(open_descriptors(), before, "a read left a descriptor open");
-    struct stat st;
-    cr_assert_eq(stat(path, &st), 0);
+    struct stat st = stat_of(path);
     gs_identity id;
     cr_assert_eq(gs_file_identity(f, &id), GS_OK);
     cr_assert_eq(id.device, (uint64_t)st.st_dev);
@@ -244,6 +250,13 @@ static void expect_changed(const gs_file *f, const char *what)
     cr_assert_eq(t.name.ptr[0], 'b');
 }
 
+/* Sets path's times to those in st, the modification time moved by `shift` seconds. */
+static void set_mtime(const char *path, const struct stat *st, time_t shift)
+{
+    struct timespec times[2] = {st->st_atim, {st->st_mtim.tv_sec + shift, st->st_mtim.tv_nsec}};
+    cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
 Test(source, reopen_for_data_refuses_a_replaced_file)
 {
     char *path = write_small("m.gguf");
@@ -259,15 +272,13 @@ Test(source, reopen_for_data_refuses_a_resized_file)
 {
     char *path = write_small("m.gguf");
     gs_file *f = open_detached(path);
-    struct stat st;
-    cr_assert_eq(stat(path, &st), 0);
+    struct stat st = stat_of(path);
     int fd = open(path, O_WRONLY | O_APPEND);
     cr_assert_geq(fd, 0);
     cr_assert_eq(write(fd, "", 1), 1);
     close(fd);
     /* the modification time restored: the size alone says it changed */
-    struct timespec times[2] = {st.st_atim, st.st_mtim};
-    cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+    set_mtime(path, &st, 0);
     expect_changed(f, "one byte longer");
     gs_close(f);
 }
@@ -278,10 +289,8 @@ Test(source, reopen_for_data_refuses_a_modified_file)
     gs_file *f = open_detached(path);
     expect_data(f);
     /* the same size, inode and device; another modification time */
-    struct stat st;
-    cr_assert_eq(stat(path, &st), 0);
-    struct timespec times[2] = {st.st_atim, {st.st_mtim.tv_sec - 10, st.st_mtim.tv_nsec}};
-    cr_assert_eq(utimensat(AT_FDCWD, path, times, 0), 0);
+    struct stat st = stat_of(path);
+    set_mtime(path, &st, -10);
     expect_changed(f, "modified in place");
     gs_close(f);
 }
