@@ -1,6 +1,8 @@
-/* Lookup tables of the grid and code-book quant types, carried over as data from ggml (one file
- * per table, provenance in each file's header). Entries wider than a byte hold their elements as
- * little-endian bytes: element j of a uint64_t entry g is (g >> 8j) & 0xff on every host. */
+/* Lookup tables of the grid and code-book quant types: data, not code. Each table holds the
+ * values of the ggml table its file names, from ggml-org/ggml's src/ggml-common.h at commit
+ * d99724f2b141fed9e1a9f402213506c081433465 (MIT licence; see THIRD_PARTY.md), at the lines
+ * its file gives. Entries wider than a byte hold their elements as little-endian bytes:
+ * element j of a uint64_t entry g is (g >> 8j) & 0xff on every host. */
 #ifndef GGUFSAFE_GRIDS_H
 #define GGUFSAFE_GRIDS_H
 

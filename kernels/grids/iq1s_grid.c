@@ -1,9 +1,5 @@
-/* IQ1_S / IQ1_M grid: 2048 entries of 8 int8 values in {-1, 0, +1} (0xff = -1), byte j = element
- * j.
- *
- * Data, not code: the values of ggml's table `iq1s_grid` (uint64_t[2048]) from ggml-org/ggml,
- * src/ggml-common.h lines 1135-1648, at commit d99724f2b141fed9e1a9f402213506c081433465
- * (MIT licence; see THIRD_PARTY.md). Multi-byte entries are read as little-endian bytes. */
+/* IQ1_S / IQ1_M grid: 2048 entries of 8 int8 values in {-1, 0, +1} (0xff = -1), byte j = element j.
+ * ggml's `iq1s_grid` (uint64_t[2048]), ggml-common.h lines 1135-1648 (provenance: grids.h). */
 #include "grids.h"
 
 const uint64_t gsi_iq1s_grid[2048] = {

@@ -1,8 +1,5 @@
 /* IQ2_S grid: 1024 entries of 8 magnitudes from {8, 25, 43}, byte j = element j.
- *
- * Data, not code: the values of ggml's table `iq2s_grid` (uint64_t[1024]) from ggml-org/ggml,
- * src/ggml-common.h lines 758-1015, at commit d99724f2b141fed9e1a9f402213506c081433465
- * (MIT licence; see THIRD_PARTY.md). Multi-byte entries are read as little-endian bytes. */
+ * ggml's `iq2s_grid` (uint64_t[1024]), ggml-common.h lines 758-1015 (provenance: grids.h). */
 #include "grids.h"
 
 const uint64_t gsi_iq2s_grid[1024] = {

@@ -1,8 +1,5 @@
 /* IQ2_XXS grid: 256 entries of 8 magnitudes from {8, 25, 43}, byte j = element j.
- *
- * Data, not code: the values of ggml's table `iq2xxs_grid` (uint64_t[256]) from ggml-org/ggml,
- * src/ggml-common.h lines 560-625, at commit d99724f2b141fed9e1a9f402213506c081433465
- * (MIT licence; see THIRD_PARTY.md). Multi-byte entries are read as little-endian bytes. */
+ * ggml's `iq2xxs_grid` (uint64_t[256]), ggml-common.h lines 560-625 (provenance: grids.h). */
 #include "grids.h"
 
 const uint64_t gsi_iq2xxs_grid[256] = {

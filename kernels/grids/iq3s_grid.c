@@ -1,8 +1,5 @@
 /* IQ3_S grid: 512 entries of 4 odd magnitudes 1..15, byte j = element j.
- *
- * Data, not code: the values of ggml's table `iq3s_grid` (uint32_t[512]) from ggml-org/ggml,
- * src/ggml-common.h lines 1052-1117, at commit d99724f2b141fed9e1a9f402213506c081433465
- * (MIT licence; see THIRD_PARTY.md). Multi-byte entries are read as little-endian bytes. */
+ * ggml's `iq3s_grid` (uint32_t[512]), ggml-common.h lines 1052-1117 (provenance: grids.h). */
 #include "grids.h"
 
 const uint32_t gsi_iq3s_grid[512] = {

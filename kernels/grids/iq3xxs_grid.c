@@ -1,8 +1,5 @@
 /* IQ3_XXS grid: 256 entries of 4 magnitudes from {4, 12, ..., 62}, byte j = element j.
- *
- * Data, not code: the values of ggml's table `iq3xxs_grid` (uint32_t[256]) from ggml-org/ggml,
- * src/ggml-common.h lines 1017-1050, at commit d99724f2b141fed9e1a9f402213506c081433465
- * (MIT licence; see THIRD_PARTY.md). Multi-byte entries are read as little-endian bytes. */
+ * ggml's `iq3xxs_grid` (uint32_t[256]), ggml-common.h lines 1017-1050 (provenance: grids.h). */
 #include "grids.h"
 
 const uint32_t gsi_iq3xxs_grid[256] = {

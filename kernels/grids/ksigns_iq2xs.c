@@ -1,9 +1,6 @@
 /* IQ2_XXS / IQ2_XS / IQ3_XXS sign masks: 7-bit index -> 8-bit mask (bit j set = element j
  * negative); bit 7 makes the count of minus signs even.
- *
- * Data, not code: the values of ggml's table `ksigns_iq2xs` (uint8_t[128]) from ggml-org/ggml,
- * src/ggml-common.h lines 513-522, at commit d99724f2b141fed9e1a9f402213506c081433465
- * (MIT licence; see THIRD_PARTY.md). Multi-byte entries are read as little-endian bytes. */
+ * ggml's `ksigns_iq2xs` (uint8_t[128]), ggml-common.h lines 513-522 (provenance: grids.h). */
 #include "grids.h"
 
 const uint8_t gsi_ksigns_iq2xs[128] = {
