@@ -77,6 +77,22 @@ static int read_manifest(const char *path, gs_manifest **out)
     return cli_read_input("manifest", path, false, manifest_reader, out);
 }
 
+/* Whether a tensor's type changed to "unknown": the file's type id is one this run has no
+ * definition for (no --type, --plugin or --ggml), not necessarily a changed tensor. */
+static bool names_an_undefined_type(const gs_manifest_diff *diff)
+{
+    for (size_t i = 0; i < gs_manifest_diff_count(diff); i++) {
+        gs_manifest_difference d = {.struct_size = sizeof d};
+        if (gs_manifest_diff_at(diff, i, &d) == GS_OK && d.item == GS_MANIFEST_ITEM_TENSOR &&
+            d.change == GS_MANIFEST_CHANGED && d.detail != NULL &&
+            strncmp(d.detail, "type ", 5) == 0 && strlen(d.detail) >= 11 &&
+            strcmp(d.detail + strlen(d.detail) - 11, " -> unknown") == 0) {
+            return true;
+        }
+    }
+    return false;
+}
+
 /* The difference lines and the closing line ("OK: ...", "FAILED: ..."; not with --quiet), after
  * "<file>: " with --manifest-dir. */
 static int report(verify_args *a, const gs_manifest *want, const gs_manifest *got,
@@ -102,6 +118,11 @@ static int report(verify_args *a, const gs_manifest *want, const gs_manifest *go
         return cli_print_out_of_memory();
     }
     size_t differences = gs_manifest_diff_count(diff);
+    if (!a->quiet && names_an_undefined_type(diff)) {
+        fprintf(stderr, "hint: a tensor's type has no definition in this run: define it with "
+                        "--type ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES, or load its decoder with "
+                        "--plugin PATH or --ggml PATH, as when the manifest was written\n");
+    }
     gs_manifest_diff_free(diff);
     size_t kvs = 0, tensors = 0, n_parts = gs_manifest_part_count(got);
     for (size_t p = 0; p < n_parts; p++) {

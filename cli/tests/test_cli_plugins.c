@@ -181,6 +181,14 @@ Test(plugins, plugin_alone_lists_hashes_and_verifies)
     CLI_RUN(r, 1, "verify", t200, manifest);
     cr_assert_str_eq(r.out, "changed  tensor  w  type q8_0_example -> unknown\n"
                             "FAILED: 1 difference from the manifest\n");
+    cr_assert_str_eq(r.err, "hint: a tensor's type has no definition in this run: define it "
+                            "with --type ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES, or load its decoder "
+                            "with --plugin PATH or --ggml PATH, as when the manifest was "
+                            "written\n");
+    run_result_free(&r);
+    /* the hint is for a person: --quiet leaves it out */
+    CLI_RUN(r, 1, "verify", "--quiet", t200, manifest);
+    cr_assert_str_eq(r.err, "");
     run_result_free(&r);
 }
 
