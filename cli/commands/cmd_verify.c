@@ -77,16 +77,14 @@ static int read_manifest(const char *path, gs_manifest **out)
     return cli_read_input("manifest", path, false, manifest_reader, out);
 }
 
-/* Whether a tensor's type changed to "unknown": the file's type id is one this run has no
- * definition for (no --type, --plugin or --ggml), not necessarily a changed tensor. */
-static bool names_an_undefined_type(const gs_manifest_diff *diff)
+/* Whether a tensor of the file (got, as hashed) has a type this run cannot name: its type id
+ * has no definition here (no --type, --plugin or --ggml), so its type reads "unknown". */
+static bool has_undefined_type(const gs_manifest *got, size_t part, const gs_manifest_part *p)
 {
-    for (size_t i = 0; i < gs_manifest_diff_count(diff); i++) {
-        gs_manifest_difference d = {.struct_size = sizeof d};
-        if (gs_manifest_diff_at(diff, i, &d) == GS_OK && d.item == GS_MANIFEST_ITEM_TENSOR &&
-            d.change == GS_MANIFEST_CHANGED && d.detail != NULL &&
-            strncmp(d.detail, "type ", 5) == 0 && strlen(d.detail) >= 11 &&
-            strcmp(d.detail + strlen(d.detail) - 11, " -> unknown") == 0) {
+    for (size_t i = p->kv_count; i < p->entry_count; i++) {
+        gs_manifest_entry e = {.struct_size = sizeof e};
+        if (gs_manifest_entry_at(got, part, i, &e) == GS_OK && e.kind == GS_MANIFEST_TENSOR &&
+            strcmp(e.type, "unknown") == 0) {
             return true;
         }
     }
@@ -118,19 +116,22 @@ static int report(verify_args *a, const gs_manifest *want, const gs_manifest *go
         return cli_print_out_of_memory();
     }
     size_t differences = gs_manifest_diff_count(diff);
-    if (!a->quiet && names_an_undefined_type(diff)) {
-        fprintf(stderr, "hint: a tensor's type has no definition in this run: define it with "
-                        "--type ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES, or load its decoder with "
-                        "--plugin PATH or --ggml PATH, as when the manifest was written\n");
-    }
     gs_manifest_diff_free(diff);
     size_t kvs = 0, tensors = 0, n_parts = gs_manifest_part_count(got);
+    bool undefined_type = false;
     for (size_t p = 0; p < n_parts; p++) {
         gs_manifest_part part = {.struct_size = sizeof part};
         if (gs_manifest_part_at(got, p, &part) == GS_OK) {
             kvs += part.kv_count;
             tensors += part.tensor_count;
+            undefined_type =
+                undefined_type || (differences > 0 && has_undefined_type(got, p, &part));
         }
+    }
+    if (undefined_type && !a->quiet) {
+        fprintf(stderr, "hint: a tensor's type has no definition in this run: define it with "
+                        "--type ID:NAME:BLOCK_ELEMENTS:BLOCK_BYTES, or load its decoder with "
+                        "--plugin PATH or --ggml PATH, as when the manifest was written\n");
     }
     if (!a->quiet && !a->json && a->manifest_dir != NULL) {
         cli_text t;
