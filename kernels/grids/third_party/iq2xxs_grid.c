@@ -1,6 +1,6 @@
 /* IQ2_XXS grid: 256 entries of 8 magnitudes from {8, 25, 43}, byte j = element j.
  * ggml's `iq2xxs_grid` (uint64_t[256]), ggml-common.h lines 560-625 (provenance: grids.h). */
-#include "grids.h"
+#include "grids/grids.h"
 
 const uint64_t gsi_iq2xxs_grid[256] = {
     0x0808080808080808u, 0x080808080808082bu, 0x0808080808081919u, 0x0808080808082b08u,

@@ -1,6 +1,6 @@
 /* IQ2_S grid: 1024 entries of 8 magnitudes from {8, 25, 43}, byte j = element j.
  * ggml's `iq2s_grid` (uint64_t[1024]), ggml-common.h lines 758-1015 (provenance: grids.h). */
-#include "grids.h"
+#include "grids/grids.h"
 
 const uint64_t gsi_iq2s_grid[1024] = {
     0x0808080808080808u, 0x080808080808082bu, 0x0808080808081919u, 0x0808080808082b08u,

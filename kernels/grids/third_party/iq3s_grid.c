@@ -1,6 +1,6 @@
 /* IQ3_S grid: 512 entries of 4 odd magnitudes 1..15, byte j = element j.
  * ggml's `iq3s_grid` (uint32_t[512]), ggml-common.h lines 1052-1117 (provenance: grids.h). */
-#include "grids.h"
+#include "grids/grids.h"
 
 const uint32_t gsi_iq3s_grid[512] = {
     0x01010101u, 0x01010103u, 0x01010105u, 0x0101010bu, 0x0101010fu, 0x01010301u,

@@ -1,7 +1,7 @@
 /* IQ2_XXS / IQ2_XS / IQ3_XXS sign masks: 7-bit index -> 8-bit mask (bit j set = element j
  * negative); bit 7 makes the count of minus signs even.
  * ggml's `ksigns_iq2xs` (uint8_t[128]), ggml-common.h lines 513-522 (provenance: grids.h). */
-#include "grids.h"
+#include "grids/grids.h"
 
 const uint8_t gsi_ksigns_iq2xs[128] = {
       0, 129, 130,   3, 132,   5,   6, 135, 136,   9,  10, 139,  12, 141, 142,  15,

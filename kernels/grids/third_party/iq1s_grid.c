@@ -1,6 +1,6 @@
 /* IQ1_S / IQ1_M grid: 2048 entries of 8 int8 values in {-1, 0, +1} (0xff = -1), byte j = element j.
  * ggml's `iq1s_grid` (uint64_t[2048]), ggml-common.h lines 1135-1648 (provenance: grids.h). */
-#include "grids.h"
+#include "grids/grids.h"
 
 const uint64_t gsi_iq1s_grid[2048] = {
     0xffffffffffffffffu, 0xffffffffffffff01u, 0xffffffffffff0000u, 0xffffffffffff01ffu,

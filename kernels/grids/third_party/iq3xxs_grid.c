@@ -1,6 +1,6 @@
 /* IQ3_XXS grid: 256 entries of 4 magnitudes from {4, 12, ..., 62}, byte j = element j.
  * ggml's `iq3xxs_grid` (uint32_t[256]), ggml-common.h lines 1017-1050 (provenance: grids.h). */
-#include "grids.h"
+#include "grids/grids.h"
 
 const uint32_t gsi_iq3xxs_grid[256] = {
     0x04040404u, 0x04040414u, 0x04040424u, 0x04040c0cu, 0x04040c1cu, 0x04040c3eu,
