@@ -5,7 +5,9 @@ the command off) into python/build/cmake and copies libggufsafe.so.0 and
 libggufsafe_certify.so.0 into the package; GGUFSAFE_BUNDLE=0 never does; unset, it bundles when
 no libggufsafe is found (GGUFSAFE_LIBRARY_DIR, pkg-config ggufsafe, the dynamic linker's cache).
 The version is the C project's: project(... VERSION) in ../CMakeLists.txt, else the installed
-ggufsafe.pc's.
+ggufsafe.pc's. Either way the package ships the library's public headers (ggufsafe/_include/,
+from ../include, else pkg-config's includedir for ggufsafe): its cffi declarations are read from
+them (ggufsafe/_cdefs.py).
 """
 import os
 import re
@@ -19,6 +21,9 @@ from setuptools.command.build_py import build_py
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 SONAMES = ("libggufsafe.so.0", "libggufsafe_certify.so.0")
+sys.path.insert(0, os.path.join(HERE, "ggufsafe"))
+from _cdefs import HEADERS  # noqa: E402  (the module imports nothing of the package)
+del sys.path[0]
 
 
 def project_version():
@@ -89,9 +94,29 @@ def build_c_library():
     return found
 
 
+def header_dir():
+    """The directory of the headers the package ships: the checkout's, else the installed."""
+    d = os.path.join(TOP, "include")
+    if all(os.path.isfile(os.path.join(d, h)) for h in HEADERS):
+        return d
+    out = subprocess.run(["pkg-config", "--variable=includedir", "ggufsafe"],
+                         capture_output=True, text=True, check=False)
+    d = out.stdout.strip()
+    if out.returncode == 0 and d and all(os.path.isfile(os.path.join(d, h)) for h in HEADERS):
+        return d
+    sys.exit(f"ggufsafe: the library's headers ({', '.join(HEADERS)}) are neither in "
+             "../include nor in pkg-config's includedir for ggufsafe")
+
+
 class BuildPy(build_py):
     def run(self):
         super().run()
+        headers = os.path.join(self.build_lib, "ggufsafe", "_include")
+        shutil.rmtree(headers, ignore_errors=True)
+        os.makedirs(headers)
+        src = header_dir()
+        for h in HEADERS:
+            shutil.copyfile(os.path.join(src, h), os.path.join(headers, h))
         dest = os.path.join(self.build_lib, "ggufsafe", "_libs")
         # A copy left in python/build/lib by an earlier bundled build must not ship unasked.
         shutil.rmtree(dest, ignore_errors=True)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import IO, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union
+from typing import (IO, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Union,
+                    cast, overload)
 
 from ._errors import check, error_from
 from ._file import PathLike, _profile, fspath_bytes, text_or_bytes
@@ -60,7 +61,7 @@ def _str(p: Any) -> Optional[str]:
 def _name(f: Any) -> Union[str, bytes]:
     raw = ffi.unpack(ffi.cast("char *", f.name), f.name_len) if f.name_len else b""
     if f.name_is_text:
-        return raw.decode("utf-8", "backslashreplace")
+        return cast(str, raw.decode("utf-8", "backslashreplace"))
     return text_or_bytes(raw)
 
 
@@ -179,7 +180,7 @@ class Report:
                 f"findings={len(self.findings)}>")
 
 
-class ReportSet(Sequence):  # type: ignore[type-arg]
+class ReportSet(Sequence[Report]):
     """The reports of several files (certify with several paths or a directory), in order."""
 
     def __init__(self, reports: List[Report]) -> None:
@@ -196,7 +197,12 @@ class ReportSet(Sequence):  # type: ignore[type-arg]
     def __len__(self) -> int:
         return len(self.reports)
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> Report: ...
+    @overload
+    def __getitem__(self, i: slice) -> List[Report]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[Report, List[Report]]:
         return self.reports[i]
 
     def __repr__(self) -> str:
@@ -209,13 +215,12 @@ def _progress_callback(progress: Optional[ProgressFn]) -> Any:
         return ffi.NULL
     report = progress
 
-    @ffi.callback("void(void *, const gs_progress *)")
     def cb(ctx: Any, p: Any) -> None:
         try:
             report(int(p.done), int(p.total))
         except Exception:  # noqa: BLE001 - a callback from C must not raise
             pass
-    return cb
+    return ffi.callback("void(void *, const gs_progress *)", cb)
 
 
 def _certify_one(raw: bytes, shown: str, opts: Any) -> Report:
@@ -249,6 +254,18 @@ def _expand(paths: Iterable[PathLike]) -> List[bytes]:
                     found.append(os.path.join(root, f))
         out.extend(f for f in sorted(found) if not _is_later_part(f))
     return out
+
+
+# A str is a Sequence[str] too: for a type checker a single path (str, bytes, PathLike) gives a
+# Report, a sequence of them a ReportSet.
+@overload
+def certify(path_or_paths: PathLike, deep: bool = ..., profile: str = ..., jobs: int = ...,  # type: ignore[misc]  # noqa: E501
+            *, fail_on: str = ..., part_only: bool = ..., metadata_only: bool = ...,
+            progress: Optional[ProgressFn] = ...) -> Report: ...
+@overload
+def certify(path_or_paths: Sequence[PathLike], deep: bool = ..., profile: str = ...,
+            jobs: int = ..., *, fail_on: str = ..., part_only: bool = ...,
+            metadata_only: bool = ..., progress: Optional[ProgressFn] = ...) -> ReportSet: ...
 
 
 def certify(path_or_paths: Union[PathLike, Sequence[PathLike]], deep: bool = False,

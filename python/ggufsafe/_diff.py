@@ -5,7 +5,7 @@ import json
 import math
 import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, cast
 
 from ._errors import check, error_from
 from ._file import PathLike, _profile, fspath_bytes, text_or_bytes
@@ -115,14 +115,14 @@ class DiffReport:
 
 
 def _type(t: int) -> str:
-    return ffi.string(lib.gs_type_name(t)).decode("ascii")
+    return cast(str, ffi.string(lib.gs_type_name(t)).decode("ascii"))
 
 
 def _globs(patterns: Union[None, str, bytes, Sequence[Union[str, bytes]]]) -> List[bytes]:
     if patterns is None:
         return []
     if isinstance(patterns, (str, bytes)):
-        patterns = [patterns]  # type: ignore[list-item]
+        patterns = [patterns]
     return [p.encode("utf-8") if isinstance(p, str) else p for p in patterns]
 
 

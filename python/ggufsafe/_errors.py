@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import errno as _errno
 import os
-from typing import Any, Dict, Optional
+from typing import Any, Dict, Optional, cast
 
 from ._lib import ffi, lib
 
@@ -33,6 +33,7 @@ class GGUFError(ValueError):
     context: Optional[str]
     context_kind: Optional[str]
     detail: str
+    path: Optional[str]
 
     def __init__(self, status: str, message: str, *, code: int = -1,
                  offset: Optional[int] = None, context: Optional[str] = None,
@@ -49,12 +50,12 @@ class GGUFError(ValueError):
 
 
 def status_name(status: int) -> str:
-    return ffi.string(lib.gs_status_name(status)).decode("ascii", "replace")
+    return cast(str, ffi.string(lib.gs_status_name(status)).decode("ascii", "replace"))
 
 
 def _text(buf: Any) -> str:
     # The library escapes what it quotes from the file: plain text, but be defensive anyway.
-    return ffi.string(buf).decode("utf-8", "backslashreplace")
+    return cast(str, ffi.string(buf).decode("utf-8", "backslashreplace"))
 
 
 def error_from(status: int, err: Any = None, *, path: Optional[str] = None,

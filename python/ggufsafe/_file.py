@@ -8,15 +8,18 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Dict, Iterator, NamedTuple, Optional, Tuple, Union, overload
+from typing import (Any, Callable, Dict, Iterator, List, NamedTuple, Optional, Tuple, Union, cast,
+                    overload)
 
 import numpy as np
+import numpy.typing as npt
 
 from ._errors import GGUFError, check, error_from
 from ._lib import ffi, lib
 
 Value = Union[int, float, bool, str, bytes, "GGUFArray"]
 PathLike = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
+F32Array = npt.NDArray[np.float32]
 
 _PROFILES = {"strict": 0, "lenient": 1}
 
@@ -118,7 +121,7 @@ def _unpack_str(s: Any) -> Union[str, bytes]:
 
 
 def value_type_name(t: int) -> str:
-    return ffi.string(lib.gs_value_type_name(t)).decode("ascii")
+    return cast(str, ffi.string(lib.gs_value_type_name(t)).decode("ascii"))
 
 
 class KVInfo(NamedTuple):
@@ -133,7 +136,7 @@ class KVInfo(NamedTuple):
     size: int
 
 
-class GGUFArray(Sequence):  # type: ignore[type-arg]
+class GGUFArray(Sequence[Any]):
     """An array value, read element by element from the file: len, indexing, slicing (a view,
     nothing copied) and iteration call the library's getter per element. to_numpy() copies a
     numeric or bool array in one go."""
@@ -172,7 +175,7 @@ class GGUFArray(Sequence):  # type: ignore[type-arg]
     @overload
     def __getitem__(self, i: int) -> Any: ...
     @overload
-    def __getitem__(self, i: slice) -> "GGUFArray": ...
+    def __getitem__(self, i: slice) -> GGUFArray: ...
 
     def __getitem__(self, i: Union[int, slice]) -> Any:
         if isinstance(i, slice):
@@ -189,10 +192,10 @@ class GGUFArray(Sequence):  # type: ignore[type-arg]
         for i in self._range:
             yield self._at(i)
 
-    def tolist(self) -> list:  # type: ignore[type-arg]
+    def tolist(self) -> List[Any]:
         return list(self)
 
-    def to_numpy(self) -> "np.ndarray[Any, Any]":
+    def to_numpy(self) -> npt.NDArray[Any]:
         """A copy of a numeric or bool array as a numpy array of its own dtype (little-endian,
         bool as numpy bool). TypeError for string arrays."""
         dtype = _NUMPY_DTYPES.get(self._elem)
@@ -232,7 +235,7 @@ def _read_value(h: _Handle, ptr: Any, index: int, info: Any) -> Value:
     getter = _SCALAR_GETTERS[t]
     cout = ffi.new(_SCALARS[t][1])
     check(getter(ptr, index, cout))
-    return cout[0]
+    return cast(Value, cout[0])
 
 
 def _key_bytes(key: Union[str, bytes]) -> bytes:
@@ -243,7 +246,7 @@ def _key_bytes(key: Union[str, bytes]) -> bytes:
     raise KeyError(key)
 
 
-class Metadata(Mapping):  # type: ignore[type-arg]
+class Metadata(Mapping[Union[str, bytes], Value]):
     """The key-value metadata, read-only, in file order. Keys are str (bytes when not valid
     UTF-8); either form looks a key up. Values: ints exact, floats, bools, str for valid UTF-8
     and bytes otherwise, arrays as GGUFArray (lazy)."""
@@ -337,7 +340,7 @@ def _tensor_info(ptr: Any, index: int) -> TensorInfo:
                       int(t.data_offset), ne, int(t.offset), bool(t.data_in_file))
 
 
-class TensorList(Sequence):  # type: ignore[type-arg]
+class TensorList(Sequence[TensorInfo]):
     """The tensors in file order; each TensorInfo is read when it is asked for."""
 
     __slots__ = ("_h",)
@@ -348,12 +351,17 @@ class TensorList(Sequence):  # type: ignore[type-arg]
     def __len__(self) -> int:
         return int(self._h.call(lib.gs_tensor_count))
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> TensorInfo: ...
+    @overload
+    def __getitem__(self, i: slice) -> List[TensorInfo]: ...
+
+    def __getitem__(self, i: Union[int, slice]) -> Union[TensorInfo, List[TensorInfo]]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         n = len(self)
         j = range(n)[i]
-        return self._h.call(lambda ptr: _tensor_info(ptr, j))
+        return cast(TensorInfo, self._h.call(lambda ptr: _tensor_info(ptr, j)))
 
     def __repr__(self) -> str:
         return f"<ggufsafe.TensorList {len(self)} tensors>"
@@ -406,7 +414,7 @@ class GGUFFile:
     def closed(self) -> bool:
         return self._h.closed
 
-    def __enter__(self) -> "GGUFFile":
+    def __enter__(self) -> GGUFFile:
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -445,7 +453,7 @@ class GGUFFile:
         return self._call(  # type: ignore[no-any-return]
             lambda ptr: _tensor_info(ptr, self._tensor_index(ptr, name)))
 
-    def dequantize(self, name: Union[str, bytes], rows: RowsArg = None) -> "np.ndarray[Any, Any]":
+    def dequantize(self, name: Union[str, bytes], rows: RowsArg = None) -> F32Array:
         """The tensor decoded to float32, bit-exact with ggml: shaped as ggml's ne reversed, or,
         with rows (a slice, range or (start, stop) of the ne[0]-element rows), only those rows
         as an (n_rows, ne[0]) array, decoding nothing else."""
@@ -565,7 +573,7 @@ def type_id(type: Union[int, str]) -> int:
 
 
 def dequantize(raw: Union[bytes, bytearray, memoryview], type: Union[int, str],
-               n: int) -> "np.ndarray[Any, Any]":
+               n: int) -> F32Array:
     """Decodes n elements of the given ggml type from raw (exactly their encoded size) to a
     float32 array of n elements."""
     tid = type_id(type)

@@ -6,7 +6,8 @@ Lookup order, the first directory holding both libraries wins:
   2. GGUFSAFE_LIBRARY_DIR (one directory, or several separated by os.pathsep);
   3. the system: pkg-config's libdir for ggufsafe, then the dynamic linker's own search
      (LD_LIBRARY_PATH, ldconfig's cache) by soname.
-cffi releases the GIL around every call into these libraries.
+The declarations are the headers' own (_cdefs). cffi releases the GIL around every call into
+these libraries.
 """
 from __future__ import annotations
 
@@ -24,10 +25,8 @@ SONAME_CERTIFY = "libggufsafe_certify.so.0"
 
 ffi = cffi.FFI()
 ffi.cdef(_cdefs.LIBC)
-ffi.cdef(_cdefs.READER)
-ffi.cdef(_cdefs.CERTIFY)
-ffi.cdef(_cdefs.MANIFEST)
-ffi.cdef(_cdefs.DIFF)
+for _declarations in _cdefs.declarations():
+    ffi.cdef(_declarations)
 
 
 def _bundled_dir() -> str:

@@ -2,7 +2,7 @@
 whole rendering runs in C with the GIL released and no Python callback per piece."""
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ._errors import check
 from ._lib import certify_lib, ffi, libc
@@ -21,7 +21,7 @@ def render(write: Callable[[Any, Any, Any], int], obj: Any) -> bytes:
     status = write(obj, sink, err)
     closed = libc.fclose(stream)  # publishes buf and size
     try:
-        data = ffi.buffer(buf[0], size[0])[:] if buf[0] != ffi.NULL else b""
+        data = cast(bytes, ffi.buffer(buf[0], size[0])[:]) if buf[0] != ffi.NULL else b""
     finally:
         libc.free(buf[0])
     check(status, err)

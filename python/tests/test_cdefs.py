@@ -1,7 +1,8 @@
-"""The binding's declarations (ggufsafe/_cdefs.py) against the installed headers, by the C
-compiler: every function declared again after the headers (a different prototype is a
-"conflicting types" error), every enumerator and constant asserted, every struct's size and each
-field's offset and size printed by C and compared with cffi's layout."""
+"""The binding's declarations (ggufsafe/_cdefs.py: the headers the package ships, as cffi reads
+them) against the installed headers, by the C compiler: every function declared again after the
+headers (a different prototype is a "conflicting types" error), every enumerator and constant
+asserted, every struct's size and each field's offset and size printed by C and compared with
+cffi's layout; and header_cdef(), the header-to-cdef step, on small inputs."""
 import os
 import re
 import shutil
@@ -9,11 +10,12 @@ import subprocess
 
 import pytest
 
+import ggufsafe
 from ggufsafe import _cdefs
 from ggufsafe._lib import certify_lib, ffi, lib
 from conftest import REPO, clean_env
 
-SOURCES = (_cdefs.READER, _cdefs.CERTIFY, _cdefs.MANIFEST, _cdefs.DIFF)
+SOURCES = tuple(_cdefs.declarations())
 
 
 def include_dir():
@@ -52,7 +54,8 @@ def names(pattern):
 def c_program():
     lines = ["#include <stddef.h>", "#include <stdio.h>"]
     lines += [f'#include "{h}"' for h in _cdefs.HEADERS]
-    lines += [decl + ";" for _, decl in functions()]
+    # (name)(...): the name of a function the header also defines as a macro is not expanded.
+    lines += [re.sub(rf"\b{n}\s*\(", f"({n})(", decl, count=1) + ";" for n, decl in functions()]
     for enum in names(r"typedef enum (\w+)"):
         for name, value in ffi.typeof(enum).relements.items():
             lines.append(f'_Static_assert({name} == {value}, "{name}");')
@@ -94,6 +97,63 @@ def test_declarations_compile_against_the_headers(tmp_path):
     printed = subprocess.run([str(exe)], capture_output=True, text=True, check=True,
                              env=clean_env()).stdout
     assert printed.splitlines() == cffi_layout()
+
+
+def test_an_installed_package_reads_its_own_headers():
+    # From the checkout the package reads include/; installed, the copies setup.py bundled.
+    in_checkout = os.path.abspath(ggufsafe.__file__).startswith(os.path.join(REPO, "python", ""))
+    where = dict(_cdefs.include_dirs())["checkout" if in_checkout else "bundled"]
+    assert _cdefs.include_dir() == where
+
+
+def test_every_exported_function_of_the_headers_is_declared():
+    declared = {n for n, _ in functions()}
+    for h in _cdefs.HEADERS:
+        with open(os.path.join(_cdefs.include_dir(), h), encoding="utf-8") as f:
+            api = re.findall(r"\bGS_API\b[^;(]*?\b(gs_\w+)\s*\(", f.read())
+        assert api and set(api) <= declared, h
+
+
+def test_header_cdef_keeps_declarations_and_integer_constants():
+    header = "\n".join([
+        "/* a comment with a ; and a #define GS_NO 1 */",
+        "#ifndef X_H",
+        "#define X_H",
+        "#include <stdint.h>",
+        "#ifdef __cplusplus",
+        'extern "C" {',
+        "#endif",
+        "#if defined(GGUFSAFE_BUILDING) && defined(__GNUC__)",
+        '#define GS_API __attribute__((visibility("default")))',
+        "#else",
+        "#define GS_API",
+        "#endif",
+        "#define GS_A 128",
+        "#define GS_B 0x100u /* trailing comment */",
+        "#define GS_C 017",
+        "#define GS_D (1u << 20)",
+        "#define GS_E UINT32_MAX",
+        "#define gs_f(x) \\",
+        "    gs_f_sized((x), sizeof *(x))",
+        "typedef struct gs_s { char t[GS_A]; } gs_s; // line comment",
+        "GS_API int gs_f_sized(gs_s *s,",
+        "                      size_t n);",
+        "#ifdef __cplusplus",
+        "}",
+        "#endif",
+        "#endif",
+    ])
+    got = [line.strip() for line in _cdefs.header_cdef(header).splitlines() if line.strip()]
+    assert got == ["#define GS_A 128", "#define GS_B 256", "#define GS_C 15",
+                   "typedef struct gs_s { char t[GS_A]; } gs_s;", "int gs_f_sized(gs_s *s,",
+                   "size_t n);"]
+
+
+@pytest.mark.parametrize("header", ["#if A\nint a;\n", "#endif\n", "#else\n#endif\n",
+                                    "#ifdef __cplusplus\n}\n#endif\n#endif\n"])
+def test_header_cdef_rejects_unbalanced_conditionals(header):
+    with pytest.raises(ValueError):
+        _cdefs.header_cdef(header)
 
 
 def test_every_declared_function_is_exported():
