@@ -7,7 +7,7 @@
 #   3b. ThreadSanitizer: hash, certify --deep and diff with 1 and 4 threads on multi-part sets
 #       and the corpus, and the command on the sets (ci/tsan.sh)
 #   3c. the Python package: installed bundled and over an installed library, pytest on both and
-#       once against the ASan+UBSan library, mypy on its stubs (ci/python.sh)
+#       once against the ASan+UBSan library, mypy --strict on the inline-typed package (ci/python.sh)
 #   4. aarch64 cross build (the command included, against arm64 libcrypto), the plain-C tests
 #      under qemu-aarch64 (cortex-a53 and max): decoders, corpus, fuzz replays, regressions
 #   5. fuzzing: every harness under libFuzzer and the reader under AFL++, ASan+UBSan, 60 s each;
