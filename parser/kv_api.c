@@ -95,9 +95,9 @@ static gs_status scalar_pos(const gs_file *f, size_t index, gs_value_type type, 
     return GS_OK;
 }
 
-/* The position of element i of an array of exactly `elem` (not string). */
-static gs_status element_pos(const gs_file *f, size_t index, gs_value_type elem, uint64_t i,
-                             unsigned size, uint64_t *pos)
+/* The record of an array of exactly `elem` that has an element i. */
+static gs_status array_kv(const gs_file *f, size_t index, gs_value_type elem, uint64_t i,
+                          const gsi_kv **out)
 {
     const gsi_kv *kv = kv_at(f, index);
     if (kv == NULL) {
@@ -109,8 +109,20 @@ static gs_status element_pos(const gs_file *f, size_t index, gs_value_type elem,
     if (i >= gsi_kv_count(f, kv)) {
         return GS_E_OUT_OF_RANGE;
     }
-    *pos = kv->value_off + i * size; /* i < count and count*size fit in the file */
+    *out = kv;
     return GS_OK;
+}
+
+/* The position of element i of an array of exactly `elem` (not string). */
+static gs_status element_pos(const gs_file *f, size_t index, gs_value_type elem, uint64_t i,
+                             unsigned size, uint64_t *pos)
+{
+    const gsi_kv *kv = NULL;
+    gs_status st = array_kv(f, index, elem, i, &kv);
+    if (st == GS_OK) {
+        *pos = kv->value_off + i * size; /* i < count and count*size fit in the file */
+    }
+    return st;
 }
 
 #define DEFINE_GETTERS(suffix, ctype, vtype, width, convert)                                     \
@@ -187,18 +199,12 @@ gs_status gs_kv_get_array_string(const gs_file *file, size_t index, uint64_t i, 
     if (out == NULL) {
         return GS_E_INVALID_ARGUMENT;
     }
-    const gsi_kv *kv = kv_at(file, index);
-    if (kv == NULL) {
-        return file == NULL ? GS_E_INVALID_ARGUMENT : GS_E_OUT_OF_RANGE;
+    const gsi_kv *kv = NULL;
+    gs_status st = array_kv(file, index, GS_VALUE_STRING, i, &kv);
+    if (st == GS_OK) {
+        *out = string_at(file, gsi_kv_string_at(file, kv, i));
     }
-    if (kv->type != GS_VALUE_ARRAY || kv->elem_type != GS_VALUE_STRING) {
-        return GS_E_WRONG_TYPE;
-    }
-    if (i >= gsi_kv_count(file, kv)) {
-        return GS_E_OUT_OF_RANGE;
-    }
-    *out = string_at(file, gsi_kv_string_at(file, kv, i));
-    return GS_OK;
+    return st;
 }
 
 gs_status gs_kv_get_array_data(const gs_file *file, size_t index, const void **data,

@@ -242,15 +242,10 @@ gs_status gsi_open_path(const char *path, const gs_options *o, const gsi_admissi
 
 gs_status gs_open_file(const char *path, const gs_options *opts, gs_file **out, gs_error *err)
 {
-    gsi_error_clear(err);
-    if (out == NULL || path == NULL) {
-        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "path or out is NULL");
+    if (out != NULL) {
+        *out = NULL;
     }
-    *out = NULL;
     gs_options o;
-    if (gsi_options_resolve(opts, &o) != GS_OK) {
-        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "options");
-    }
-    return gsi_open_path(path, &o, NULL, out, err);
+    gs_status st = gsi_open_path_args(path, out != NULL, opts, &o, err);
+    return st != GS_OK ? st : gsi_open_path(path, &o, NULL, out, err);
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "abi_compat.h"
+#include "error.h"
 
 #define MIB (1024ull * 1024ull)
 
@@ -104,6 +105,20 @@ gs_status gsi_options_resolve(const gs_options *in, gs_options *out)
     }
     if (out->limits.max_tensor_count > GSI_MAX_RECORDS) {
         out->limits.max_tensor_count = GSI_MAX_RECORDS;
+    }
+    return GS_OK;
+}
+
+gs_status gsi_open_path_args(const char *path, bool has_out, const gs_options *opts,
+                             gs_options *o, gs_error *err)
+{
+    gsi_error_clear(err);
+    if (!has_out || path == NULL) {
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
+                        "path or out is NULL");
+    }
+    if (gsi_options_resolve(opts, o) != GS_OK) {
+        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "options");
     }
     return GS_OK;
 }

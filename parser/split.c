@@ -395,15 +395,13 @@ static gs_status open_failure(gs_error *err, gs_status st, unsigned part, unsign
 gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_split **out,
                         gs_error *err)
 {
-    gsi_error_clear(err);
-    if (out == NULL || first_part_path == NULL) {
-        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0,
-                        "path or out is NULL");
+    if (out != NULL) {
+        *out = NULL;
     }
-    *out = NULL;
     gs_options o;
-    if (gsi_options_resolve(opts, &o) != GS_OK) {
-        return gsi_fail(err, GS_E_INVALID_ARGUMENT, 0, GS_CONTEXT_NONE, NULL, 0, "options");
+    gs_status st = gsi_open_path_args(first_part_path, out != NULL, opts, &o, err);
+    if (st != GS_OK) {
+        return st;
     }
     gs_split_name name;
     if (!gs_split_name_parse(first_part_path, strlen(first_part_path), &name) ||
@@ -414,7 +412,7 @@ gs_status gs_open_split(const char *first_part_path, const gs_options *opts, gs_
     }
     const unsigned count = name.count;
     gs_split *s;
-    gs_status st = new_split(&o, count, &s, err);
+    st = new_split(&o, count, &s, err);
     if (st != GS_OK) {
         return st;
     }

@@ -163,3 +163,10 @@ gs_status cli_read_stream(FILE *file, size_t limit, char **data, size_t *len, gs
     *len = n;
     return GS_OK;
 }
+
+void cli_progress_relay_update(void *relay, uint64_t done, uint64_t total)
+{
+    const cli_progress_relay *r = relay;
+    gs_progress p = {sizeof p, r->part, r->n_parts, done, total};
+    r->fn(r->ctx, &p);
+}

@@ -13,6 +13,7 @@
 
 #include "error.h" /* gsi_fail: errors filled as the reader fills them */
 #include "ggufsafe.h"
+#include "ggufsafe_sink.h"
 
 /* The size of a public struct's first published version (through its member `last`): callers
  * built against it keep working. */
@@ -58,5 +59,14 @@ char *cli_strndup(const void *bytes, size_t n);
  * GS_E_NO_MEMORY, or GS_E_IO (errno text in err->detail, offset the bytes read); *data NULL
  * on failure. For small inputs of the commands' own (policy files, baselines). */
 gs_status cli_read_stream(FILE *file, size_t limit, char **data, size_t *len, gs_error *err);
+
+/* Hands an engine's progress (done of total units) on to the caller's callback as a gs_progress
+ * of part `part` of `n_parts`; relay is a cli_progress_relay, the engine's progress context. */
+typedef struct cli_progress_relay {
+    gs_progress_fn fn;
+    void *ctx;
+    size_t part, n_parts;
+} cli_progress_relay;
+void cli_progress_relay_update(void *relay, uint64_t done, uint64_t total);
 
 #endif

@@ -102,18 +102,6 @@ void gs_diff_input_close(gs_diff_input *in)
     }
 }
 
-typedef struct progress_adapter {
-    gs_progress_fn fn;
-    void *ctx;
-} progress_adapter;
-
-static void progress(void *ctx, uint64_t done, uint64_t total)
-{
-    const progress_adapter *a = ctx;
-    gs_progress p = {sizeof p, 0, 1, done, total};
-    a->fn(a->ctx, &p);
-}
-
 /* Why pair p (of the baseline's list when base) could not be compared: its status, the tensor,
  * the side and its path. side 'A' is the reference, 'B' the pair's candidate, 'C' the baseline. */
 static gs_status decode_failure(const diff_report *r, const diff_pair *p, char side,
@@ -166,10 +154,10 @@ static gs_status compare(diff_report *r, const gs_diff_options *o, gs_error *err
         not_compared(&r->pairs);
         not_compared(&r->base_pairs);
     }
-    progress_adapter pa = {o->progress, o->progress_ctx};
+    cli_progress_relay pa = {o->progress, o->progress_ctx, 0, 1};
     diff_compare_plan plan = {&r->pairs, r->three_way ? &r->base_pairs : NULL, o->jobs,
                               DIFF_CHUNK_ELEMS, o->worst_blocks,
-                              o->progress != NULL ? progress : NULL, &pa};
+                              o->progress != NULL ? cli_progress_relay_update : NULL, &pa};
     bool in_base = false;
     /* metadata only: no tensor data is read, not even to see whether the bytes are the same */
     size_t failed = r->metadata_only ? r->pairs.n : diff_compare_run(&plan, &in_base);

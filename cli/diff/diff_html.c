@@ -638,10 +638,9 @@ static void group_row(cli_out *out, const diff_report *r, const diff_group *g, i
                    num(b2, diff_stats_nmse(&g->s)), num(b3, diff_stats_cosine(&g->s)),
                    num(b4, g->s.max_abs));
     if (r->three_way) {
-        double na = diff_stats_nmse(&g->base), nb = diff_stats_nmse(&g->s);
         cli_out_printf(out, "<td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-                       num(b1, diff_stats_bpw(&g->base)), num(b2, na),
-                       num(b3, diff_nmse_ratio(na, nb)));
+                       num(b1, diff_stats_bpw(&g->base)), num(b2, diff_stats_nmse(&g->base)),
+                       num(b3, diff_group_nmse_ratio(g)));
     }
     cli_out_puts(out, "</tr>\n");
 }
@@ -652,7 +651,6 @@ static void rollups(cli_out *out, const diff_report *r)
     if (ru->total.s.tensors == 0) {
         return;
     }
-    static const char *const heads[DIFF_GROUPINGS] = {"role", "layer", "type"};
     cli_out_printf(out, "<h2>Roll-ups</h2>\n<p class=\"note\">bpw: bits per weight of %s; "
                         "errors pooled over the group (nmse = group SSE / group energy of the "
                         "reference), cosine weighted by elements.</p>\n",
@@ -664,7 +662,7 @@ static void rollups(cli_out *out, const diff_report *r)
         cli_out_printf(out, "<h3>By %s</h3>\n<table>\n<tr><th>%s</th><th>tensors</th>"
                             "<th>elements</th><th>%s</th><th>%s</th><th>cosine</th>"
                             "<th>max_abs</th>",
-                       heads[g], heads[g], r->three_way ? "B bpw" : "bpw",
+                       diff_grouping_name(g), diff_grouping_name(g), r->three_way ? "B bpw" : "bpw",
                        r->three_way ? "B nmse" : "nmse");
         if (r->three_way) {
             cli_out_puts(out, "<th>A bpw</th><th>A nmse</th><th>B/A nmse</th>");

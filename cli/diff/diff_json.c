@@ -313,8 +313,7 @@ static void json_group(cli_json *j, const diff_report *r, const diff_group *g, i
         cli_json_begin_object(j);
         json_stats(j, &g->base);
         cli_json_end_object(j);
-        json_f64(j, "nmse_ratio", diff_nmse_ratio(diff_stats_nmse(&g->base),
-                                                   diff_stats_nmse(&g->s)));
+        json_f64(j, "nmse_ratio", diff_group_nmse_ratio(g));
     }
     cli_json_end_object(j);
 }

@@ -245,3 +245,14 @@ void diff_rollups_free(diff_rollups *r)
     }
     memset(r, 0, sizeof *r);
 }
+
+const char *diff_grouping_name(int grouping)
+{
+    static const char *const names[DIFF_GROUPINGS] = {"role", "layer", "type"};
+    return grouping >= 0 && grouping < DIFF_GROUPINGS ? names[grouping] : "total";
+}
+
+double diff_group_nmse_ratio(const diff_group *g)
+{
+    return diff_nmse_ratio(diff_stats_nmse(&g->base), diff_stats_nmse(&g->s));
+}

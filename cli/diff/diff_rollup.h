@@ -56,4 +56,10 @@ gs_status diff_rollups_build(const diff_pairs *pairs, const diff_pairs *base, si
                              diff_rollups *out);
 void diff_rollups_free(diff_rollups *r);
 
+/* The word a grouping is named by in reports: "role", "layer", "type" ("total" past them, the
+ * whole-file row). */
+const char *diff_grouping_name(int grouping);
+/* Three-way: the group's candidate NMSE against its baseline's (diff_nmse_ratio). */
+double diff_group_nmse_ratio(const diff_group *g);
+
 #endif

@@ -361,9 +361,8 @@ static void print_group(cli_out *out, const diff_report *r, const diff_group *g,
                    g->s.elements, diff_stats_bpw(&g->s), num(b1, diff_stats_nmse(&g->s)),
                    num(b2, diff_stats_cosine(&g->s)), num(b3, g->s.max_abs));
     if (r->three_way) {
-        double na = diff_stats_nmse(&g->base), nb = diff_stats_nmse(&g->s);
-        cli_out_printf(out, " %7.4f %12s %12s", diff_stats_bpw(&g->base), num(b4, na),
-                       num(b5, diff_nmse_ratio(na, nb)));
+        cli_out_printf(out, " %7.4f %12s %12s", diff_stats_bpw(&g->base),
+                       num(b4, diff_stats_nmse(&g->base)), num(b5, diff_group_nmse_ratio(g)));
     }
     cli_out_putc(out, '\n');
 }
@@ -376,7 +375,6 @@ static void print_rollups(cli_out *out, const diff_report *r)
     if (ru->total.s.tensors == 0) {
         return;
     }
-    static const char *const heads[DIFF_GROUPINGS] = {"role", "layer", "type"};
     size_t col = 8;
     for (int g = 0; g < DIFF_GROUPINGS; g++) {
         for (size_t i = 0; i < ru->n[g]; i++) {
@@ -395,7 +393,7 @@ static void print_rollups(cli_out *out, const diff_report *r)
             continue;
         }
         cli_text head;
-        cli_text_printf(&head, "by %s", heads[g]);
+        cli_text_printf(&head, "by %s", diff_grouping_name(g));
         cli_out_puts(out, "  ");
         cli_text_print_padded(out, &head, col);
         cli_out_printf(out, " %7s %12s %7s %12s %12s %12s", "tensors", "elements",

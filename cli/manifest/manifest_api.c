@@ -188,18 +188,6 @@ gs_status gs_manifest_open(const char *path, const gs_manifest_options *opts,
     return GS_OK;
 }
 
-typedef struct progress_adapter {
-    const gs_manifest_options *o;
-    size_t part, n_parts;
-} progress_adapter;
-
-static void part_progress(void *ctx, uint64_t done, uint64_t total)
-{
-    const progress_adapter *a = ctx;
-    gs_progress p = {sizeof p, a->part, a->n_parts, done, total};
-    a->o->progress(a->o->progress_ctx, &p);
-}
-
 static const gs_file *input_part(const gs_manifest_input *in, size_t p)
 {
     return in->parts != NULL ? in->parts[p] : cli_source_part(&in->src, p);
@@ -226,10 +214,10 @@ gs_status gs_manifest_hash(const gs_manifest_input *in, const gs_manifest_option
                         (const uint8_t *)in->path, strlen(in->path),
                         "manifest of %zu parts", in->n_parts);
     }
-    progress_adapter pa = {&o, 0, in->n_parts};
+    cli_progress_relay pa = {o.progress, o.progress_ctx, 0, in->n_parts};
     mf_hash_options ho = {.jobs = o.jobs,
                           .skip_absent = o.metadata_only,
-                          .progress = o.progress != NULL ? part_progress : NULL,
+                          .progress = o.progress != NULL ? cli_progress_relay_update : NULL,
                           .progress_ctx = &pa};
     for (size_t p = 0; p < in->n_parts && st == GS_OK; p++) {
         mf_part *part = &m->doc.parts[p];
