@@ -79,18 +79,18 @@ gs_status cli_read_element(const gs_file *f, size_t index, gs_value_type elem, u
  * integer keys spent a fifth of its time in it); returns its length. */
 static size_t decimal(char num[CLI_NUM_BUF], bool negative, uint64_t magnitude)
 {
-    char digits[24];
-    size_t n = 0;
+    char digits[20]; /* UINT64_MAX has 20 */
+    size_t at = sizeof digits;
     do {
-        digits[n++] = (char)('0' + magnitude % 10);
+        digits[--at] = (char)('0' + magnitude % 10);
         magnitude /= 10;
     } while (magnitude > 0);
     size_t k = 0;
     if (negative) {
         num[k++] = '-';
     }
-    while (n > 0) {
-        num[k++] = digits[--n];
+    for (; at < sizeof digits; at++) {
+        num[k++] = digits[at];
     }
     num[k] = '\0';
     return k;

@@ -46,6 +46,12 @@ static bool plain(const uint8_t *s, size_t n)
             return false;
         }
     }
+    if (i < n && n >= 8) {
+        /* the last 1 to 7 bytes: the word that ends the text, overlapping checked bytes */
+        uint64_t w;
+        memcpy(&w, s + n - 8, 8);
+        return !word_not_plain(w);
+    }
     uint8_t bad = 0;
     for (; i < n; i++) {
         bad |= (uint8_t)((s[i] < 0x20) | (s[i] > 0x7e) | (s[i] == '\\'));
@@ -102,6 +108,11 @@ void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src)
     /* The buffer holds 4 bytes per source byte, so gsi_escape_text never cuts on its own. */
     t->len = cli_escape_cut(t->s, sizeof t->s, src, n, max_src);
     measure(t);
+}
+
+bool cli_text_is_plain(const void *src, size_t n, size_t max_src)
+{
+    return n <= max_src && n <= CLI_TEXT_MAX_SRC && plain(src, n);
 }
 
 size_t cli_text_columns(const void *src, size_t n, size_t max_src)

@@ -39,6 +39,10 @@ void cli_text_escape(cli_text *t, const void *src, size_t n, size_t max_src);
  * column of keys is sized before it is printed). */
 size_t cli_text_columns(const void *src, size_t n, size_t max_src);
 
+/* Whether cli_text_escape(t, src, n, max_src) gives src itself (printable ASCII without a
+ * backslash, not cut): its n bytes can then be printed as they are, in n columns. */
+bool cli_text_is_plain(const void *src, size_t n, size_t max_src);
+
 /* The same for a NUL-terminated string (command-line arguments). */
 void cli_text_escape_cstr(cli_text *t, const char *s);
 
