@@ -141,17 +141,15 @@ static void lengths(gsc_sink *s)
 {
     gsc_case c;
     with_key(&c, "x.k", 3);
-    gsw_override(&c.b, &c.map, GSW_KEY_LEN, 1, 0, UINT64_MAX);
-    gsc_both(s, &c, "keys/len_2p64m1.gguf", GS_E_STRING_EXCEEDS_FILE,
-             gsc_at(&c, GSW_KEY_LEN, 1, 0), "key length 2^64-1 (the length+1 allocation wraps)");
+    gsc_bad_len(s, &c, GSW_KEY_LEN, UINT64_MAX, "keys/len_2p64m1.gguf",
+                "key length 2^64-1 (the length+1 allocation wraps)");
 
     with_key(&c, "x.k", 3);
-    uint64_t at = gsc_len_to_eof(&c, GSW_KEY_LEN, 1);
-    gsc_both(s, &c, "keys/len_one_past_eof.gguf", GS_E_STRING_EXCEEDS_FILE, at,
-             "key length one byte more than the file has left");
+    gsc_len_past_eof(s, &c, GSW_KEY_LEN, "keys/len_one_past_eof.gguf",
+                     "key length one byte more than the file has left");
 
     with_key(&c, "x.k", 3);
-    at = gsc_len_to_eof(&c, GSW_KEY_LEN, 0);
+    const uint64_t at = gsc_len_to_eof(&c, GSW_KEY_LEN, 0);
     gsc_both(s, &c, "keys/len_to_eof.gguf", GS_E_KEY_HAS_NUL, at,
              "key length exactly the bytes left: the key swallows the rest, zero bytes included");
 }

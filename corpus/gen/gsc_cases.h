@@ -26,6 +26,10 @@ void gsc_cases_notgguf(gsc_sink *s);   /* files that stand in for a GGUF: LFS po
 void gsc_add_arch(gsw_model *m);
 /* An F32 tensor of n elements (1 dimension), filled. */
 gsw_tensor *gsc_add_f32(gsw_model *m, const char *name, uint64_t n);
+/* n keys named prefix + i for i from 0 to n-1 (i zero-padded to `digits`; 0: not padded), key
+ * i holding the u8 or u32 (value_type) value i, cut to the type's width. */
+void gsc_add_numbered_keys(gsw_model *m, const char *prefix, int digits, unsigned n,
+                           uint32_t value_type);
 /* The usual small valid file: architecture key and one 8-element F32 tensor "w". */
 void gsc_base(gsc_case *c);
 

@@ -18,6 +18,20 @@ gsw_tensor *gsc_add_f32(gsw_model *m, const char *name, uint64_t n)
     return t;
 }
 
+void gsc_add_numbered_keys(gsw_model *m, const char *prefix, int digits, unsigned n,
+                           uint32_t value_type)
+{
+    for (unsigned i = 0; i < n; i++) {
+        char key[64];
+        snprintf(key, sizeof key, "%s%0*u", prefix, digits, i);
+        if (value_type == GS_VALUE_U8) {
+            gsw_set_u8(gsw_add(m, key), (uint8_t)i);
+        } else {
+            gsw_set_u32(gsw_add(m, key), (uint32_t)i);
+        }
+    }
+}
+
 void gsc_base(gsc_case *c)
 {
     gsc_begin(c, 3);
