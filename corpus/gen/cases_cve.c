@@ -70,10 +70,7 @@ static void later_ggml(gsc_sink *s)
              gsc_at(&c, GSW_VALUE_TYPE, 3, 0),
              "CVE-2024-32878: the parse fails at the 4th of 5 key-values (uninitialised free)");
 
-    gsc_begin(&c, 3);
-    gsc_add_f32(&c.m, "a", 4);
-    gsc_add_f32(&c.m, "b", 4);
-    gsc_write(&c, 0);
+    gsc_two_tensors(&c, 4, 4);
     gsc_bad_len(s, &c, GSW_NAME_LEN, UINT64_MAX, "cve/cve_2024_41130_name_unread.gguf",
                 "CVE-2024-41130: second tensor name unreadable, then compared (NULL strcmp)");
 

@@ -30,6 +30,9 @@ gsw_tensor *gsc_add_f32(gsw_model *m, const char *name, uint64_t n);
  * i holding the u8 or u32 (value_type) value i, cut to the type's width. */
 void gsc_add_numbered_keys(gsw_model *m, const char *prefix, int digits, unsigned n,
                            uint32_t value_type);
+/* Tensors "a" and "b" of na and nb f32 elements, alignment 32, no key-values: begun and
+ * written. */
+void gsc_two_tensors(gsc_case *c, uint64_t na, uint64_t nb);
 /* The usual small valid file: architecture key and one 8-element F32 tensor "w". */
 void gsc_base(gsc_case *c);
 

@@ -32,6 +32,14 @@ void gsc_add_numbered_keys(gsw_model *m, const char *prefix, int digits, unsigne
     }
 }
 
+void gsc_two_tensors(gsc_case *c, uint64_t na, uint64_t nb)
+{
+    gsc_begin(c, 3);
+    gsc_add_f32(&c->m, "a", na);
+    gsc_add_f32(&c->m, "b", nb);
+    gsc_write(c, 0);
+}
+
 void gsc_base(gsc_case *c)
 {
     gsc_begin(c, 3);
