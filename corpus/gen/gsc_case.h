@@ -41,6 +41,15 @@ typedef struct gsc_shape {
     const char *desc;
 } gsc_shape;
 
+/* A row of the tables of cases about one value type: the file (or the name it is made from),
+ * the type id, a 64-bit value (a scalar's bits, an array's count) and the description. */
+typedef struct gsc_typed {
+    const char *name;
+    uint32_t type;
+    uint64_t value;
+    const char *desc;
+} gsc_typed;
+
 typedef struct gsc_case {
     gsw_model m;
     gsw_bytes b;
