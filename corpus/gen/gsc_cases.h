@@ -33,6 +33,10 @@ void gsc_add_numbered_keys(gsw_model *m, const char *prefix, int digits, unsigne
 /* Tensors "a" and "b" of na and nb f32 elements, alignment 32, no key-values: begun and
  * written. */
 void gsc_two_tensors(gsc_case *c, uint64_t na, uint64_t nb);
+/* Each of the n rows as one tensor "t" of its shape and type, without data (architecture key
+ * first when with_arch), written lax and rejected by both profiles with GS_E_SIZE_OVERFLOW at
+ * the tensor's first dimension. */
+void gsc_size_overflows(gsc_sink *s, const gsc_shape *rows, size_t n, bool with_arch);
 /* The usual small valid file: architecture key and one 8-element F32 tensor "w". */
 void gsc_base(gsc_case *c);
 

@@ -40,6 +40,20 @@ void gsc_two_tensors(gsc_case *c, uint64_t na, uint64_t nb)
     gsc_write(c, 0);
 }
 
+void gsc_size_overflows(gsc_sink *s, const gsc_shape *rows, size_t n, bool with_arch)
+{
+    for (size_t i = 0; i < n; i++) {
+        gsc_case c;
+        gsc_begin(&c, 3);
+        if (with_arch) {
+            gsc_add_arch(&c.m);
+        }
+        gsw_add_tensor(&c.m, "t", rows[i].n, rows[i].ne, rows[i].type);
+        gsc_write(&c, GSW_LAX);
+        gsc_both(s, &c, rows[i].file, GS_E_SIZE_OVERFLOW, gsc_at(&c, GSW_DIM, 0, 0), rows[i].desc);
+    }
+}
+
 void gsc_base(gsc_case *c)
 {
     gsc_begin(c, 3);
