@@ -26,50 +26,9 @@
 #define GSI_LE_LOAD_NATIVE 0 /* unknown: from bytes */
 #endif
 
-static inline uint16_t gsi_load_u16le(const uint8_t *p)
-{
-#if GSI_LE_LOAD_NATIVE != 0
-    uint16_t v;
-    memcpy(&v, p, sizeof v);
-#if GSI_LE_LOAD_NATIVE == 2
-    v = __builtin_bswap16(v);
-#endif
-    return v;
-#else
-    return (uint16_t)((uint32_t)p[0] | (uint32_t)p[1] << 8);
-#endif
-}
-
-static inline uint32_t gsi_load_u32le(const uint8_t *p)
-{
-#if GSI_LE_LOAD_NATIVE != 0
-    uint32_t v;
-    memcpy(&v, p, sizeof v);
-#if GSI_LE_LOAD_NATIVE == 2
-    v = __builtin_bswap32(v);
-#endif
-    return v;
-#else
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-#endif
-}
-
-static inline uint64_t gsi_load_u64le(const uint8_t *p)
-{
-#if GSI_LE_LOAD_NATIVE != 0
-    uint64_t v;
-    memcpy(&v, p, sizeof v);
-#if GSI_LE_LOAD_NATIVE == 2
-    v = __builtin_bswap64(v);
-#endif
-    return v;
-#else
-    return (uint64_t)gsi_load_u32le(p) | (uint64_t)gsi_load_u32le(p + 4) << 32;
-#endif
-}
-
 /* The n bytes at p (n = 0..8) as a little-endian unsigned value: for widths known only at run
- * time (KV values, record fields, a hash's tail). */
+ * time (KV values, record fields, a hash's tail), and the fixed widths' form on a host of
+ * unknown byte order. */
 static inline uint64_t gsi_load_le(const uint8_t *p, unsigned n)
 {
     uint64_t v = 0;
@@ -78,6 +37,31 @@ static inline uint64_t gsi_load_le(const uint8_t *p, unsigned n)
     }
     return v;
 }
+
+/* gsi_load_u16le, gsi_load_u32le and gsi_load_u64le: the field of that width at p. */
+#if GSI_LE_LOAD_NATIVE == 2
+#define GSI_LE_FROM_COPY(bits, v) __builtin_bswap##bits(v)
+#else
+#define GSI_LE_FROM_COPY(bits, v) (v)
+#endif
+#if GSI_LE_LOAD_NATIVE != 0
+#define GSI_LE_LOAD_FIXED(bits)                                                                \
+    static inline uint##bits##_t gsi_load_u##bits##le(const uint8_t *p)                        \
+    {                                                                                          \
+        uint##bits##_t v;                                                                      \
+        memcpy(&v, p, sizeof v);                                                               \
+        return GSI_LE_FROM_COPY(bits, v);                                                      \
+    }
+#else
+#define GSI_LE_LOAD_FIXED(bits)                                                                \
+    static inline uint##bits##_t gsi_load_u##bits##le(const uint8_t *p)                        \
+    {                                                                                          \
+        return (uint##bits##_t)gsi_load_le(p, bits / 8);                                       \
+    }
+#endif
+GSI_LE_LOAD_FIXED(16)
+GSI_LE_LOAD_FIXED(32)
+GSI_LE_LOAD_FIXED(64)
 
 /* A byte read as int8 without an implementation-defined conversion. */
 static inline int gsi_s8(uint8_t b)

@@ -93,12 +93,7 @@ static void nesting(gsc_sink *s)
 
 static void counts(gsc_sink *s)
 {
-    static const struct {
-        const char *file;
-        uint32_t type;
-        uint64_t count;
-        const char *desc;
-    } big[] = {
+    static const gsc_typed big[] = {
         {"arrays/count_2p64m1_u8.gguf", GS_VALUE_U8, UINT64_MAX, "u8 array of 2^64-1 elements"},
         {"arrays/count_2p63_u8.gguf", GS_VALUE_U8, 1ull << 63, "u8 array of 2^63 elements"},
         {"arrays/count_wraps_u16.gguf", GS_VALUE_U16, (1ull << 63) + 1,
@@ -116,8 +111,8 @@ static void counts(gsc_sink *s)
         gsc_case c;
         fill(with_array(&c), big[i].type, 3);
         gsc_write(&c, 0);
-        gsw_override(&c.b, &c.map, GSW_ARR_COUNT, 1, 0, big[i].count);
-        gsc_both(s, &c, big[i].file, GS_E_COUNT_EXCEEDS_FILE, gsc_at(&c, GSW_ARR_COUNT, 1, 0),
+        gsw_override(&c.b, &c.map, GSW_ARR_COUNT, 1, 0, big[i].value);
+        gsc_both(s, &c, big[i].name, GS_E_COUNT_EXCEEDS_FILE, gsc_at(&c, GSW_ARR_COUNT, 1, 0),
                  big[i].desc);
     }
     /* One element more than the rest of the file holds (no tensors: the array ends the file). */

@@ -83,11 +83,7 @@ static void large(gsc_sink *s)
 {
     gsc_case c;
     gsc_begin(&c, 3);
-    for (unsigned i = 0; i < 160000; i++) {
-        char key[16];
-        snprintf(key, sizeof key, "k.%06u", i);
-        gsw_set_u8(gsw_add(&c.m, key), (uint8_t)i);
-    }
+    gsc_add_numbered_keys(&c.m, "k.", 6, 160000, GS_VALUE_U8);
     gsc_write(&c, 0);
     gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing */
     gsc_ok(s, &c, "boundary/keys_160k.gguf",

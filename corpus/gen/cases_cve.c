@@ -35,10 +35,8 @@ static void talos_2024(gsc_sink *s)
 
     gsw_set_cstr(with_value(&c), "payload");
     gsc_write(&c, 0);
-    gsw_override(&c.b, &c.map, GSW_STR_LEN, 1, 0, UINT64_MAX);
-    gsc_both(s, &c, "cve/talos_2024_1913_string_len.gguf", GS_E_STRING_EXCEEDS_FILE,
-             gsc_at(&c, GSW_STR_LEN, 1, 0),
-             "CVE-2024-23496: string length 2^64-1, calloc(len+1 = 0) then fread(len)");
+    gsc_bad_len(s, &c, GSW_STR_LEN, UINT64_MAX, "cve/talos_2024_1913_string_len.gguf",
+                "CVE-2024-23496: string length 2^64-1, calloc(len+1 = 0) then fread(len)");
 
     gsc_begin(&c, 3);
     const uint64_t ne[5] = {1, 1, 1, 1, 0x4141414141414141ull};
@@ -65,25 +63,16 @@ static void later_ggml(gsc_sink *s)
 {
     gsc_case c;
     gsc_begin(&c, 3);
-    for (int i = 0; i < 5; i++) {
-        char key[16];
-        snprintf(key, sizeof key, "x.k%d", i);
-        gsw_set_u32(gsw_add(&c.m, key), (uint32_t)i);
-    }
+    gsc_add_numbered_keys(&c.m, "x.k", 0, 5, GS_VALUE_U32);
     gsc_write(&c, 0);
     gsw_override(&c.b, &c.map, GSW_VALUE_TYPE, 3, 0, 13);
     gsc_both(s, &c, "cve/cve_2024_32878_fail_midway.gguf", GS_E_BAD_VALUE_TYPE,
              gsc_at(&c, GSW_VALUE_TYPE, 3, 0),
              "CVE-2024-32878: the parse fails at the 4th of 5 key-values (uninitialised free)");
 
-    gsc_begin(&c, 3);
-    gsc_add_f32(&c.m, "a", 4);
-    gsc_add_f32(&c.m, "b", 4);
-    gsc_write(&c, 0);
-    gsw_override(&c.b, &c.map, GSW_NAME_LEN, 1, 0, UINT64_MAX);
-    gsc_both(s, &c, "cve/cve_2024_41130_name_unread.gguf", GS_E_STRING_EXCEEDS_FILE,
-             gsc_at(&c, GSW_NAME_LEN, 1, 0),
-             "CVE-2024-41130: second tensor name unreadable, then compared (NULL strcmp)");
+    gsc_two_tensors(&c, 4, 4);
+    gsc_bad_len(s, &c, GSW_NAME_LEN, UINT64_MAX, "cve/cve_2024_41130_name_unread.gguf",
+                "CVE-2024-41130: second tensor name unreadable, then compared (NULL strcmp)");
 
     /* Two i8 tensors of 2^63-64 elements and 32 bytes of data each: sizes that wrap ggml's
      * running total and its context size (test-gguf MEM_SIZE_OVERFLOW). */
@@ -124,13 +113,7 @@ static void shapes(gsc_sink *s)
         {"cve/candle_dims_2p40.gguf", 2, {1ull << 40, 1ull << 40}, GS_TYPE_F32,
          "candle #3714: two dimensions of 2^40"},
     };
-    for (size_t i = 0; i < sizeof sh / sizeof sh[0]; i++) {
-        gsc_case c;
-        gsc_begin(&c, 3);
-        gsw_add_tensor(&c.m, "t", sh[i].n, sh[i].ne, sh[i].type);
-        gsc_write(&c, GSW_LAX);
-        gsc_both(s, &c, sh[i].file, GS_E_SIZE_OVERFLOW, gsc_at(&c, GSW_DIM, 0, 0), sh[i].desc);
-    }
+    gsc_size_overflows(s, sh, sizeof sh / sizeof sh[0], false);
 
     /* The literal PoC patch of PR #18674: 32 x (2^42+1) q8_0 fits every size; the data is not
      * in the file. */

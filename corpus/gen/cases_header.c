@@ -178,10 +178,7 @@ static void counts_vs_bytes(gsc_sink *s)
     gsc_ok(s, &c, "counts/n_kv_undercount.gguf",
            "declares 0 key-values but one follows: read as padding (non-zero) and accepted");
 
-    gsc_begin(&c, 3);
-    gsc_add_f32(&c.m, "a", 4);
-    gsc_add_f32(&c.m, "b", 4);
-    gsc_write(&c, 0);
+    gsc_two_tensors(&c, 4, 4);
     gsw_override(&c.b, &c.map, GSW_N_TENSORS, 0, 0, 1);
     gsc_certify(&c, GSC_NOT_CERTIFIED); /* no architecture; b's data is trailing bytes */
     gsc_ok(s, &c, "counts/n_tensors_undercount.gguf",

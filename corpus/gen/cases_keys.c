@@ -5,6 +5,14 @@
 
 #include "gsc_cases.h"
 
+/* Writes the case and emits it, rejected by both profiles with status at the key of record r. */
+static void reject_at_key(gsc_sink *s, gsc_case *c, const char *file, gs_status status,
+                          uint32_t r, const char *desc)
+{
+    gsc_write(c, 0);
+    gsc_both(s, c, file, status, gsc_at(c, GSW_KEY_LEN, r, 0), desc);
+}
+
 /* The architecture key, then a u8 pair with the given key bytes (record 1). */
 static void with_key(gsc_case *c, const void *key, size_t len)
 {
@@ -17,19 +25,23 @@ static void with_key(gsc_case *c, const void *key, size_t len)
 
 static void both_profiles(gsc_sink *s)
 {
+    static const struct {
+        const char *key;
+        size_t len;
+        const char *file;
+        gs_status status;
+        const char *desc;
+    } bad[] = {
+        {"", 0, "keys/empty.gguf", GS_E_EMPTY_KEY, "empty key (ggml aborted on it before 2026-07)"},
+        {"gen\0eral.x", 10, "keys/nul_inside.gguf", GS_E_KEY_HAS_NUL, "NUL inside a key"},
+        {"general.name\0", 13, "keys/nul_trailing.gguf", GS_E_KEY_HAS_NUL, "key ending in NUL"},
+        {"\0", 1, "keys/nul_only.gguf", GS_E_KEY_HAS_NUL, "key of one NUL byte"},
+    };
     gsc_case c;
-    with_key(&c, "", 0);
-    gsc_both(s, &c, "keys/empty.gguf", GS_E_EMPTY_KEY, gsc_at(&c, GSW_KEY_LEN, 1, 0),
-             "empty key (ggml aborted on it before 2026-07)");
-    with_key(&c, "gen\0eral.x", 10);
-    gsc_both(s, &c, "keys/nul_inside.gguf", GS_E_KEY_HAS_NUL, gsc_at(&c, GSW_KEY_LEN, 1, 0),
-             "NUL inside a key");
-    with_key(&c, "general.name\0", 13);
-    gsc_both(s, &c, "keys/nul_trailing.gguf", GS_E_KEY_HAS_NUL, gsc_at(&c, GSW_KEY_LEN, 1, 0),
-             "key ending in NUL");
-    with_key(&c, "\0", 1);
-    gsc_both(s, &c, "keys/nul_only.gguf", GS_E_KEY_HAS_NUL, gsc_at(&c, GSW_KEY_LEN, 1, 0),
-             "key of one NUL byte");
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        with_key(&c, bad[i].key, bad[i].len);
+        gsc_both(s, &c, bad[i].file, bad[i].status, gsc_at(&c, GSW_KEY_LEN, 1, 0), bad[i].desc);
+    }
 
     /* ggml's strcmp lookup finds the first key whose C string is general.alignment (64), an
      * exact-match reader the second (32): two readers, two layouts. */
@@ -37,17 +49,15 @@ static void both_profiles(gsc_sink *s)
     gsw_set_u32(gsw_add_n(&c.m, "general.alignment\0x", 19), 64);
     gsw_set_u32(gsw_add(&c.m, "general.alignment"), 32);
     gsc_add_f32(&c.m, "w", 4);
-    gsc_write(&c, 0);
-    gsc_both(s, &c, "keys/alignment_nul_shadow.gguf", GS_E_KEY_HAS_NUL,
-             gsc_at(&c, GSW_KEY_LEN, 0, 0),
-             "general.alignment\\0x=64 before general.alignment=32 (ggml uses 64, gguf-py 32)");
+    reject_at_key(s, &c, "keys/alignment_nul_shadow.gguf", GS_E_KEY_HAS_NUL, 0,
+                  "general.alignment\\0x=64 before general.alignment=32 (ggml uses 64, "
+                  "gguf-py 32)");
 
     gsc_begin(&c, 3);
     gsw_set_u8(gsw_add(&c.m, "a"), 1);
     gsw_set_u8(gsw_add_n(&c.m, "a\0", 2), 2);
-    gsc_write(&c, 0);
-    gsc_both(s, &c, "keys/same_but_nul.gguf", GS_E_KEY_HAS_NUL, gsc_at(&c, GSW_KEY_LEN, 1, 0),
-             "keys a and a\\0: equal as C strings");
+    reject_at_key(s, &c, "keys/same_but_nul.gguf", GS_E_KEY_HAS_NUL, 1,
+                  "keys a and a\\0: equal as C strings");
 }
 
 static void duplicates(gsc_sink *s)
@@ -57,26 +67,22 @@ static void duplicates(gsc_sink *s)
     gsc_add_arch(&c.m);
     gsw_set_cstr(gsw_add(&c.m, "general.name"), "first");
     gsw_set_cstr(gsw_add(&c.m, "general.name"), "second");
-    gsc_write(&c, 0);
-    gsc_both(s, &c, "keys/duplicate.gguf", GS_E_DUPLICATE_KEY, gsc_at(&c, GSW_KEY_LEN, 2, 0),
-             "the same key twice");
+    reject_at_key(s, &c, "keys/duplicate.gguf", GS_E_DUPLICATE_KEY, 2, "the same key twice");
 
     gsc_begin(&c, 3);
     gsw_set_u32(gsw_add(&c.m, "x.count"), 1);
     gsw_set_cstr(gsw_add(&c.m, "x.other"), "between");
     gsw_set_u64(gsw_add(&c.m, "x.count"), 2);
-    gsc_write(&c, 0);
-    gsc_both(s, &c, "keys/duplicate_other_type.gguf", GS_E_DUPLICATE_KEY,
-             gsc_at(&c, GSW_KEY_LEN, 2, 0), "the same key twice with different value types");
+    reject_at_key(s, &c, "keys/duplicate_other_type.gguf", GS_E_DUPLICATE_KEY, 2,
+                  "the same key twice with different value types");
 
     gsc_begin(&c, 3);
     gsw_set_u32(gsw_add(&c.m, "general.alignment"), 32);
     gsw_set_u32(gsw_add(&c.m, "general.alignment"), 64);
     c.m.alignment_override = 32;
     gsc_add_f32(&c.m, "w", 4);
-    gsc_write(&c, 0);
-    gsc_both(s, &c, "keys/duplicate_alignment.gguf", GS_E_DUPLICATE_KEY,
-             gsc_at(&c, GSW_KEY_LEN, 1, 0), "general.alignment twice (32 then 64)");
+    reject_at_key(s, &c, "keys/duplicate_alignment.gguf", GS_E_DUPLICATE_KEY, 1,
+                  "general.alignment twice (32 then 64)");
 
     gsc_begin(&c, 3);
     gsw_set_u32(gsw_add(&c.m, "general.alignment"), 64);
@@ -141,17 +147,15 @@ static void lengths(gsc_sink *s)
 {
     gsc_case c;
     with_key(&c, "x.k", 3);
-    gsw_override(&c.b, &c.map, GSW_KEY_LEN, 1, 0, UINT64_MAX);
-    gsc_both(s, &c, "keys/len_2p64m1.gguf", GS_E_STRING_EXCEEDS_FILE,
-             gsc_at(&c, GSW_KEY_LEN, 1, 0), "key length 2^64-1 (the length+1 allocation wraps)");
+    gsc_bad_len(s, &c, GSW_KEY_LEN, UINT64_MAX, "keys/len_2p64m1.gguf",
+                "key length 2^64-1 (the length+1 allocation wraps)");
 
     with_key(&c, "x.k", 3);
-    uint64_t at = gsc_len_to_eof(&c, GSW_KEY_LEN, 1);
-    gsc_both(s, &c, "keys/len_one_past_eof.gguf", GS_E_STRING_EXCEEDS_FILE, at,
-             "key length one byte more than the file has left");
+    gsc_len_past_eof(s, &c, GSW_KEY_LEN, "keys/len_one_past_eof.gguf",
+                     "key length one byte more than the file has left");
 
     with_key(&c, "x.k", 3);
-    at = gsc_len_to_eof(&c, GSW_KEY_LEN, 0);
+    const uint64_t at = gsc_len_to_eof(&c, GSW_KEY_LEN, 0);
     gsc_both(s, &c, "keys/len_to_eof.gguf", GS_E_KEY_HAS_NUL, at,
              "key length exactly the bytes left: the key swallows the rest, zero bytes included");
 }

@@ -7,15 +7,6 @@
 
 #include "gsc_cases.h"
 
-/* Tensors "a" and "b" of na and nb f32 elements, alignment 32, no key-values. */
-static void two(gsc_case *c, uint64_t na, uint64_t nb)
-{
-    gsc_begin(c, 3);
-    gsc_add_f32(&c->m, "a", na);
-    gsc_add_f32(&c->m, "b", nb);
-    gsc_write(c, 0);
-}
-
 static uint64_t off_at(const gsc_case *c, uint32_t t)
 {
     return gsc_at(c, GSW_OFFSET, t, 0);
@@ -30,43 +21,43 @@ static void offsets(gsc_sink *s)
 {
     gsc_case c;
     /* a: [0,16), b: [32,48); data section 64 bytes. */
-    two(&c, 4, 4);
+    gsc_two_tensors(&c, 4, 4);
     set_offset(&c, 1, 33);
     gsc_strict(s, &c, "offsets/misaligned.gguf", GS_E_MISALIGNED_OFFSET, off_at(&c, 1),
                "b at 33: inside the file, not a multiple of 32");
 
-    two(&c, 4, 4);
+    gsc_two_tensors(&c, 4, 4);
     gsw_put_fill(&c.b, 0, 32);
     set_offset(&c, 1, 64);
     gsc_strict(s, &c, "offsets/gap.gguf", GS_E_OFFSET_NOT_PACKED, off_at(&c, 1),
                "b at 64 instead of 32: aligned, a 32-byte gap (room made by trailing bytes)");
 
-    two(&c, 4, 4);
+    gsc_two_tensors(&c, 4, 4);
     gsw_put_fill(&c.b, 0, 32);
     set_offset(&c, 0, 32);
     set_offset(&c, 1, 64);
     gsc_strict(s, &c, "offsets/first_not_at_zero.gguf", GS_E_OFFSET_NOT_PACKED, off_at(&c, 0),
                "a at 32 and b at 64: the first tensor does not start the data section");
 
-    two(&c, 4, 4);
+    gsc_two_tensors(&c, 4, 4);
     set_offset(&c, 0, 32);
     set_offset(&c, 1, 0);
     gsc_strict(s, &c, "offsets/reordered.gguf", GS_E_OFFSET_NOT_PACKED, off_at(&c, 0),
                "a and b swapped: b's data comes first");
 
-    two(&c, 4, 4);
+    gsc_two_tensors(&c, 4, 4);
     set_offset(&c, 1, 0);
     gsc_two(s, &c, "offsets/same_offset.gguf", gsc_v(GS_E_OFFSET_NOT_PACKED, off_at(&c, 1)),
             gsc_v(GS_E_TENSOR_OVERLAP, off_at(&c, 1)), "a and b both at 0: aliased data");
 
     /* a: [0,48), b: [64,80); b moved to 32 shares a's last 16 bytes. */
-    two(&c, 12, 4);
+    gsc_two_tensors(&c, 12, 4);
     set_offset(&c, 1, 32);
     gsc_two(s, &c, "offsets/partial_overlap.gguf", gsc_v(GS_E_OFFSET_NOT_PACKED, off_at(&c, 1)),
             gsc_v(GS_E_TENSOR_OVERLAP, off_at(&c, 1)), "b at 32 overlaps the end of a (48 bytes)");
 
     /* a (16 bytes) moved inside b [32,80): the overlap is reported on the later tensor, b. */
-    two(&c, 4, 12);
+    gsc_two_tensors(&c, 4, 12);
     set_offset(&c, 0, 64);
     gsc_two(s, &c, "offsets/overlap_inside_later.gguf",
             gsc_v(GS_E_OFFSET_NOT_PACKED, off_at(&c, 0)),
@@ -83,7 +74,7 @@ static void offsets(gsc_sink *s)
          "b at 2^64-1 (test-gguf BAD_OFFSET)"},
     };
     for (size_t i = 0; i < sizeof far / sizeof far[0]; i++) {
-        two(&c, 4, 4);
+        gsc_two_tensors(&c, 4, 4);
         set_offset(&c, 1, far[i].off);
         gsc_two(s, &c, far[i].file, gsc_v(far[i].strict, off_at(&c, 1)),
                 gsc_v(GS_E_DATA_OUTSIDE_FILE, off_at(&c, 1)), far[i].desc);
@@ -139,7 +130,7 @@ static void padding(gsc_sink *s)
     gsc_ok(s, &c, "padding/nonzero_before_data.gguf",
            "padding before the data section is 0xAA, not zeros (ggml does not check)");
 
-    two(&c, 4, 3);
+    gsc_two_tensors(&c, 4, 3);
     pad = gsw_map_find(&c.map, GSW_DATA_PAD, 0, 0);
     memset(c.b.data + pad->offset, 0xBB, pad->size);
     pad = gsw_map_find(&c.map, GSW_DATA_PAD, 1, 0);
@@ -164,7 +155,7 @@ static void padding(gsc_sink *s)
         gsc_end(&c);
     }
 
-    two(&c, 4, 3);
+    gsc_two_tensors(&c, 4, 3);
     gsw_truncate(&c.b, gsw_end(&c.map, GSW_DATA, 1, 0));
     gsc_certify(&c, GSC_NOT_CERTIFIED); /* meta.architecture_missing (and a compat warning) */
     gsc_ok(s, &c, "padding/tail_missing.gguf",
@@ -180,7 +171,7 @@ static void data(gsc_sink *s)
     gsc_both(s, &c, "data/truncated_by_one.gguf", GS_E_DATA_OUTSIDE_FILE, off_at(&c, 0),
              "the only tensor's data is one byte short (test-gguf NOT_ENOUGH_DATA)");
 
-    two(&c, 4, 8);
+    gsc_two_tensors(&c, 4, 8);
     gsw_truncate(&c.b, gsc_at(&c, GSW_DATA, 1, 0) + 5);
     gsc_both(s, &c, "data/second_tensor_cut.gguf", GS_E_DATA_OUTSIDE_FILE, off_at(&c, 1),
              "the second tensor's data is cut after 5 of 32 bytes");

@@ -26,15 +26,12 @@ static void lengths(gsc_sink *s)
     for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
         gsc_case c;
         with_string(&c, "hello", 5);
-        gsw_override(&c.b, &c.map, GSW_STR_LEN, 1, 0, big[i].len);
-        gsc_both(s, &c, big[i].file, GS_E_STRING_EXCEEDS_FILE, gsc_at(&c, GSW_STR_LEN, 1, 0),
-                 big[i].desc);
+        gsc_bad_len(s, &c, GSW_STR_LEN, big[i].len, big[i].file, big[i].desc);
     }
     gsc_case c;
     with_string(&c, "hello", 5);
-    uint64_t at = gsc_len_to_eof(&c, GSW_STR_LEN, 1);
-    gsc_both(s, &c, "strings/len_one_past_eof.gguf", GS_E_STRING_EXCEEDS_FILE, at,
-             "string length one byte more than the file has left");
+    gsc_len_past_eof(s, &c, GSW_STR_LEN, "strings/len_one_past_eof.gguf",
+                     "string length one byte more than the file has left");
 
     /* With no tensors nothing follows the key-values: a string may end the file. */
     gsc_begin(&c, 3);

@@ -13,12 +13,7 @@ static gsw_value *with_value(gsc_case *c)
 
 static void scalars(gsc_sink *s)
 {
-    static const struct {
-        const char *name;
-        uint32_t type;
-        uint64_t bits;
-        const char *desc;
-    } v[] = {
+    static const gsc_typed v[] = {
         {"u8_max", GS_VALUE_U8, 0xFF, "u8 255"},
         {"i8_min", GS_VALUE_I8, 0x80, "i8 -128"},
         {"u16_max", GS_VALUE_U16, 0xFFFF, "u16 65535"},
@@ -40,7 +35,7 @@ static void scalars(gsc_sink *s)
     };
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++) {
         gsc_case c;
-        gsw_set_scalar(with_value(&c), v[i].type, v[i].bits);
+        gsw_set_scalar(with_value(&c), v[i].type, v[i].value);
         gsc_write(&c, 0);
         char file[96];
         snprintf(file, sizeof file, "values/%s.gguf", v[i].name);

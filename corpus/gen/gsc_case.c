@@ -12,7 +12,7 @@ void gsc_sink_init(gsc_sink *s, const char *out_dir)
 {
     s->out_dir = out_dir;
     s->bytes = 0;
-    gsc_manifest_init(&s->manifest);
+    s->manifest = (gsc_manifest){NULL, 0, 0};
 }
 
 void gsc_sink_free(gsc_sink *s)
@@ -137,6 +137,20 @@ void gsc_both(gsc_sink *s, gsc_case *c, const char *file, gs_status status, uint
               const char *desc)
 {
     gsc_two(s, c, file, gsc_v(status, offset), gsc_v(status, offset), desc);
+}
+
+void gsc_bad_len(gsc_sink *s, gsc_case *c, gsw_kind kind, uint64_t len, const char *file,
+                 const char *desc)
+{
+    gsw_override(&c->b, &c->map, kind, 1, 0, len);
+    gsc_both(s, c, file, GS_E_STRING_EXCEEDS_FILE, gsc_at(c, kind, 1, 0), desc);
+}
+
+void gsc_len_past_eof(gsc_sink *s, gsc_case *c, gsw_kind kind, const char *file,
+                      const char *desc)
+{
+    const uint64_t at = gsc_len_to_eof(c, kind, 1);
+    gsc_both(s, c, file, GS_E_STRING_EXCEEDS_FILE, at, desc);
 }
 
 void gsc_strict(gsc_sink *s, gsc_case *c, const char *file, gs_status status, uint64_t offset,

@@ -41,6 +41,15 @@ typedef struct gsc_shape {
     const char *desc;
 } gsc_shape;
 
+/* A row of the tables of cases about one value type: the file (or the name it is made from),
+ * the type id, a 64-bit value (a scalar's bits, an array's count) and the description. */
+typedef struct gsc_typed {
+    const char *name;
+    uint32_t type;
+    uint64_t value;
+    const char *desc;
+} gsc_typed;
+
 typedef struct gsc_case {
     gsw_model m;
     gsw_bytes b;
@@ -74,6 +83,13 @@ void gsc_ok(gsc_sink *s, gsc_case *c, const char *file, const char *desc);
 /* Rejected by both profiles with the same status at the same offset. */
 void gsc_both(gsc_sink *s, gsc_case *c, const char *file, gs_status status, uint64_t offset,
               const char *desc);
+/* Sets the u64 length field `kind` of record 1 to len, then emits the case rejected by both
+ * profiles with GS_E_STRING_EXCEEDS_FILE at that field. */
+void gsc_bad_len(gsc_sink *s, gsc_case *c, gsw_kind kind, uint64_t len, const char *file,
+                 const char *desc);
+/* The same with the length one byte more than the file has left after the field. */
+void gsc_len_past_eof(gsc_sink *s, gsc_case *c, gsw_kind kind, const char *file,
+                      const char *desc);
 /* Rejected by strict only; lenient accepts. */
 void gsc_strict(gsc_sink *s, gsc_case *c, const char *file, gs_status status, uint64_t offset,
                 const char *desc);

@@ -26,6 +26,17 @@ void gsc_cases_notgguf(gsc_sink *s);   /* files that stand in for a GGUF: LFS po
 void gsc_add_arch(gsw_model *m);
 /* An F32 tensor of n elements (1 dimension), filled. */
 gsw_tensor *gsc_add_f32(gsw_model *m, const char *name, uint64_t n);
+/* n keys named prefix + i for i from 0 to n-1 (i zero-padded to `digits`; 0: not padded), key
+ * i holding the u8 or u32 (value_type) value i, cut to the type's width. */
+void gsc_add_numbered_keys(gsw_model *m, const char *prefix, int digits, unsigned n,
+                           uint32_t value_type);
+/* Tensors "a" and "b" of na and nb f32 elements, alignment 32, no key-values: begun and
+ * written. */
+void gsc_two_tensors(gsc_case *c, uint64_t na, uint64_t nb);
+/* Each of the n rows as one tensor "t" of its shape and type, without data (architecture key
+ * first when with_arch), written lax and rejected by both profiles with GS_E_SIZE_OVERFLOW at
+ * the tensor's first dimension. */
+void gsc_size_overflows(gsc_sink *s, const gsc_shape *rows, size_t n, bool with_arch);
 /* The usual small valid file: architecture key and one 8-element F32 tensor "w". */
 void gsc_base(gsc_case *c);
 

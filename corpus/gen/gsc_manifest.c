@@ -1,59 +1,51 @@
 #include "gsc_manifest.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p == NULL) {
-        fprintf(stderr, "gsc_manifest: out of memory\n");
-        abort();
-    }
-    memcpy(p, s, n);
-    return p;
-}
+#include "gsw_alloc.h"
+#include "gsw_tsv.h"
 
-void gsc_manifest_init(gsc_manifest *m)
+#define WHO "gsc_manifest"
+
+/* Each entry's and each run's strings are one allocation (gsw_xstrdup_all), owned by its first
+ * member, file. */
+_Static_assert(offsetof(gsc_entry, file) == 0, "an entry's strings hang from its first member");
+_Static_assert(offsetof(gsc_run, file) == 0, "a run's strings hang from its first member");
+
+/* Frees the n records of `size` bytes at records, each with the strings its first member owns. */
+static void free_records(void *records, size_t n, size_t size)
 {
-    m->entries = NULL;
-    m->n = 0;
-    m->cap = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *strings;
+        memcpy(&strings, (const char *)records + i * size, sizeof strings);
+        free(strings);
+    }
+    free(records);
 }
 
 void gsc_manifest_free(gsc_manifest *m)
 {
-    for (size_t i = 0; i < m->n; i++) {
-        free(m->entries[i].file);
-        free(m->entries[i].certify);
-        free(m->entries[i].desc);
-    }
-    free(m->entries);
-    gsc_manifest_init(m);
+    free_records(m->entries, m->n, sizeof *m->entries);
+    *m = (gsc_manifest){NULL, 0, 0};
 }
 
 void gsc_manifest_add(gsc_manifest *m, const char *file, const char *sha256, gsc_verdict strict,
                       gsc_verdict lenient, const char *certify, const char *desc)
 {
-    if (m->n == m->cap) {
-        m->cap = m->cap ? 2 * m->cap : 256;
-        gsc_entry *p = realloc(m->entries, m->cap * sizeof *p);
-        if (p == NULL) {
-            fprintf(stderr, "gsc_manifest: out of memory\n");
-            abort();
-        }
-        m->entries = p;
-    }
+    m->entries = gsw_grow(m->entries, &m->cap, m->n + 1, sizeof *m->entries, 256, WHO);
     gsc_entry *d = &m->entries[m->n++];
-    d->file = xstrdup(file);
+    char *copy[3];
+    gsw_xstrdup_all(copy, (const char *const[]){file, certify, desc}, 3, WHO);
+    d->file = copy[0];
     snprintf(d->sha256, sizeof d->sha256, "%s", sha256);
     d->strict = strict;
     d->lenient = lenient;
-    d->certify = xstrdup(certify);
-    d->desc = xstrdup(desc);
+    d->certify = copy[1];
+    d->desc = copy[2];
 }
 
 const gsc_entry *gsc_manifest_find(const gsc_manifest *m, const char *file)
@@ -112,23 +104,6 @@ int gsc_manifest_write(const char *path, const gsc_manifest *m)
     return fclose(f) == 0 ? 0 : -1;
 }
 
-/* Splits line at tabs into exactly n fields (in place). */
-static int split_tabs(char *line, char **fields, int n)
-{
-    int k = 0;
-    fields[k++] = line;
-    for (char *p = line; *p != '\0'; p++) {
-        if (*p == '\t') {
-            if (k == n) {
-                return -1;
-            }
-            *p = '\0';
-            fields[k++] = p + 1;
-        }
-    }
-    return k == n ? 0 : -1;
-}
-
 static int parse_verdict(const char *status, const char *offset, gsc_verdict *v)
 {
     if (gsc_status_from_name(status, &v->status) != 0) {
@@ -146,10 +121,11 @@ static int parse_verdict(const char *status, const char *offset, gsc_verdict *v)
 
 /* Reads a tab-separated file of n_fields columns after its header line: row(ctx, fields) for
  * each line, which returns 0 or -1 with the reason in why; the reason gets the path and line
- * number in front. 0, or -1 with the reason in why. */
+ * number in front. 0, or -1 with the reason in why after discard(ctx) has dropped the rows
+ * read. */
 static int read_tsv(const char *path, const char *header, int n_fields,
-                    int (*row)(void *ctx, char **fields, char *why, size_t why_cap), void *ctx,
-                    char *why, size_t why_cap)
+                    int (*row)(void *ctx, char **fields, char *why, size_t why_cap),
+                    void (*discard)(void *ctx), void *ctx, char *why, size_t why_cap)
 {
     FILE *f = fopen(path, "r");
     if (f == NULL) {
@@ -174,7 +150,7 @@ static int read_tsv(const char *path, const char *header, int n_fields,
                 snprintf(reason, sizeof reason, "not the header \"%s\"", header);
                 rc = -1;
             }
-        } else if (split_tabs(line, fl, n_fields) != 0) {
+        } else if (gsw_split_tabs(line, fl, (size_t)n_fields) != 0) {
             snprintf(reason, sizeof reason, "not %d tab-separated fields", n_fields);
             rc = -1;
         } else {
@@ -188,6 +164,9 @@ static int read_tsv(const char *path, const char *header, int n_fields,
         rc = -1;
     }
     fclose(f);
+    if (rc != 0) {
+        discard(ctx);
+    }
     return rc;
 }
 
@@ -222,27 +201,19 @@ static int manifest_row(void *ctx, char **fl, char *why, size_t why_cap)
     return 0;
 }
 
+static void manifest_discard(void *ctx) { gsc_manifest_free(ctx); }
+
 int gsc_manifest_read(const char *path, gsc_manifest *m, char *why, size_t why_cap)
 {
-    gsc_manifest_init(m);
-    const int rc = read_tsv(path, GSC_MANIFEST_HEADER, 8, manifest_row, m, why, why_cap);
-    if (rc != 0) {
-        gsc_manifest_free(m);
-    }
-    return rc;
+    *m = (gsc_manifest){NULL, 0, 0};
+    return read_tsv(path, GSC_MANIFEST_HEADER, 8, manifest_row, manifest_discard, m, why,
+                    why_cap);
 }
 
 void gsc_runs_free(gsc_runs *r)
 {
-    for (size_t i = 0; i < r->n; i++) {
-        free(r->runs[i].file);
-        free(r->runs[i].options);
-        free(r->runs[i].certify);
-        free(r->runs[i].reproduces);
-    }
-    free(r->runs);
-    r->runs = NULL;
-    r->n = 0;
+    free_records(r->runs, r->n, sizeof *r->runs);
+    *r = (gsc_runs){NULL, 0, 0};
 }
 
 static int run_row(void *ctx, char **fl, char *why, size_t why_cap)
@@ -273,29 +244,23 @@ static int run_row(void *ctx, char **fl, char *why, size_t why_cap)
             return -1;
         }
     }
-    gsc_run *grown = realloc(r->runs, (r->n + 1) * sizeof *grown);
-    if (grown == NULL) {
-        fprintf(stderr, "gsc_manifest: out of memory\n");
-        abort();
-    }
-    r->runs = grown;
-    run.file = xstrdup(fl[0]);
-    run.options = xstrdup(fl[1]);
-    run.certify = xstrdup(fl[6]);
-    run.reproduces = xstrdup(fl[7]);
+    r->runs = gsw_grow(r->runs, &r->cap, r->n + 1, sizeof *r->runs, 16, WHO);
+    char *copy[4];
+    gsw_xstrdup_all(copy, (const char *const[]){fl[0], fl[1], fl[6], fl[7]}, 4, WHO);
+    run.file = copy[0];
+    run.options = copy[1];
+    run.certify = copy[2];
+    run.reproduces = copy[3];
     r->runs[r->n++] = run;
     return 0;
 }
 
+static void runs_discard(void *ctx) { gsc_runs_free(ctx); }
+
 int gsc_runs_read(const char *path, gsc_runs *r, char *why, size_t why_cap)
 {
-    r->runs = NULL;
-    r->n = 0;
-    const int rc = read_tsv(path, GSC_RUNS_HEADER, 8, run_row, r, why, why_cap);
-    if (rc != 0) {
-        gsc_runs_free(r);
-    }
-    return rc;
+    *r = (gsc_runs){NULL, 0, 0};
+    return read_tsv(path, GSC_RUNS_HEADER, 8, run_row, runs_discard, r, why, why_cap);
 }
 
 const gsc_run *gsc_runs_find(const gsc_runs *r, const char *file, const char *options)

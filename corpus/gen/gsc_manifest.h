@@ -22,19 +22,19 @@ typedef struct gsc_verdict {
 } gsc_verdict;
 
 typedef struct gsc_entry {
-    char *file;        /* relative to the corpus directory, '/'-separated */
+    char *file;        /* relative to the corpus directory, '/'-separated; owns the strings */
     char sha256[65];
     gsc_verdict strict, lenient;
     char *certify;     /* "0", "1" or "2" */
     char *desc;
 } gsc_entry;
 
+/* Zeroed ({NULL, 0, 0}) is empty; gsc_manifest_free empties it again. */
 typedef struct gsc_manifest {
     gsc_entry *entries;
     size_t n, cap;
 } gsc_manifest;
 
-void gsc_manifest_init(gsc_manifest *m);
 void gsc_manifest_free(gsc_manifest *m);
 /* Appends an entry holding copies of the strings. */
 void gsc_manifest_add(gsc_manifest *m, const char *file, const char *sha256, gsc_verdict strict,
@@ -69,7 +69,7 @@ int gsc_status_from_name(const char *name, gs_status *out);
     "certify_exit\treproduces"
 
 typedef struct gsc_run {
-    char *file;    /* its name in corpus/regress/ */
+    char *file;    /* its name in corpus/regress/; owns the run's strings */
     char *options;
     int reader;    /* the verdicts are given: the reader is held to them */
     gsc_verdict strict, lenient;
@@ -79,7 +79,7 @@ typedef struct gsc_run {
 
 typedef struct gsc_runs {
     gsc_run *runs;
-    size_t n;
+    size_t n, cap;
 } gsc_runs;
 
 /* Reads path; 0, or -1 with the reason (and line number) in why. */

@@ -4,35 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gsw_bytes_init(gsw_bytes *b)
-{
-    b->data = NULL;
-    b->len = 0;
-    b->cap = 0;
-}
+#include "gsw_alloc.h"
 
-void gsw_bytes_free(gsw_bytes *b)
-{
-    free(b->data);
-    gsw_bytes_init(b);
-}
+void gsw_bytes_init(gsw_bytes *b) { *b = (gsw_bytes){NULL, 0, 0}; }
+void gsw_bytes_free(gsw_bytes *b) { free(b->data); gsw_bytes_init(b); }
 
 static void reserve(gsw_bytes *b, size_t extra)
 {
-    if (b->cap - b->len >= extra) {
-        return;
-    }
-    size_t cap = b->cap ? b->cap : 256;
-    while (cap - b->len < extra) {
-        cap *= 2;
-    }
-    uint8_t *p = realloc(b->data, cap);
-    if (p == NULL) {
-        fprintf(stderr, "gsw_bytes: out of memory (%zu bytes)\n", cap);
-        abort();
-    }
-    b->data = p;
-    b->cap = cap;
+    const size_t need = extra > SIZE_MAX - b->len ? SIZE_MAX : b->len + extra;
+    b->data = gsw_grow(b->data, &b->cap, need, 1, 256, "gsw_bytes");
 }
 
 void gsw_put(gsw_bytes *b, const void *src, size_t n)
@@ -59,19 +39,23 @@ void gsw_put_u16(gsw_bytes *b, uint16_t v) { put_le(b, v, 2); }
 void gsw_put_u32(gsw_bytes *b, uint32_t v) { put_le(b, v, 4); }
 void gsw_put_u64(gsw_bytes *b, uint64_t v) { put_le(b, v, 8); }
 
-void gsw_put_f32(gsw_bytes *b, float v)
+uint32_t gsw_f32_bits(float v)
 {
     uint32_t bits;
-    memcpy(&bits, &v, 4);
-    put_le(b, bits, 4);
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
 }
 
-void gsw_put_f64(gsw_bytes *b, double v)
+uint64_t gsw_f64_bits(double v)
 {
     uint64_t bits;
-    memcpy(&bits, &v, 8);
-    put_le(b, bits, 8);
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
 }
+
+void gsw_put_f32(gsw_bytes *b, float v) { put_le(b, gsw_f32_bits(v), 4); }
+void gsw_put_f64(gsw_bytes *b, double v) { put_le(b, gsw_f64_bits(v), 8); }
+
 
 void gsw_put_str(gsw_bytes *b, const void *s, size_t n)
 {

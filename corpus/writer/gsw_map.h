@@ -9,37 +9,33 @@
 
 #include "gsw_bytes.h"
 
-typedef enum gsw_kind {
-    /* header (record 0) */
-    GSW_MAGIC,
-    GSW_VERSION,
-    GSW_N_TENSORS,
-    GSW_N_KV,
-    /* key-value pair `record` */
-    GSW_KEY_LEN,
-    GSW_KEY,
-    GSW_VALUE_TYPE,
-    GSW_VALUE,      /* fixed-size scalar */
-    GSW_STR_LEN,    /* string scalar: length */
-    GSW_STR,        /* string scalar: bytes */
-    GSW_ARR_TYPE,   /* array element type */
-    GSW_ARR_COUNT,
-    GSW_ARR_ELEM,   /* fixed-size element `index` */
-    GSW_ARR_STR_LEN,/* string element `index`: length */
-    GSW_ARR_STR,    /* string element `index`: bytes */
-    /* tensor info `record` */
-    GSW_NAME_LEN,
-    GSW_NAME,
-    GSW_N_DIMS,
-    GSW_DIM,        /* ne[index] */
-    GSW_TENSOR_TYPE,
-    GSW_OFFSET,
-    /* data section */
-    GSW_PADDING,    /* zeros between the tensor infos and the data section (record 0) */
-    GSW_DATA,       /* tensor `record`'s bytes */
-    GSW_DATA_PAD,   /* zeros after tensor `record`'s bytes */
-    GSW_KIND_COUNT
-} gsw_kind;
+/* Every kind of field, X(SUFFIX, name): the enumerator GSW_<SUFFIX> and its gsw_kind_name, the
+ * suffix in lower case (test file names and descriptions use it). */
+#define GSW_KINDS(X)                                                                             \
+    /* header (record 0) */                                                                     \
+    X(MAGIC, magic) X(VERSION, version) X(N_TENSORS, n_tensors) X(N_KV, n_kv)                   \
+    /* key-value pair `record` */                                                               \
+    X(KEY_LEN, key_len) X(KEY, key) X(VALUE_TYPE, value_type)                                   \
+    X(VALUE, value)             /* fixed-size scalar */                                         \
+    X(STR_LEN, str_len)         /* string scalar: length */                                     \
+    X(STR, str)                 /* string scalar: bytes */                                      \
+    X(ARR_TYPE, arr_type)       /* array element type */                                        \
+    X(ARR_COUNT, arr_count)                                                                     \
+    X(ARR_ELEM, arr_elem)       /* fixed-size element `index` */                                \
+    X(ARR_STR_LEN, arr_str_len) /* string element `index`: length */                            \
+    X(ARR_STR, arr_str)         /* string element `index`: bytes */                             \
+    /* tensor info `record` */                                                                  \
+    X(NAME_LEN, name_len) X(NAME, name) X(N_DIMS, n_dims)                                       \
+    X(DIM, dim)                 /* ne[index] */                                                 \
+    X(TENSOR_TYPE, tensor_type) X(OFFSET, offset)                                               \
+    /* data section */                                                                          \
+    X(PADDING, padding)   /* zeros between the tensor infos and the data section (record 0) */  \
+    X(DATA, data)         /* tensor `record`'s bytes */                                         \
+    X(DATA_PAD, data_pad) /* zeros after tensor `record`'s bytes */
+
+#define GSW_KIND_ENUMERATOR(suffix, name) GSW_##suffix,
+typedef enum gsw_kind { GSW_KINDS(GSW_KIND_ENUMERATOR) GSW_KIND_COUNT } gsw_kind;
+#undef GSW_KIND_ENUMERATOR
 
 typedef struct gsw_field {
     uint64_t offset;

@@ -4,15 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void *xrealloc(void *p, size_t n)
-{
-    void *q = realloc(p, n ? n : 1);
-    if (q == NULL) {
-        fprintf(stderr, "gsw_model: out of memory (%zu bytes)\n", n);
-        abort();
-    }
-    return q;
-}
+#include "gsw_alloc.h"
+#include "gsw_bytes.h"
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -28,10 +21,7 @@ static void *xcalloc(size_t n, size_t size)
  * one zeroed: the array, moved when it had to grow (doubling, from 16). */
 static void *grow_zeroed(void *items, size_t n, size_t *cap, size_t size)
 {
-    if (n == *cap) {
-        *cap = *cap ? 2 * *cap : 16;
-        items = xrealloc(items, *cap * size);
-    }
+    items = gsw_grow(items, cap, n + 1, size, 16, "gsw_model");
     memset((char *)items + n * size, 0, size);
     return items;
 }
@@ -39,7 +29,7 @@ static void *grow_zeroed(void *items, size_t n, size_t *cap, size_t size)
 static gsw_blob blob_copy(const void *src, size_t n)
 {
     gsw_blob b = {NULL, n};
-    b.ptr = xrealloc(NULL, n);
+    b.ptr = gsw_xrealloc(NULL, n, "gsw_model");
     if (n > 0 && src != NULL) {
         memcpy(b.ptr, src, n);
     } else if (n > 0) {
@@ -97,13 +87,14 @@ void gsw_model_free(gsw_model *m)
 
 unsigned gsw_value_size(uint32_t type)
 {
-    switch (type) {
-    case GS_VALUE_U8: case GS_VALUE_I8: case GS_VALUE_BOOL: return 1;
-    case GS_VALUE_U16: case GS_VALUE_I16: return 2;
-    case GS_VALUE_U32: case GS_VALUE_I32: case GS_VALUE_F32: return 4;
-    case GS_VALUE_U64: case GS_VALUE_I64: case GS_VALUE_F64: return 8;
-    default: return 0;
-    }
+    /* The spec's element sizes, kept apart from the reader's (gsi_value_size) on purpose: a
+     * wrong size in one of them cannot then hide in a round trip through the other. */
+    static const unsigned char size[] = {
+        [GS_VALUE_U8] = 1,  [GS_VALUE_I8] = 1,  [GS_VALUE_BOOL] = 1, [GS_VALUE_U16] = 2,
+        [GS_VALUE_I16] = 2, [GS_VALUE_U32] = 4, [GS_VALUE_I32] = 4,  [GS_VALUE_F32] = 4,
+        [GS_VALUE_U64] = 8, [GS_VALUE_I64] = 8, [GS_VALUE_F64] = 8,
+    };
+    return type < sizeof size ? size[type] : 0;
 }
 
 gsw_value *gsw_add_n(gsw_model *m, const void *key, size_t key_len)
@@ -127,29 +118,18 @@ void gsw_set_scalar(gsw_value *v, uint32_t type, uint64_t bits)
     v->bits = bits;
 }
 
-void gsw_set_u8(gsw_value *v, uint8_t x) { gsw_set_scalar(v, GS_VALUE_U8, x); }
-void gsw_set_i8(gsw_value *v, int8_t x) { gsw_set_scalar(v, GS_VALUE_I8, (uint8_t)x); }
-void gsw_set_u16(gsw_value *v, uint16_t x) { gsw_set_scalar(v, GS_VALUE_U16, x); }
-void gsw_set_i16(gsw_value *v, int16_t x) { gsw_set_scalar(v, GS_VALUE_I16, (uint16_t)x); }
-void gsw_set_u32(gsw_value *v, uint32_t x) { gsw_set_scalar(v, GS_VALUE_U32, x); }
-void gsw_set_i32(gsw_value *v, int32_t x) { gsw_set_scalar(v, GS_VALUE_I32, (uint32_t)x); }
-void gsw_set_u64(gsw_value *v, uint64_t x) { gsw_set_scalar(v, GS_VALUE_U64, x); }
-void gsw_set_i64(gsw_value *v, int64_t x) { gsw_set_scalar(v, GS_VALUE_I64, (uint64_t)x); }
+#define SET_INT(suffix, ctype, bits, type)                                                      \
+    void gsw_set_##suffix(gsw_value *v, ctype x)                                                 \
+    {                                                                                            \
+        gsw_set_scalar(v, GS_VALUE_##type, (uint##bits##_t)x);                                   \
+    }
+GSW_INT_VALUES(SET_INT)
+#undef SET_INT
+
 void gsw_set_bool(gsw_value *v, uint8_t byte) { gsw_set_scalar(v, GS_VALUE_BOOL, byte); }
+void gsw_set_f32(gsw_value *v, float x) { gsw_set_scalar(v, GS_VALUE_F32, gsw_f32_bits(x)); }
 
-void gsw_set_f32(gsw_value *v, float x)
-{
-    uint32_t bits;
-    memcpy(&bits, &x, 4);
-    gsw_set_scalar(v, GS_VALUE_F32, bits);
-}
-
-void gsw_set_f64(gsw_value *v, double x)
-{
-    uint64_t bits;
-    memcpy(&bits, &x, 8);
-    gsw_set_scalar(v, GS_VALUE_F64, bits);
-}
+void gsw_set_f64(gsw_value *v, double x) { gsw_set_scalar(v, GS_VALUE_F64, gsw_f64_bits(x)); }
 
 void gsw_set_string(gsw_value *v, const void *s, size_t n)
 {

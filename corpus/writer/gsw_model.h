@@ -72,14 +72,15 @@ gsw_value *gsw_add_n(gsw_model *m, const void *key, size_t key_len);
 
 /* Scalars. gsw_set_scalar takes any fixed-size type and its wire bits. */
 void gsw_set_scalar(gsw_value *v, uint32_t type, uint64_t bits);
-void gsw_set_u8(gsw_value *v, uint8_t x);
-void gsw_set_i8(gsw_value *v, int8_t x);
-void gsw_set_u16(gsw_value *v, uint16_t x);
-void gsw_set_i16(gsw_value *v, int16_t x);
-void gsw_set_u32(gsw_value *v, uint32_t x);
-void gsw_set_i32(gsw_value *v, int32_t x);
-void gsw_set_u64(gsw_value *v, uint64_t x);
-void gsw_set_i64(gsw_value *v, int64_t x);
+/* The integer types, X(suffix, C type, bits, GS_VALUE_ suffix): gsw_set_u8 (uint8_t), gsw_set_i8
+ * (int8_t, stored as its two's-complement bits), ..., gsw_set_i64. */
+#define GSW_INT_VALUES(X)                                                                        \
+    X(u8, uint8_t, 8, U8) X(i8, int8_t, 8, I8) X(u16, uint16_t, 16, U16)                        \
+    X(i16, int16_t, 16, I16) X(u32, uint32_t, 32, U32) X(i32, int32_t, 32, I32)                 \
+    X(u64, uint64_t, 64, U64) X(i64, int64_t, 64, I64)
+#define GSW_DECLARE_SET_INT(suffix, ctype, bits, type) void gsw_set_##suffix(gsw_value *v, ctype x);
+GSW_INT_VALUES(GSW_DECLARE_SET_INT)
+#undef GSW_DECLARE_SET_INT
 void gsw_set_f32(gsw_value *v, float x);
 void gsw_set_f64(gsw_value *v, double x);
 /* The bool's byte as stored: 0 and 1 are valid, anything else is for negative cases. */

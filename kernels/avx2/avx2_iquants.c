@@ -6,9 +6,8 @@
  * in a vector; see there). Sub-block scales are a few scalar float operations, in the
  * reference's order. */
 #include "avx2_util.h"
-#include "block_layout.h"
 #include "decode_avx2.h"
-#include "grids/grids.h"
+#include "iquant_fields.h"
 
 /* Lane j of row m holds the float sign bit when bit j of the 8-bit sign mask m is set: one
  * aligned load turns a group's mask into the XOR operand for its 8 products (8 KiB, in L1
@@ -60,10 +59,10 @@ static inline float f16_at(const uint8_t *p)
     return _mm_cvtss_f32(_mm_cvtph_ps(_mm_cvtsi32_si128(gsi_load_u16le(p))));
 }
 
-/* IQ2 sub-block scale from a 4-bit field s: (d * (0.5 + s)) * 0.25, the reference's order. */
+/* IQ2 sub-block scale from a 4-bit field s, in every lane. */
 static inline __m256 iq2_scale(float d, uint32_t s)
 {
-    return _mm256_set1_ps(d * (0.5f + (float)s) * 0.25f);
+    return _mm256_set1_ps(gsi_iq2_scale(d, s));
 }
 
 /* d, then 8 sub-block records {4 grid indices, u32 a}: a holds four 7-bit ksigns indices and,
@@ -72,13 +71,11 @@ static inline void iq2_xxs_block(const uint8_t *b, float *y)
 {
     const float d = f16_at(b + GSI_IQ2_XXS_D);
     for (int ib = 0; ib < 8; ib++) {
-        const uint8_t *sub = b + GSI_IQ2_XXS_QS + GSI_IQ2_XXS_SUB_BYTES * ib;
-        const uint32_t a = gsi_load_u32le(sub + GSI_IQ2_XXS_SUB_AUX);
+        const uint32_t a = gsi_iq2_xxs_aux(b, ib);
         const __m256 db = iq2_scale(d, a >> 28);
         for (int l = 0; l < 4; l++) {
-            store_group(y + 32 * ib + 8 * l,
-                        entry64(gsi_iq2xxs_grid, sub[GSI_IQ2_XXS_SUB_GRID + l]), db,
-                        signs_of(gsi_ksigns_iq2xs[(a >> (7 * l)) & 127u]));
+            store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2xxs_grid, gsi_iq2_xxs_index(b, ib, l)),
+                        db, signs_of(gsi_iq_ksigns(a, l)));
         }
     }
 }
@@ -106,15 +103,13 @@ static inline void iq2_xs_block(const uint8_t *b, float *y)
 static inline void iq2_s_block(const uint8_t *b, float *y)
 {
     const float d = f16_at(b + GSI_IQ2_S_D);
-    const uint8_t *qs = b + GSI_IQ2_S_QS, *signs = b + GSI_IQ2_S_SIGNS;
+    const uint8_t *signs = b + GSI_IQ2_S_SIGNS;
     for (int ib = 0; ib < 8; ib++) {
         const __m256 db_lo = iq2_scale(d, b[GSI_IQ2_S_SCALES + ib] & 15u);
         const __m256 db_hi = iq2_scale(d, (uint32_t)b[GSI_IQ2_S_SCALES + ib] >> 4);
-        const unsigned qh = b[GSI_IQ2_S_QH + ib];
         for (int l = 0; l < 4; l++) {
-            const unsigned idx = qs[4 * ib + l] | ((qh >> (2 * l)) & 3u) << 8;
-            store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2s_grid, idx), l < 2 ? db_lo : db_hi,
-                        signs_of(signs[4 * ib + l]));
+            store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2s_grid, gsi_iq2_s_index(b, ib, l)),
+                        l < 2 ? db_lo : db_hi, signs_of(signs[4 * ib + l]));
         }
     }
 }
@@ -126,12 +121,12 @@ static inline void iq3_xxs_block(const uint8_t *b, float *y)
     const float d = f16_at(b + GSI_IQ3_XXS_D);
     for (int ib = 0; ib < 8; ib++) {
         const uint8_t *qs = b + GSI_IQ3_XXS_QS + 8 * ib;
-        const uint32_t a = gsi_load_u32le(b + GSI_IQ3_XXS_SCALES_AND_SIGNS + 4 * ib);
-        const __m256 db = _mm256_set1_ps(d * (0.5f + (float)(a >> 28)) * 0.5f);
+        const uint32_t a = gsi_iq3_xxs_aux(b, ib);
+        const __m256 db = _mm256_set1_ps(gsi_iq3_xxs_scale(d, a));
         for (int l = 0; l < 4; l++) {
             store_group(y + 32 * ib + 8 * l,
                         entries32x2(gsi_iq3xxs_grid, qs[2 * l], qs[2 * l + 1]), db,
-                        signs_of(gsi_ksigns_iq2xs[(a >> (7 * l)) & 127u]));
+                        signs_of(gsi_iq_ksigns(a, l)));
         }
     }
 }
@@ -144,8 +139,7 @@ static inline void iq3_s_block(const uint8_t *b, float *y)
     for (int ib = 0; ib < 8; ib++) {
         const uint8_t *qs = b + GSI_IQ3_S_QS + 8 * ib;
         const unsigned qh = b[GSI_IQ3_S_QH + ib];
-        const int s = (b[GSI_IQ3_S_SCALES + ib / 2] >> (4 * (ib % 2))) & 15;
-        const __m256 db = _mm256_set1_ps(d * (float)(1 + 2 * s));
+        const __m256 db = _mm256_set1_ps(gsi_iq3_s_scale(b, d, ib));
         /* index k: qs[k] with bit k of qh as bit 8 */
         const __m256i to_bit8 = _mm256_setr_epi32(8, 7, 6, 5, 4, 3, 2, 1);
         const __m256i high = _mm256_and_si256(
@@ -189,12 +183,10 @@ static inline void iq1_s_block(const uint8_t *b, float *y)
 {
     const float d = f16_at(b + GSI_IQ1_S_D);
     for (int ib = 0; ib < 8; ib++) {
-        const unsigned h = gsi_load_u16le(b + GSI_IQ1_S_QH + 2 * ib);
-        const float dl = d * (float)(2 * ((h >> 12) & 7u) + 1);
-        const __m256 values = iq1_values(dl, (h & 0x8000u) != 0);
+        const unsigned h = gsi_iq1_s_qh(b, ib);
+        const __m256 values = iq1_values(gsi_iq1_s_scale(d, h), (h & 0x8000u) != 0);
         for (int l = 0; l < 4; l++) {
-            const unsigned idx = b[GSI_IQ1_S_QS + 4 * ib + l] | ((h >> (3 * l)) & 7u) << 8;
-            iq1_group(y + 32 * ib + 8 * l, values, idx);
+            iq1_group(y + 32 * ib + 8 * l, values, gsi_iq1_s_index(b, ib, h, l));
         }
     }
 }
@@ -217,8 +209,8 @@ static inline void iq1_m_block(const uint8_t *b, float *y)
             for (int k = 0; k < 2; k++) {
                 const unsigned nib = (nibs >> (4 * k)) & 15u;
                 const int l = 2 * half + k;
-                const unsigned idx = b[GSI_IQ1_M_QS + 4 * ib + l] | (nib & 7u) << 8;
-                iq1_group(y + 32 * ib + 8 * l, iq1_values(dl, (nib & 8u) != 0), idx);
+                iq1_group(y + 32 * ib + 8 * l, iq1_values(dl, (nib & 8u) != 0),
+                          gsi_iq1_m_index(b, ib, l, nib));
             }
         }
     }

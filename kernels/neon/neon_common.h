@@ -28,38 +28,52 @@
 #include "decode_neon.h"
 #include "le_load.h"
 
+/* 16 lanes of 16 bits (lo, then hi) sign-extended to four 32-bit vectors, in lane order. */
+static inline void gsn_widen_s16(int16x8_t lo, int16x8_t hi, int32x4_t w[4])
+{
+    w[0] = vmovl_s16(vget_low_s16(lo));
+    w[1] = vmovl_high_s16(lo);
+    w[2] = vmovl_s16(vget_low_s16(hi));
+    w[3] = vmovl_high_s16(hi);
+}
+
+/* 16 signed byte lanes sign-extended to four 32-bit vectors, in lane order. */
+static inline void gsn_widen_s8(int8x16_t v, int32x4_t w[4])
+{
+    gsn_widen_s16(vmovl_s8(vget_low_s8(v)), vmovl_high_s8(v), w);
+}
+
 /* 16 signed byte lanes as four f32 vectors, in lane order (exact: |v| < 2^7). */
 static inline void gsn_s8_to_f32(int8x16_t v, float32x4_t f[4])
 {
-    const int16x8_t lo = vmovl_s8(vget_low_s8(v));
-    const int16x8_t hi = vmovl_high_s8(v);
-    f[0] = vcvtq_f32_s32(vmovl_s16(vget_low_s16(lo)));
-    f[1] = vcvtq_f32_s32(vmovl_high_s16(lo));
-    f[2] = vcvtq_f32_s32(vmovl_s16(vget_low_s16(hi)));
-    f[3] = vcvtq_f32_s32(vmovl_high_s16(hi));
+    int32x4_t w[4];
+    gsn_widen_s8(v, w);
+    for (int i = 0; i < 4; i++) {
+        f[i] = vcvtq_f32_s32(w[i]);
+    }
 }
 
-/* 16 unsigned byte lanes as four f32 vectors, in lane order (exact: v < 2^8). */
+/* 16 unsigned byte lanes as four f32 vectors, in lane order (exact: v < 2^8, so each lane
+ * zero-extended to 16 bits is a non-negative int16 and converts to the same f32). */
 static inline void gsn_u8_to_f32(uint8x16_t v, float32x4_t f[4])
 {
-    const uint16x8_t lo = vmovl_u8(vget_low_u8(v));
-    const uint16x8_t hi = vmovl_high_u8(v);
-    f[0] = vcvtq_f32_u32(vmovl_u16(vget_low_u16(lo)));
-    f[1] = vcvtq_f32_u32(vmovl_high_u16(lo));
-    f[2] = vcvtq_f32_u32(vmovl_u16(vget_low_u16(hi)));
-    f[3] = vcvtq_f32_u32(vmovl_high_u16(hi));
+    int32x4_t w[4];
+    gsn_widen_s16(vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(v))),
+                  vreinterpretq_s16_u16(vmovl_high_u8(v)), w);
+    for (int i = 0; i < 4; i++) {
+        f[i] = vcvtq_f32_s32(w[i]);
+    }
 }
 
 /* A byte-lane mask (0x00 or 0xff) widened to four 32-bit lane masks: sign extension keeps
  * all-ones all-ones. */
 static inline void gsn_mask_to_u32(uint8x16_t m, uint32x4_t w[4])
 {
-    const int16x8_t lo = vmovl_s8(vget_low_s8(vreinterpretq_s8_u8(m)));
-    const int16x8_t hi = vmovl_high_s8(vreinterpretq_s8_u8(m));
-    w[0] = vreinterpretq_u32_s32(vmovl_s16(vget_low_s16(lo)));
-    w[1] = vreinterpretq_u32_s32(vmovl_high_s16(lo));
-    w[2] = vreinterpretq_u32_s32(vmovl_s16(vget_low_s16(hi)));
-    w[3] = vreinterpretq_u32_s32(vmovl_high_s16(hi));
+    int32x4_t s[4];
+    gsn_widen_s8(vreinterpretq_s8_u8(m), s);
+    for (int i = 0; i < 4; i++) {
+        w[i] = vreinterpretq_u32_s32(s[i]);
+    }
 }
 
 /* y[0..15] = scale * q: one product per element, as the scalar (float)q * scale (IEEE

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gsw_tsv.h"
+
 static const char *const category_names[GSX_N_CATEGORIES] = {
     "ggml-bug", "spec-vs-ggml", "lenient-profile", "our-limit", "our-bug"};
 
@@ -14,27 +16,10 @@ const char *gsx_category_name(gsx_category c)
     return (unsigned)c < GSX_N_CATEGORIES ? category_names[c] : "unknown";
 }
 
-/* Splits a line in place at tabs into exactly want fields; returns 0 on success. */
-static int split(char *line, char **f, size_t want)
-{
-    size_t n = 0;
-    f[n++] = line;
-    for (char *p = line; *p != '\0'; p++) {
-        if (*p == '\t') {
-            if (n == want) {
-                return -1;
-            }
-            *p = '\0';
-            f[n++] = p + 1;
-        }
-    }
-    return n == want ? 0 : -1;
-}
-
 static int parse(char *line, gsx_listed *r)
 {
     char *f[6];
-    if (split(line, f, 6) != 0 || f[0][0] == '\0' || f[5][0] == '\0') {
+    if (gsw_split_tabs(line, f, 6) != 0 || f[0][0] == '\0' || f[5][0] == '\0') {
         return -1;
     }
     const int v = gsx_verdict_parse(f[1]);
