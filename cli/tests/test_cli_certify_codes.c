@@ -20,7 +20,6 @@
 
 CLI_SCRATCH_SUITE(certify_codes);
 
-
 /* What a builder leaves: the file to certify and where the finding must point. */
 typedef struct built {
     char path[512];
@@ -142,7 +141,6 @@ typedef struct crafted {
     split_recipe s;       /* a split set, when s.prefix is not NULL */
     void (*build)(built *out); /* otherwise */
 } crafted;
-
 
 /* ---- helpers ---------------------------------------------------------------------------- */
 
@@ -470,7 +468,6 @@ static void malformed_merges(gsw_model *m)
     gsw_array_string(mg, 2, "t3 ", 3);
 }
 
-
 static void b_bad_name(built *out)
 {
     uint64_t offs[4];
@@ -525,8 +522,8 @@ static const crafted cases[] = {
            .edits = {{E_TRUNCATE, {GSW_DATA, 0, 0, 8}, 0, 0}}}},
     /* cut inside the key of the second key-value */
     {"layout.metadata_truncated", "error", NULL, 1,
-     .r = {.file = "metadata_cut.gguf", .key = "general.name", .value = GS_VALUE_STRING, .str = "cut",
-           .where = W_BYTE, .at = {GSW_KEY, 1, 0, 3},
+     .r = {.file = "metadata_cut.gguf", .key = "general.name", .value = GS_VALUE_STRING,
+           .str = "cut", .where = W_BYTE, .at = {GSW_KEY, 1, 0, 3},
            .edits = {{E_TRUNCATE, {GSW_KEY, 1, 0, 3}, 0, 0}}}},
     /* the file ends where its data would begin */
     {"layout.data_absent", "info", "--metadata-only", 0,
@@ -577,8 +574,9 @@ static const crafted cases[] = {
            .tensor_elems = 5, .where = W_BYTE, .at = {GSW_DATA_PAD, 0, 0, 0},
            .edits = {{E_TRUNCATE, {GSW_DATA_PAD, 0, 0, 0}, 0, 0}}}},
     {"compat.int_key_type", "error", NULL, 1,
-     .r = {.file = "int_key.gguf", .key = "llama.context_length", .value = GS_VALUE_U64, .num = 4096,
-           .where = W_KEY, .at = {GSW_KEY_LEN, 1, 0, 0}, .name = "llama.context_length"}},
+     .r = {.file = "int_key.gguf", .key = "llama.context_length", .value = GS_VALUE_U64,
+           .num = 4096, .where = W_KEY, .at = {GSW_KEY_LEN, 1, 0, 0},
+           .name = "llama.context_length"}},
     {"compat.activation_type", "warning", NULL, 0,
      .r = {.file = "q8_1.gguf", .start = START_QUANT, .type = GS_TYPE_Q8_1, .elems = 32,
            .where = W_TENSOR, .at = {GSW_NAME_LEN, 0, 0, 0}, .name = "q"}},
@@ -637,12 +635,12 @@ static const crafted cases[] = {
            .name = "key 'llama.block_count'"}},
     /* blk.1 is missing */
     {"meta.block_count_mismatch", "error", NULL, 1,
-     .r = {.file = "blocks_mismatch.gguf", .key = "llama.block_count", .value = GS_VALUE_U32, .num = 3,
-           .tensors = {BLK0, BLK2}, .where = W_KEY, .at = {GSW_VALUE, 1, 0, 0},
+     .r = {.file = "blocks_mismatch.gguf", .key = "llama.block_count", .value = GS_VALUE_U32,
+           .num = 3, .tensors = {BLK0, BLK2}, .where = W_KEY, .at = {GSW_VALUE, 1, 0, 0},
            .name = "llama.block_count"}},
     {"meta.block_count_range", "error", NULL, 1,
-     .r = {.file = "blocks_range.gguf", .key = "llama.block_count", .value = GS_VALUE_U32, .num = 600,
-           .tensors = {BLK0, BLK2}, .where = W_KEY, .at = {GSW_VALUE, 1, 0, 0},
+     .r = {.file = "blocks_range.gguf", .key = "llama.block_count", .value = GS_VALUE_U32,
+           .num = 600, .tensors = {BLK0, BLK2}, .where = W_KEY, .at = {GSW_VALUE, 1, 0, 0},
            .name = "llama.block_count"}},
     /* payload: block 2 of 18-byte Q4_0 blocks, its f16 scale +Inf */
     {"payload.scale_nonfinite", "error", "--deep", 1,
@@ -690,7 +688,6 @@ static const crafted cases[] = {
 };
 
 #define N_CASES (sizeof cases / sizeof cases[0])
-
 
 /* The codes that break the lenient profile too, written out here rather than read from the
  * table, so that a table that drops lenient from one of them fails (the README's table is
