@@ -26,12 +26,120 @@ typedef struct built {
     char where[512];
 } built;
 
+/* ---- how a case is built: a recipe the interpreter below follows ------------------------- */
+
+typedef enum start {
+    START_BASE,      /* base(): general.architecture and the 8-element f32 tensor "w" */
+    START_ARCH,      /* general.architecture alone */
+    START_EMPTY,     /* no key at all */
+    START_QUANT,     /* quantized(type, elems) */
+    START_TOKENIZER, /* tokenizer() of 8 tokens */
+    START_FOREIGN,   /* no model: a Git LFS pointer where the model should be */
+} start;
+
+/* A place in the written file: the writer's field (kind, record, index), `add` bytes on. */
+typedef struct place {
+    gsw_kind kind;
+    uint32_t record;
+    uint64_t index;
+    uint64_t add;
+} place;
+
+typedef enum where_form {
+    W_NONE,   /* no location */
+    W_TENSOR, /* "byte N, tensor 'name'" */
+    W_KEY,    /* "byte N, key 'name'" */
+    W_BYTE,   /* "byte N" */
+    W_END,    /* "byte N", N the length the writer wrote */
+    W_TEXT,   /* name, as it stands */
+} where_form;
+
+/* What the case does to tensor 0's data before writing. */
+typedef enum data_op {
+    D_BYTES = 1, /* every byte 0x11 (each f16 scale finite), then bytes[0..n) at `at` */
+    D_F32,       /* f32 at `at` */
+    D_ZERO,      /* every byte 0 */
+} data_op;
+
+/* What the case does to the written bytes, after the location is taken. */
+typedef enum edit_op {
+    E_TRUNCATE = 1, /* cut at `at` */
+    E_PATCH,        /* the byte `value` at `at` */
+    E_OVERRIDE,     /* the field `at` (add 0) set to `value` */
+    E_APPEND,       /* `count` bytes `value` at the end */
+} edit_op;
+
+typedef struct edit {
+    edit_op op;
+    place at;
+    uint64_t value;
+    size_t count;
+} edit;
+
+typedef struct recipe {
+    const char *file;
+    start start;
+    int32_t type;   /* START_QUANT: the tensor "q"'s type and elements */
+    uint64_t elems;
+    /* START_TOKENIZER: scores' length (0: 8), token bad_at's type bad_type (0: every type 1),
+     * the token strings (NULL: "tN") */
+    uint64_t scores;
+    int32_t bad_at, bad_type;
+    const char *names[8];
+    uint32_t version; /* 0: 3 */
+    /* one key added after the start, when key is not NULL: of gs_value_type value, a scalar's
+     * wire bits num, a string str, an array two arrays of one u8 (nested) */
+    const char *key;
+    uint32_t value;
+    uint64_t num;
+    const char *str;
+    const char *tensors[2]; /* f32 tensors added after the key, of tensor_elems (0: 8) */
+    uint64_t tensor_elems;
+    void (*model)(gsw_model *m); /* what else the model needs, or NULL */
+    unsigned flags;              /* gsw_write's */
+    struct {
+        data_op op;
+        uint64_t at;
+        uint8_t bytes[2];
+        size_t n;
+        float f32;
+    } data;
+    /* the location: form, place and name; fragment: the place moves on to where it starts in
+     * the key's string */
+    where_form where;
+    place at;
+    const char *name;
+    const char *fragment;
+    edit edits[2];
+} recipe;
+
+/* A two-part split set: part 1 {0, 2, 2, "a"}, part 2 `two`; the path is part 1's. */
+typedef enum split_field { AT_NO = 1, AT_COUNT, AT_TENSORS, AT_TENSOR_INFO } split_field;
+typedef enum split_post { POST_REMOVE = 1, POST_SYMLINK } split_post;
+
+typedef struct part_spec {
+    int no;             /* split.no, or -1 for none */
+    int count;          /* split.count, or -1 for none; -2: a string */
+    int tensors;        /* split.tensors.count, or -1 for none */
+    const char *tensor; /* its one tensor */
+} part_spec;
+
+typedef struct split_recipe {
+    const char *prefix;
+    part_spec two;
+    split_post post;    /* part 2 removed, or made a link to part 1 */
+    split_field field;  /* the location: "part 2[, byte <part 2's field>][, subject]" */
+    const char *subject;
+} split_recipe;
+
 typedef struct crafted {
     const char *code;
     const char *severity; /* under the strict profile */
     const char *flag;     /* what certify needs besides the file: "--deep", "--metadata-only" */
     int exit_code;
-    void (*build)(built *out);
+    recipe r;             /* a file built from a model, when r.file is not NULL */
+    split_recipe s;       /* a split set, when s.prefix is not NULL */
+    void (*build)(built *out); /* otherwise */
 } crafted;
 
 /* ---- helpers ---------------------------------------------------------------------------- */
@@ -87,18 +195,6 @@ static void base(gsw_model *m)
     f32_tensor(m, "w", 8);
 }
 
-static void where_tensor(built *out, uint64_t offset, const char *name)
-{
-    snprintf(out->where, sizeof out->where, "byte %llu, tensor '%s'", (unsigned long long)offset,
-             name);
-}
-
-static void where_key(built *out, uint64_t offset, const char *key)
-{
-    snprintf(out->where, sizeof out->where, "byte %llu, key '%s'", (unsigned long long)offset,
-             key);
-}
-
 /* A model with one quantized tensor of `blocks` blocks of `type`, quantization_version set. */
 static void quantized(gsw_model *m, int32_t type, uint64_t elems)
 {
@@ -107,351 +203,6 @@ static void quantized(gsw_model *m, int32_t type, uint64_t elems)
     gsw_set_u32(gsw_add(m, "general.quantization_version"), 2);
     gsw_tensor *t = gsw_add_tensor(m, "q", 1, &elems, type);
     cr_assert(gsw_tensor_fill(t, 3, 1u << 24));
-}
-
-/* ---- reader and layout ------------------------------------------------------------------ */
-
-static void b_reader(built *out)
-{
-    gsw_model m;
-    base(&m);
-    out_file o;
-    write_model(&m, 0, &o);
-    uint64_t off = at(&o, GSW_OFFSET, 0, 0);
-    gsw_truncate(&o.b, (size_t)at(&o, GSW_DATA, 0, 0) + 8);
-    where_tensor(out, off, "w");
-    save(&o, out, "reader.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_truncated(built *out)
-{
-    gsw_model m;
-    base(&m);
-    out_file o;
-    write_model(&m, 0, &o);
-    uint64_t cut = at(&o, GSW_DATA, 0, 0) + 8;
-    gsw_truncate(&o.b, (size_t)cut);
-    where_tensor(out, cut, "w");
-    save(&o, out, "truncated.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_trailing(built *out)
-{
-    gsw_model m;
-    base(&m);
-    out_file o;
-    write_model(&m, 0, &o);
-    snprintf(out->where, sizeof out->where, "byte %zu", o.b.len);
-    gsw_put_fill(&o.b, 0x5a, 100);
-    save(&o, out, "trailing.gguf");
-    gsw_model_free(&m);
-}
-
-/* Two 32-byte tensors, the second placed 32 bytes later than packing puts it. */
-static void b_gap(built *out)
-{
-    gsw_model m;
-    base(&m);
-    f32_tensor(&m, "v", 8);
-    out_file o;
-    write_model(&m, 0, &o);
-    uint64_t gap_at = at(&o, GSW_DATA, 1, 0);
-    gsw_override(&o.b, &o.map, GSW_OFFSET, 1, 0, 64);
-    gsw_put_fill(&o.b, 0, 32); /* the moved data's last bytes */
-    snprintf(out->where, sizeof out->where, "byte %llu, tensor 'v'", (unsigned long long)gap_at);
-    save(&o, out, "gap.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_padding(built *out)
-{
-    gsw_model m;
-    gsw_model_init(&m, 3);
-    arch(&m);
-    f32_tensor(&m, "w", 5); /* 20 bytes: 12 bytes of padding follow */
-    out_file o;
-    write_model(&m, 0, &o);
-    uint64_t p = at(&o, GSW_DATA_PAD, 0, 0) + 3;
-    gsw_patch_u8(&o.b, (size_t)p, 0xaa);
-    where_tensor(out, p, "w");
-    save(&o, out, "padding.gguf");
-    gsw_model_free(&m);
-}
-
-/* ---- compat ----------------------------------------------------------------------------- */
-
-static void alignment(built *out, uint32_t a, const char *name)
-{
-    gsw_model m;
-    base(&m);
-    gsw_set_u32(gsw_add(&m, "general.alignment"), a);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_VALUE, 1, 0), "general.alignment");
-    save(&o, out, name);
-    gsw_model_free(&m);
-}
-
-static void b_align_pow2(built *out)
-{
-    alignment(out, 24, "align24.gguf");
-}
-
-static void b_align_small(built *out)
-{
-    alignment(out, 4, "align4.gguf");
-}
-
-static void b_name64(built *out)
-{
-    gsw_model m;
-    gsw_model_init(&m, 3);
-    arch(&m);
-    char name[65];
-    memset(name, 'n', 64);
-    name[64] = '\0';
-    f32_tensor(&m, name, 8);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_tensor(out, at(&o, GSW_NAME_LEN, 0, 0), name);
-    save(&o, out, "name64.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_nested(built *out)
-{
-    gsw_model m;
-    base(&m);
-    gsw_value *items = gsw_set_nested_array(gsw_add(&m, "x.nested"), 2);
-    gsw_set_array(&items[0], GS_VALUE_U8, 1, NULL);
-    gsw_set_array(&items[1], GS_VALUE_U8, 1, NULL);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_ARR_TYPE, 1, 0), "x.nested");
-    save(&o, out, "nested.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_bool(built *out)
-{
-    gsw_model m;
-    base(&m);
-    gsw_set_bool(gsw_add(&m, "x.flag"), 2);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_VALUE, 1, 0), "x.flag");
-    save(&o, out, "bool.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_key_grammar(built *out)
-{
-    gsw_model m;
-    base(&m);
-    gsw_set_cstr(gsw_add(&m, "General.Name"), "x");
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_KEY_LEN, 1, 0), "General.Name");
-    save(&o, out, "key_grammar.gguf");
-    gsw_model_free(&m);
-}
-
-/* "w" and "v" swapped in the data section: aligned, inside, disjoint, not in order. */
-static void b_not_packed(built *out)
-{
-    gsw_model m;
-    base(&m);
-    f32_tensor(&m, "v", 8);
-    out_file o;
-    write_model(&m, 0, &o);
-    gsw_override(&o.b, &o.map, GSW_OFFSET, 0, 0, 32);
-    gsw_override(&o.b, &o.map, GSW_OFFSET, 1, 0, 0);
-    where_tensor(out, at(&o, GSW_NAME_LEN, 0, 0), "w");
-    save(&o, out, "not_packed.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_tail_padding(built *out)
-{
-    gsw_model m;
-    gsw_model_init(&m, 3);
-    arch(&m);
-    f32_tensor(&m, "w", 5);
-    out_file o;
-    write_model(&m, 0, &o);
-    uint64_t end = at(&o, GSW_DATA_PAD, 0, 0);
-    gsw_truncate(&o.b, (size_t)end);
-    snprintf(out->where, sizeof out->where, "byte %llu", (unsigned long long)end);
-    save(&o, out, "tail_padding.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_int_key(built *out)
-{
-    gsw_model m;
-    base(&m);
-    gsw_set_u64(gsw_add(&m, "llama.context_length"), 4096);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_KEY_LEN, 1, 0), "llama.context_length");
-    save(&o, out, "int_key.gguf");
-    gsw_model_free(&m);
-}
-
-static void one_typed_tensor(built *out, int32_t type, uint64_t elems, const char *name)
-{
-    gsw_model m;
-    quantized(&m, type, elems);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_tensor(out, at(&o, GSW_NAME_LEN, 0, 0), "q");
-    save(&o, out, name);
-    gsw_model_free(&m);
-}
-
-static void b_activation(built *out)
-{
-    one_typed_tensor(out, GS_TYPE_Q8_1, 32, "q8_1.gguf");
-}
-
-static void b_newer_type(built *out)
-{
-    one_typed_tensor(out, GS_TYPE_NVFP4, 64, "nvfp4.gguf");
-}
-
-/* A Q8_0 tensor relabelled with an id nobody defined: the finding is at its type field. */
-static void b_unknown_type(built *out)
-{
-    gsw_model m;
-    quantized(&m, GS_TYPE_Q8_0, 64);
-    m.tensors[0].type = 200;
-    out_file o;
-    write_model(&m, GSW_LAX, &o);
-    where_tensor(out, at(&o, GSW_TENSOR_TYPE, 0, 0), "q");
-    save(&o, out, "unknown_type.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_version2(built *out)
-{
-    gsw_model m;
-    base(&m);
-    m.version = 2;
-    out_file o;
-    write_model(&m, 0, &o);
-    snprintf(out->where, sizeof out->where, "byte 4");
-    save(&o, out, "v2.gguf");
-    gsw_model_free(&m);
-}
-
-/* ---- meta ------------------------------------------------------------------------------- */
-
-static void b_arch_missing(built *out)
-{
-    gsw_model m;
-    gsw_model_init(&m, 3);
-    f32_tensor(&m, "w", 8);
-    out_file o;
-    write_model(&m, 0, &o);
-    out->where[0] = '\0';
-    save(&o, out, "no_arch.gguf");
-    gsw_model_free(&m);
-}
-
-/* A Git LFS pointer where the model should be. */
-static void b_not_gguf(built *out)
-{
-    out_file o;
-    gsw_bytes_init(&o.b);
-    gsw_map_init(&o.map);
-    gsw_foreign_samples[0].build(&o.b);
-    snprintf(out->where, sizeof out->where, "byte 0");
-    save(&o, out, "pointer.gguf");
-}
-
-/* Cut inside the key of the second key-value. */
-static void b_metadata_truncated(built *out)
-{
-    gsw_model m;
-    base(&m);
-    gsw_set_cstr(gsw_add(&m, "general.name"), "cut");
-    out_file o;
-    write_model(&m, 0, &o);
-    uint64_t cut = at(&o, GSW_KEY, 1, 0) + 3;
-    gsw_truncate(&o.b, (size_t)cut);
-    snprintf(out->where, sizeof out->where, "byte %llu", (unsigned long long)cut);
-    save(&o, out, "metadata_cut.gguf");
-    gsw_model_free(&m);
-}
-
-/* The file ends where its data would begin; certified with --metadata-only. */
-static void b_data_absent(built *out)
-{
-    gsw_model m;
-    base(&m);
-    out_file o;
-    write_model(&m, 0, &o);
-    uint64_t cut = at(&o, GSW_DATA, 0, 0);
-    gsw_truncate(&o.b, (size_t)cut);
-    where_tensor(out, cut, "w");
-    save(&o, out, "header_only.gguf");
-    gsw_model_free(&m);
-}
-
-/* A template that walks from a string to Python's classes (the published escape). */
-static void b_chat_template(built *out)
-{
-    gsw_model m;
-    base(&m);
-    static const char tmpl[] = "{% for m in messages %}{{ m.content }}{% endfor %}"
-                               "{{ ''.__class__.__mro__[1].__subclasses__() }}";
-    gsw_set_cstr(gsw_add(&m, "tokenizer.chat_template"), tmpl);
-    out_file o;
-    write_model(&m, 0, &o);
-    uint64_t at_fragment = at(&o, GSW_STR, 1, 0) + (uint64_t)(strstr(tmpl, "__class__") - tmpl);
-    where_key(out, at_fragment, "tokenizer.chat_template");
-    save(&o, out, "template.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_type_unknown(built *out)
-{
-    gsw_model m;
-    base(&m);
-    gsw_set_cstr(gsw_add(&m, "general.type"), "diffusion");
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_STR_LEN, 1, 0), "general.type");
-    save(&o, out, "type_unknown.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_key_type(built *out)
-{
-    gsw_model m;
-    base(&m);
-    gsw_set_cstr(gsw_add(&m, "llama.context_length"), "4096");
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_KEY_LEN, 1, 0), "llama.context_length");
-    save(&o, out, "key_type.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_qver(built *out)
-{
-    gsw_model m;
-    gsw_model_init(&m, 3);
-    arch(&m);
-    uint64_t n = 32;
-    cr_assert(gsw_tensor_fill(gsw_add_tensor(&m, "q", 1, &n, GS_TYPE_Q4_0), 1, 1u << 20));
-    out_file o;
-    write_model(&m, 0, &o);
-    snprintf(out->where, sizeof out->where, "tensor 'q'");
-    save(&o, out, "qver.gguf");
-    gsw_model_free(&m);
 }
 
 /* A tokenizer of n tokens (record numbers: arch 0, tokens 1, scores 2, token_type 3, then the
@@ -478,218 +229,6 @@ static void tokenizer(gsw_model *m, uint64_t n, uint64_t n_scores, int32_t bad_t
     }
     f32_tensor(m, "w", 8);
 }
-
-static void b_tok_type(built *out)
-{
-    gsw_model m;
-    gsw_model_init(&m, 3);
-    arch(&m);
-    gsw_value *tok = gsw_add(&m, "tokenizer.ggml.tokens");
-    gsw_set_string_array(tok, 2);
-    gsw_array_string(tok, 0, "a", 1);
-    gsw_array_string(tok, 1, "b", 1);
-    gsw_set_array(gsw_add(&m, "tokenizer.ggml.scores"), GS_VALUE_I8, 2, NULL);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_KEY_LEN, 2, 0), "tokenizer.ggml.scores");
-    save(&o, out, "tok_type.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_tok_length(built *out)
-{
-    gsw_model m;
-    tokenizer(&m, 8, 7, -1, 0, NULL);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_KEY_LEN, 2, 0), "tokenizer.ggml.scores");
-    save(&o, out, "tok_length.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_type_range(built *out)
-{
-    gsw_model m;
-    tokenizer(&m, 8, 8, 5, 7, NULL);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_ARR_ELEM, 3, 5), "tokenizer.ggml.token_type");
-    save(&o, out, "type_range.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_special(built *out)
-{
-    gsw_model m;
-    tokenizer(&m, 8, 8, -1, 0, NULL);
-    gsw_set_u32(gsw_add(&m, "tokenizer.ggml.eos_token_id"), 8);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_VALUE, 4, 0), "tokenizer.ggml.eos_token_id");
-    save(&o, out, "special.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_byte_token(built *out)
-{
-    const char *names[8] = {NULL, NULL, NULL, "<0x-1>", NULL, NULL, NULL, NULL};
-    gsw_model m;
-    tokenizer(&m, 8, 8, 3, 6, names);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_ARR_STR_LEN, 1, 3), "tokenizer.ggml.tokens");
-    save(&o, out, "byte_token.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_duplicate(built *out)
-{
-    const char *names[8] = {"a", "b", "c", "d", "b", NULL, NULL, NULL};
-    gsw_model m;
-    tokenizer(&m, 8, 8, -1, 0, names);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_ARR_STR_LEN, 1, 4), "tokenizer.ggml.tokens");
-    save(&o, out, "duplicate.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_merges(built *out)
-{
-    gsw_model m;
-    tokenizer(&m, 8, 8, -1, 0, NULL);
-    gsw_value *mg = gsw_add(&m, "tokenizer.ggml.merges");
-    gsw_set_string_array(mg, 3);
-    gsw_array_string(mg, 0, "t1 t2", 5);
-    gsw_array_string(mg, 1, " t1t2", 5); /* the space at 0 is not a separator */
-    gsw_array_string(mg, 2, "t3 ", 3);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_ARR_STR_LEN, 4, 1), "tokenizer.ggml.merges");
-    save(&o, out, "merges.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_blocks_missing(built *out)
-{
-    gsw_model m;
-    base(&m);
-    f32_tensor(&m, "blk.0.attn_norm.weight", 8);
-    out_file o;
-    write_model(&m, 0, &o);
-    snprintf(out->where, sizeof out->where, "key 'llama.block_count'");
-    save(&o, out, "blocks_missing.gguf");
-    gsw_model_free(&m);
-}
-
-static void blocks(built *out, uint32_t count, const char *name)
-{
-    gsw_model m;
-    base(&m);
-    gsw_set_u32(gsw_add(&m, "llama.block_count"), count);
-    f32_tensor(&m, "blk.0.attn_norm.weight", 8);
-    f32_tensor(&m, "blk.2.attn_norm.weight", 8);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_key(out, at(&o, GSW_VALUE, 1, 0), "llama.block_count");
-    save(&o, out, name);
-    gsw_model_free(&m);
-}
-
-static void b_blocks_mismatch(built *out)
-{
-    blocks(out, 3, "blocks_mismatch.gguf"); /* blk.1 is missing */
-}
-
-static void b_blocks_range(built *out)
-{
-    blocks(out, 600, "blocks_range.gguf");
-}
-
-/* ---- payload (--deep) ------------------------------------------------------------------- */
-
-static void payload(built *out, int32_t type, uint64_t elems, size_t block_bytes,
-                    uint64_t block, size_t field, const uint8_t *bytes, size_t n,
-                    const char *name)
-{
-    gsw_model m;
-    quantized(&m, type, elems);
-    /* every scale finite first: the filled bytes may spell Inf/NaN f16 scales by chance */
-    gsw_tensor *t = &m.tensors[0];
-    memset(t->data.ptr, 0x11, t->data.len);
-    memcpy(t->data.ptr + block * block_bytes + field, bytes, n);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_tensor(out, at(&o, GSW_DATA, 0, 0) + block * block_bytes, "q");
-    save(&o, out, name);
-    gsw_model_free(&m);
-}
-
-static void b_scale(built *out)
-{
-    static const uint8_t inf[2] = {0x00, 0x7c};
-    payload(out, GS_TYPE_Q4_0, 4 * 32, 18, 2, 0, inf, 2, "scale.gguf");
-}
-
-static void b_mxfp4(built *out)
-{
-    static const uint8_t e[1] = {0xff};
-    payload(out, GS_TYPE_MXFP4, 4 * 32, 17, 1, 0, e, 1, "mxfp4.gguf");
-}
-
-static void b_nvfp4(built *out)
-{
-    static const uint8_t s[1] = {0x80};
-    payload(out, GS_TYPE_NVFP4, 3 * 64, 36, 2, 2, s, 1, "nvfp4_scale.gguf");
-}
-
-static void b_float(built *out)
-{
-    gsw_model m;
-    base(&m);
-    float nan = NAN;
-    memcpy(m.tensors[0].data.ptr + 4 * 5, &nan, 4);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_tensor(out, at(&o, GSW_DATA, 0, 0) + 4 * 5, "w");
-    save(&o, out, "float_nan.gguf");
-    gsw_model_free(&m);
-}
-
-/* An infinity alone, no NaN: the finding counts both */
-static void b_float_inf(built *out)
-{
-    gsw_model m;
-    base(&m);
-    float inf = -INFINITY;
-    memcpy(m.tensors[0].data.ptr + 4 * 3, &inf, 4);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_tensor(out, at(&o, GSW_DATA, 0, 0) + 4 * 3, "w");
-    save(&o, out, "float_inf.gguf");
-    gsw_model_free(&m);
-}
-
-static void b_all_zero(built *out)
-{
-    gsw_model m;
-    base(&m);
-    memset(m.tensors[0].data.ptr, 0, m.tensors[0].data.len);
-    out_file o;
-    write_model(&m, 0, &o);
-    where_tensor(out, at(&o, GSW_DATA, 0, 0), "w");
-    save(&o, out, "zero.gguf");
-    gsw_model_free(&m);
-}
-
-/* ---- split sets ------------------------------------------------------------------------- */
-
-typedef struct part_spec {
-    int no;              /* split.no, or -1 for none */
-    int count;           /* split.count, or -1 for none; -2: a string */
-    int tensors;         /* split.tensors.count, or -1 for none */
-    const char *tensor;  /* its one tensor */
-} part_spec;
 
 /* Writes <dir>/<prefix>-0000N-of-0000T.gguf; returns the offsets of its split values in at_no,
  * at_count, at_tensors (records 1, 2, 3) and of its tensor info. */
@@ -736,72 +275,197 @@ static void two_parts(built *out, const char *prefix, const part_spec *spec2, ui
     snprintf(out->path, sizeof out->path, "%s/%s-00001-of-00002.gguf", dir, prefix);
 }
 
-static void b_part_missing(built *out)
+/* ---- the interpreter -------------------------------------------------------------------- */
+
+static void add_key(gsw_model *m, const recipe *r)
+{
+    gsw_value *v = gsw_add(m, r->key);
+    if (r->value == GS_VALUE_STRING) {
+        gsw_set_cstr(v, r->str);
+    } else if (r->value == GS_VALUE_ARRAY) {
+        gsw_value *items = gsw_set_nested_array(v, 2);
+        gsw_set_array(&items[0], GS_VALUE_U8, 1, NULL);
+        gsw_set_array(&items[1], GS_VALUE_U8, 1, NULL);
+    } else {
+        gsw_set_scalar(v, r->value, r->num);
+    }
+}
+
+static void build_model(gsw_model *m, const recipe *r)
+{
+    if (r->start == START_QUANT) {
+        quantized(m, r->type, r->elems);
+    } else if (r->start == START_TOKENIZER) {
+        tokenizer(m, 8, r->scores != 0 ? r->scores : 8, r->bad_type != 0 ? r->bad_at : -1,
+                  r->bad_type, r->names);
+    } else if (r->start == START_BASE) {
+        base(m);
+    } else {
+        gsw_model_init(m, 3);
+        if (r->start == START_ARCH) {
+            arch(m);
+        }
+    }
+    if (r->version != 0) {
+        m->version = r->version;
+    }
+    if (r->key != NULL) {
+        add_key(m, r);
+    }
+    for (size_t i = 0; i < 2 && r->tensors[i] != NULL; i++) {
+        f32_tensor(m, r->tensors[i], r->tensor_elems != 0 ? r->tensor_elems : 8);
+    }
+    if (r->model != NULL) {
+        r->model(m);
+    }
+    if (r->data.op == 0) {
+        return;
+    }
+    gsw_blob *data = &m->tensors[0].data;
+    if (r->data.op == D_BYTES) {
+        memset(data->ptr, 0x11, data->len);
+        memcpy(data->ptr + r->data.at, r->data.bytes, r->data.n);
+    } else if (r->data.op == D_F32) {
+        memcpy(data->ptr + r->data.at, &r->data.f32, 4);
+    } else if (r->data.op == D_ZERO) {
+        memset(data->ptr, 0, data->len);
+    }
+}
+
+static uint64_t place_at(const out_file *o, place p)
+{
+    return at(o, p.kind, p.record, p.index) + p.add;
+}
+
+static void locate(const recipe *r, const out_file *o, built *out)
+{
+    bool placed = r->where == W_TENSOR || r->where == W_KEY || r->where == W_BYTE;
+    uint64_t byte = placed ? place_at(o, r->at) : 0;
+    if (r->fragment != NULL) {
+        byte += (uint64_t)(strstr(r->str, r->fragment) - r->str);
+    }
+    unsigned long long b = (unsigned long long)byte;
+    switch (r->where) {
+    case W_NONE:
+        out->where[0] = '\0';
+        break;
+    case W_TENSOR:
+        snprintf(out->where, sizeof out->where, "byte %llu, tensor '%s'", b, r->name);
+        break;
+    case W_KEY:
+        snprintf(out->where, sizeof out->where, "byte %llu, key '%s'", b, r->name);
+        break;
+    case W_BYTE:
+        snprintf(out->where, sizeof out->where, "byte %llu", b);
+        break;
+    case W_END:
+        snprintf(out->where, sizeof out->where, "byte %zu", o->b.len);
+        break;
+    case W_TEXT:
+        snprintf(out->where, sizeof out->where, "%s", r->name);
+        break;
+    }
+}
+
+static void apply(const edit *e, out_file *o)
+{
+    switch (e->op) {
+    case E_TRUNCATE:
+        gsw_truncate(&o->b, (size_t)place_at(o, e->at));
+        break;
+    case E_PATCH:
+        gsw_patch_u8(&o->b, (size_t)place_at(o, e->at), (uint8_t)e->value);
+        break;
+    case E_OVERRIDE:
+        gsw_override(&o->b, &o->map, e->at.kind, e->at.record, e->at.index, e->value);
+        break;
+    case E_APPEND:
+        gsw_put_fill(&o->b, (uint8_t)e->value, e->count);
+        break;
+    }
+}
+
+/* The file of recipe r in dir, and where its finding must point. */
+static void build_file(const recipe *r, built *out)
+{
+    out_file o;
+    gsw_model m;
+    bool model = r->start != START_FOREIGN;
+    if (model) {
+        build_model(&m, r);
+        write_model(&m, r->flags, &o);
+    } else {
+        gsw_bytes_init(&o.b);
+        gsw_map_init(&o.map);
+        gsw_foreign_samples[0].build(&o.b);
+    }
+    locate(r, &o, out);
+    for (size_t i = 0; i < 2 && r->edits[i].op != 0; i++) {
+        apply(&r->edits[i], &o);
+    }
+    save(&o, out, r->file);
+    if (model) {
+        gsw_model_free(&m);
+    }
+}
+
+/* The set of recipe s; the finding points at part 2. */
+static void build_split(const split_recipe *s, built *out)
 {
     uint64_t offs[4];
-    part_spec two = {1, 2, 2, "b"};
-    two_parts(out, "pm", &two, offs);
+    two_parts(out, s->prefix, &s->two, offs);
     char p2[600];
-    snprintf(p2, sizeof p2, "%s/pm-00002-of-00002.gguf", dir);
-    cr_assert_eq(remove(p2), 0);
-    snprintf(out->where, sizeof out->where, "part 2");
+    snprintf(p2, sizeof p2, "%s/%s-00002-of-00002.gguf", dir, s->prefix);
+    if (s->post != 0) {
+        cr_assert_eq(remove(p2), 0);
+    }
+    if (s->post == POST_SYMLINK) {
+        char target[128];
+        snprintf(target, sizeof target, "%s-00001-of-00002.gguf", s->prefix);
+        cr_assert_eq(symlink(target, p2), 0);
+    }
+    int n = snprintf(out->where, sizeof out->where, "part 2");
+    if (s->field != 0) {
+        n += snprintf(out->where + n, sizeof out->where - (size_t)n, ", byte %llu",
+                      (unsigned long long)offs[s->field - 1]);
+    }
+    if (s->subject != NULL) {
+        snprintf(out->where + n, sizeof out->where - (size_t)n, ", %s", s->subject);
+    }
 }
 
-/* Part 2 is a symbolic link to part 1. */
-static void b_same_file(built *out)
+/* ---- what the recipes cannot say -------------------------------------------------------- */
+
+/* A Q4_0 tensor "q" without general.quantization_version. */
+static void q4_0_unversioned(gsw_model *m)
 {
-    uint64_t offs[4];
-    part_spec two = {1, 2, 2, "b"};
-    two_parts(out, "sf", &two, offs);
-    char p2[600];
-    snprintf(p2, sizeof p2, "%s/sf-00002-of-00002.gguf", dir);
-    cr_assert_eq(remove(p2), 0);
-    cr_assert_eq(symlink("sf-00001-of-00002.gguf", p2), 0);
-    snprintf(out->where, sizeof out->where, "part 2");
+    uint64_t n = 32;
+    cr_assert(gsw_tensor_fill(gsw_add_tensor(m, "q", 1, &n, GS_TYPE_Q4_0), 1, 1u << 20));
 }
 
-static void b_key_missing(built *out)
+/* The Q8_0 tensor relabelled with an id nobody defined. */
+static void type_200(gsw_model *m)
 {
-    uint64_t offs[4];
-    part_spec two = {1, 2, -1, "b"};
-    two_parts(out, "km", &two, offs);
-    snprintf(out->where, sizeof out->where, "part 2, key 'split.tensors.count'");
+    m->tensors[0].type = 200;
 }
 
-/* A two-part set whose part 2 is `two`, its finding pointing at part 2's value of record rec
- * (0 split.no, 1 split.count, 2 split.tensors.count, 3 the tensor info), named `subject`. */
-static void two_parts_at(built *out, const char *prefix, part_spec two, int rec,
-                         const char *subject)
+/* Two tokens with i8 scores. */
+static void i8_scores(gsw_model *m)
 {
-    uint64_t offs[4];
-    two_parts(out, prefix, &two, offs);
-    snprintf(out->where, sizeof out->where, "part 2, byte %llu, %s",
-             (unsigned long long)offs[rec], subject);
+    gsw_value *tok = gsw_add(m, "tokenizer.ggml.tokens");
+    gsw_set_string_array(tok, 2);
+    gsw_array_string(tok, 0, "a", 1);
+    gsw_array_string(tok, 1, "b", 1);
+    gsw_set_array(gsw_add(m, "tokenizer.ggml.scores"), GS_VALUE_I8, 2, NULL);
 }
 
-static void b_split_key_type(built *out)
+static void malformed_merges(gsw_model *m)
 {
-    two_parts_at(out, "kt", (part_spec){1, -2, 2, "b"}, 1, "key 'split.count'");
-}
-
-static void b_number(built *out)
-{
-    two_parts_at(out, "nm", (part_spec){0, 2, 2, "b"}, 0, "key 'split.no'");
-}
-
-static void b_count(built *out)
-{
-    two_parts_at(out, "cm", (part_spec){1, 3, 2, "b"}, 1, "key 'split.count'");
-}
-
-static void b_tensor_count(built *out)
-{
-    two_parts_at(out, "tc", (part_spec){1, 2, 3, "b"}, 2, "key 'split.tensors.count'");
-}
-
-static void b_duplicate_tensor(built *out)
-{
-    two_parts_at(out, "dt", (part_spec){1, 2, 2, "a"}, 3, "tensor 'a'");
+    gsw_value *mg = gsw_add(m, "tokenizer.ggml.merges");
+    gsw_set_string_array(mg, 3);
+    gsw_array_string(mg, 0, "t1 t2", 5);
+    gsw_array_string(mg, 1, " t1t2", 5); /* the space at 0 is not a separator */
+    gsw_array_string(mg, 2, "t3 ", 3);
 }
 
 static void b_bad_name(built *out)
@@ -839,60 +503,188 @@ static void b_part_one_absent(built *out)
 
 /* ---- the table -------------------------------------------------------------------------- */
 
+#define NAME64 "nnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnnn"
+_Static_assert(sizeof NAME64 == 65, "a 64-byte tensor name");
+
+/* A template that walks from a string to Python's classes (the published escape). */
+#define RISKY_TEMPLATE                                                                         \
+    "{% for m in messages %}{{ m.content }}{% endfor %}"                                       \
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}"
+
+#define BLK0 "blk.0.attn_norm.weight"
+#define BLK2 "blk.2.attn_norm.weight"
+
 static const crafted cases[] = {
-    {"reader.not_gguf", "error", NULL, 1, b_not_gguf},
-    {"reader.GS_E_DATA_OUTSIDE_FILE", "error", NULL, 1, b_reader},
-    {"layout.metadata_truncated", "error", NULL, 1, b_metadata_truncated},
-    {"layout.data_absent", "info", "--metadata-only", 0, b_data_absent},
-    {"layout.truncated", "error", NULL, 1, b_truncated},
-    {"layout.trailing_bytes", "error", NULL, 1, b_trailing},
-    {"layout.gap", "warning", NULL, 1, b_gap},
-    {"layout.padding_nonzero", "warning", NULL, 0, b_padding},
-    {"compat.alignment_not_pow2", "error", NULL, 1, b_align_pow2},
-    {"compat.alignment_below_8", "warning", NULL, 1, b_align_small},
-    {"compat.tensor_name_64", "error", NULL, 1, b_name64},
-    {"compat.nested_array", "error", NULL, 1, b_nested},
-    {"compat.bool_value", "warning", NULL, 1, b_bool},
-    {"compat.key_grammar", "warning", NULL, 1, b_key_grammar},
-    {"compat.offsets_not_packed", "error", NULL, 1, b_not_packed},
-    {"compat.tail_padding_missing", "warning", NULL, 0, b_tail_padding},
-    {"compat.int_key_type", "error", NULL, 1, b_int_key},
-    {"compat.activation_type", "warning", NULL, 0, b_activation},
-    {"compat.unknown_type", "error", NULL, 1, b_unknown_type},
-    {"compat.version_2", "info", NULL, 0, b_version2},
-    {"compat.type_not_in_spec", "info", NULL, 0, b_newer_type},
-    {"meta.architecture_missing", "error", NULL, 1, b_arch_missing},
-    {"meta.type_unknown", "warning", NULL, 0, b_type_unknown},
-    {"meta.chat_template_risk", "warning", NULL, 0, b_chat_template},
-    {"meta.key_type", "error", NULL, 1, b_key_type},
-    {"meta.quantization_version_missing", "error", NULL, 1, b_qver},
-    {"meta.tokenizer_type", "error", NULL, 1, b_tok_type},
-    {"meta.tokenizer_length", "error", NULL, 1, b_tok_length},
-    {"meta.token_type_range", "error", NULL, 1, b_type_range},
-    {"meta.special_token_range", "error", NULL, 1, b_special},
-    {"meta.byte_token", "error", NULL, 1, b_byte_token},
-    {"meta.token_duplicate", "error", NULL, 1, b_duplicate},
-    {"meta.merges_malformed", "error", NULL, 1, b_merges},
-    {"meta.block_count_missing", "error", NULL, 1, b_blocks_missing},
-    {"meta.block_count_mismatch", "error", NULL, 1, b_blocks_mismatch},
-    {"meta.block_count_range", "error", NULL, 1, b_blocks_range},
-    {"payload.scale_nonfinite", "error", "--deep", 1, b_scale},
-    {"payload.mxfp4_scale", "error", "--deep", 1, b_mxfp4},
-    {"payload.nvfp4_scale", "warning", "--deep", 0, b_nvfp4},
-    {"payload.float_nonfinite", "error", "--deep", 1, b_float},
-    {"payload.float_nonfinite", "error", "--deep", 1, b_float_inf},
-    {"payload.all_zero", "info", "--deep", 0, b_all_zero},
-    {"split.part_missing", "error", NULL, 1, b_part_missing},
-    {"split.same_file", "error", NULL, 1, b_same_file},
-    {"split.key_missing", "error", NULL, 1, b_key_missing},
-    {"split.key_type", "error", NULL, 1, b_split_key_type},
-    {"split.number_mismatch", "error", NULL, 1, b_number},
-    {"split.count_mismatch", "error", NULL, 1, b_count},
-    {"split.tensor_count_mismatch", "error", NULL, 1, b_tensor_count},
-    {"split.duplicate_tensor", "error", NULL, 1, b_duplicate_tensor},
-    {"split.bad_name", "error", NULL, 1, b_bad_name},
-    {"split.part_one_absent", "error", NULL, 1, b_part_one_absent},
-    {"split.part_alone", "info", NULL, 0, b_part_alone},
+    {"reader.not_gguf", "error", NULL, 1,
+     .r = {.file = "pointer.gguf", .start = START_FOREIGN, .where = W_TEXT, .name = "byte 0"}},
+    {"reader.GS_E_DATA_OUTSIDE_FILE", "error", NULL, 1,
+     .r = {.file = "reader.gguf", .where = W_TENSOR, .at = {GSW_OFFSET, 0, 0, 0}, .name = "w",
+           .edits = {{E_TRUNCATE, {GSW_DATA, 0, 0, 8}, 0, 0}}}},
+    /* cut inside the key of the second key-value */
+    {"layout.metadata_truncated", "error", NULL, 1,
+     .r = {.file = "metadata_cut.gguf", .key = "general.name", .value = GS_VALUE_STRING,
+           .str = "cut", .where = W_BYTE, .at = {GSW_KEY, 1, 0, 3},
+           .edits = {{E_TRUNCATE, {GSW_KEY, 1, 0, 3}, 0, 0}}}},
+    /* the file ends where its data would begin */
+    {"layout.data_absent", "info", "--metadata-only", 0,
+     .r = {.file = "header_only.gguf", .where = W_TENSOR, .at = {GSW_DATA, 0, 0, 0}, .name = "w",
+           .edits = {{E_TRUNCATE, {GSW_DATA, 0, 0, 0}, 0, 0}}}},
+    {"layout.truncated", "error", NULL, 1,
+     .r = {.file = "truncated.gguf", .where = W_TENSOR, .at = {GSW_DATA, 0, 0, 8}, .name = "w",
+           .edits = {{E_TRUNCATE, {GSW_DATA, 0, 0, 8}, 0, 0}}}},
+    {"layout.trailing_bytes", "error", NULL, 1,
+     .r = {.file = "trailing.gguf", .where = W_END, .edits = {{E_APPEND, {0}, 0x5a, 100}}}},
+    /* two 32-byte tensors, the second placed 32 bytes later than packing puts it */
+    {"layout.gap", "warning", NULL, 1,
+     .r = {.file = "gap.gguf", .tensors = {"v"}, .where = W_TENSOR, .at = {GSW_DATA, 1, 0, 0},
+           .name = "v",
+           .edits = {{E_OVERRIDE, {GSW_OFFSET, 1, 0, 0}, 64, 0},
+                     {E_APPEND, {0}, 0, 32}}}}, /* the moved data's last bytes */
+    /* 20 bytes of "w": 12 bytes of padding follow */
+    {"layout.padding_nonzero", "warning", NULL, 0,
+     .r = {.file = "padding.gguf", .start = START_ARCH, .tensors = {"w"}, .tensor_elems = 5,
+           .where = W_TENSOR, .at = {GSW_DATA_PAD, 0, 0, 3}, .name = "w",
+           .edits = {{E_PATCH, {GSW_DATA_PAD, 0, 0, 3}, 0xaa, 0}}}},
+    {"compat.alignment_not_pow2", "error", NULL, 1,
+     .r = {.file = "align24.gguf", .key = "general.alignment", .value = GS_VALUE_U32, .num = 24,
+           .where = W_KEY, .at = {GSW_VALUE, 1, 0, 0}, .name = "general.alignment"}},
+    {"compat.alignment_below_8", "warning", NULL, 1,
+     .r = {.file = "align4.gguf", .key = "general.alignment", .value = GS_VALUE_U32, .num = 4,
+           .where = W_KEY, .at = {GSW_VALUE, 1, 0, 0}, .name = "general.alignment"}},
+    {"compat.tensor_name_64", "error", NULL, 1,
+     .r = {.file = "name64.gguf", .start = START_ARCH, .tensors = {NAME64}, .where = W_TENSOR,
+           .at = {GSW_NAME_LEN, 0, 0, 0}, .name = NAME64}},
+    {"compat.nested_array", "error", NULL, 1,
+     .r = {.file = "nested.gguf", .key = "x.nested", .value = GS_VALUE_ARRAY, .where = W_KEY,
+           .at = {GSW_ARR_TYPE, 1, 0, 0}, .name = "x.nested"}},
+    {"compat.bool_value", "warning", NULL, 1,
+     .r = {.file = "bool.gguf", .key = "x.flag", .value = GS_VALUE_BOOL, .num = 2, .where = W_KEY,
+           .at = {GSW_VALUE, 1, 0, 0}, .name = "x.flag"}},
+    {"compat.key_grammar", "warning", NULL, 1,
+     .r = {.file = "key_grammar.gguf", .key = "General.Name", .value = GS_VALUE_STRING, .str = "x",
+           .where = W_KEY, .at = {GSW_KEY_LEN, 1, 0, 0}, .name = "General.Name"}},
+    /* "w" and "v" swapped in the data section: aligned, inside, disjoint, not in order */
+    {"compat.offsets_not_packed", "error", NULL, 1,
+     .r = {.file = "not_packed.gguf", .tensors = {"v"}, .where = W_TENSOR,
+           .at = {GSW_NAME_LEN, 0, 0, 0}, .name = "w",
+           .edits = {{E_OVERRIDE, {GSW_OFFSET, 0, 0, 0}, 32, 0},
+                     {E_OVERRIDE, {GSW_OFFSET, 1, 0, 0}, 0, 0}}}},
+    {"compat.tail_padding_missing", "warning", NULL, 0,
+     .r = {.file = "tail_padding.gguf", .start = START_ARCH, .tensors = {"w"},
+           .tensor_elems = 5, .where = W_BYTE, .at = {GSW_DATA_PAD, 0, 0, 0},
+           .edits = {{E_TRUNCATE, {GSW_DATA_PAD, 0, 0, 0}, 0, 0}}}},
+    {"compat.int_key_type", "error", NULL, 1,
+     .r = {.file = "int_key.gguf", .key = "llama.context_length", .value = GS_VALUE_U64,
+           .num = 4096, .where = W_KEY, .at = {GSW_KEY_LEN, 1, 0, 0},
+           .name = "llama.context_length"}},
+    {"compat.activation_type", "warning", NULL, 0,
+     .r = {.file = "q8_1.gguf", .start = START_QUANT, .type = GS_TYPE_Q8_1, .elems = 32,
+           .where = W_TENSOR, .at = {GSW_NAME_LEN, 0, 0, 0}, .name = "q"}},
+    /* the finding is at the type field */
+    {"compat.unknown_type", "error", NULL, 1,
+     .r = {.file = "unknown_type.gguf", .start = START_QUANT, .type = GS_TYPE_Q8_0, .elems = 64,
+           .model = type_200, .flags = GSW_LAX, .where = W_TENSOR,
+           .at = {GSW_TENSOR_TYPE, 0, 0, 0}, .name = "q"}},
+    {"compat.version_2", "info", NULL, 0,
+     .r = {.file = "v2.gguf", .version = 2, .where = W_TEXT, .name = "byte 4"}},
+    {"compat.type_not_in_spec", "info", NULL, 0,
+     .r = {.file = "nvfp4.gguf", .start = START_QUANT, .type = GS_TYPE_NVFP4, .elems = 64,
+           .where = W_TENSOR, .at = {GSW_NAME_LEN, 0, 0, 0}, .name = "q"}},
+    {"meta.architecture_missing", "error", NULL, 1,
+     .r = {.file = "no_arch.gguf", .start = START_EMPTY, .tensors = {"w"}, .where = W_NONE}},
+    {"meta.type_unknown", "warning", NULL, 0,
+     .r = {.file = "type_unknown.gguf", .key = "general.type", .value = GS_VALUE_STRING,
+           .str = "diffusion", .where = W_KEY, .at = {GSW_STR_LEN, 1, 0, 0},
+           .name = "general.type"}},
+    {"meta.chat_template_risk", "warning", NULL, 0,
+     .r = {.file = "template.gguf", .key = "tokenizer.chat_template", .value = GS_VALUE_STRING,
+           .str = RISKY_TEMPLATE, .where = W_KEY, .at = {GSW_STR, 1, 0, 0},
+           .fragment = "__class__", .name = "tokenizer.chat_template"}},
+    {"meta.key_type", "error", NULL, 1,
+     .r = {.file = "key_type.gguf", .key = "llama.context_length", .value = GS_VALUE_STRING,
+           .str = "4096", .where = W_KEY, .at = {GSW_KEY_LEN, 1, 0, 0},
+           .name = "llama.context_length"}},
+    {"meta.quantization_version_missing", "error", NULL, 1,
+     .r = {.file = "qver.gguf", .start = START_ARCH, .model = q4_0_unversioned, .where = W_TEXT,
+           .name = "tensor 'q'"}},
+    {"meta.tokenizer_type", "error", NULL, 1,
+     .r = {.file = "tok_type.gguf", .start = START_ARCH, .model = i8_scores, .where = W_KEY,
+           .at = {GSW_KEY_LEN, 2, 0, 0}, .name = "tokenizer.ggml.scores"}},
+    {"meta.tokenizer_length", "error", NULL, 1,
+     .r = {.file = "tok_length.gguf", .start = START_TOKENIZER, .scores = 7, .where = W_KEY,
+           .at = {GSW_KEY_LEN, 2, 0, 0}, .name = "tokenizer.ggml.scores"}},
+    {"meta.token_type_range", "error", NULL, 1,
+     .r = {.file = "type_range.gguf", .start = START_TOKENIZER, .bad_at = 5, .bad_type = 7,
+           .where = W_KEY, .at = {GSW_ARR_ELEM, 3, 5, 0}, .name = "tokenizer.ggml.token_type"}},
+    {"meta.special_token_range", "error", NULL, 1,
+     .r = {.file = "special.gguf", .start = START_TOKENIZER, .key = "tokenizer.ggml.eos_token_id",
+           .value = GS_VALUE_U32, .num = 8, .where = W_KEY, .at = {GSW_VALUE, 4, 0, 0},
+           .name = "tokenizer.ggml.eos_token_id"}},
+    {"meta.byte_token", "error", NULL, 1,
+     .r = {.file = "byte_token.gguf", .start = START_TOKENIZER, .bad_at = 3, .bad_type = 6,
+           .names = {[3] = "<0x-1>"}, .where = W_KEY, .at = {GSW_ARR_STR_LEN, 1, 3, 0},
+           .name = "tokenizer.ggml.tokens"}},
+    {"meta.token_duplicate", "error", NULL, 1,
+     .r = {.file = "duplicate.gguf", .start = START_TOKENIZER, .names = {"a", "b", "c", "d", "b"},
+           .where = W_KEY, .at = {GSW_ARR_STR_LEN, 1, 4, 0}, .name = "tokenizer.ggml.tokens"}},
+    {"meta.merges_malformed", "error", NULL, 1,
+     .r = {.file = "merges.gguf", .start = START_TOKENIZER, .model = malformed_merges,
+           .where = W_KEY, .at = {GSW_ARR_STR_LEN, 4, 1, 0}, .name = "tokenizer.ggml.merges"}},
+    {"meta.block_count_missing", "error", NULL, 1,
+     .r = {.file = "blocks_missing.gguf", .tensors = {BLK0}, .where = W_TEXT,
+           .name = "key 'llama.block_count'"}},
+    /* blk.1 is missing */
+    {"meta.block_count_mismatch", "error", NULL, 1,
+     .r = {.file = "blocks_mismatch.gguf", .key = "llama.block_count", .value = GS_VALUE_U32,
+           .num = 3, .tensors = {BLK0, BLK2}, .where = W_KEY, .at = {GSW_VALUE, 1, 0, 0},
+           .name = "llama.block_count"}},
+    {"meta.block_count_range", "error", NULL, 1,
+     .r = {.file = "blocks_range.gguf", .key = "llama.block_count", .value = GS_VALUE_U32,
+           .num = 600, .tensors = {BLK0, BLK2}, .where = W_KEY, .at = {GSW_VALUE, 1, 0, 0},
+           .name = "llama.block_count"}},
+    /* payload: block 2 of 18-byte Q4_0 blocks, its f16 scale +Inf */
+    {"payload.scale_nonfinite", "error", "--deep", 1,
+     .r = {.file = "scale.gguf", .start = START_QUANT, .type = GS_TYPE_Q4_0, .elems = 4 * 32,
+           .data = {D_BYTES, 2 * 18 + 0, {0x00, 0x7c}, 2, 0}, .where = W_TENSOR,
+           .at = {GSW_DATA, 0, 0, 2 * 18}, .name = "q"}},
+    /* block 1 of 17-byte MXFP4 blocks, its E8M0 exponent 0xff */
+    {"payload.mxfp4_scale", "error", "--deep", 1,
+     .r = {.file = "mxfp4.gguf", .start = START_QUANT, .type = GS_TYPE_MXFP4, .elems = 4 * 32,
+           .data = {D_BYTES, 1 * 17 + 0, {0xff}, 1, 0}, .where = W_TENSOR,
+           .at = {GSW_DATA, 0, 0, 1 * 17}, .name = "q"}},
+    /* block 2 of 36-byte NVFP4 blocks, its sub-block scale at byte 2 negative */
+    {"payload.nvfp4_scale", "warning", "--deep", 0,
+     .r = {.file = "nvfp4_scale.gguf", .start = START_QUANT, .type = GS_TYPE_NVFP4,
+           .elems = 3 * 64, .data = {D_BYTES, 2 * 36 + 2, {0x80}, 1, 0}, .where = W_TENSOR,
+           .at = {GSW_DATA, 0, 0, 2 * 36}, .name = "q"}},
+    {"payload.float_nonfinite", "error", "--deep", 1,
+     .r = {.file = "float_nan.gguf", .data = {D_F32, 4 * 5, {0}, 0, NAN}, .where = W_TENSOR,
+           .at = {GSW_DATA, 0, 0, 4 * 5}, .name = "w"}},
+    /* an infinity alone, no NaN: the finding counts both */
+    {"payload.float_nonfinite", "error", "--deep", 1,
+     .r = {.file = "float_inf.gguf", .data = {D_F32, 4 * 3, {0}, 0, -INFINITY},
+           .where = W_TENSOR, .at = {GSW_DATA, 0, 0, 4 * 3}, .name = "w"}},
+    {"payload.all_zero", "info", "--deep", 0,
+     .r = {.file = "zero.gguf", .data = {D_ZERO, 0, {0}, 0, 0}, .where = W_TENSOR,
+           .at = {GSW_DATA, 0, 0, 0}, .name = "w"}},
+    {"split.part_missing", "error", NULL, 1, .s = {"pm", {1, 2, 2, "b"}, POST_REMOVE, 0, NULL}},
+    /* part 2 is a symbolic link to part 1 */
+    {"split.same_file", "error", NULL, 1, .s = {"sf", {1, 2, 2, "b"}, POST_SYMLINK, 0, NULL}},
+    {"split.key_missing", "error", NULL, 1,
+     .s = {"km", {1, 2, -1, "b"}, 0, 0, "key 'split.tensors.count'"}},
+    {"split.key_type", "error", NULL, 1,
+     .s = {"kt", {1, -2, 2, "b"}, 0, AT_COUNT, "key 'split.count'"}},
+    {"split.number_mismatch", "error", NULL, 1,
+     .s = {"nm", {0, 2, 2, "b"}, 0, AT_NO, "key 'split.no'"}},
+    {"split.count_mismatch", "error", NULL, 1,
+     .s = {"cm", {1, 3, 2, "b"}, 0, AT_COUNT, "key 'split.count'"}},
+    {"split.tensor_count_mismatch", "error", NULL, 1,
+     .s = {"tc", {1, 2, 3, "b"}, 0, AT_TENSORS, "key 'split.tensors.count'"}},
+    {"split.duplicate_tensor", "error", NULL, 1,
+     .s = {"dt", {1, 2, 2, "a"}, 0, AT_TENSOR_INFO, "tensor 'a'"}},
+    {"split.bad_name", "error", NULL, 1, .build = b_bad_name},
+    {"split.part_one_absent", "error", NULL, 1, .build = b_part_one_absent},
+    {"split.part_alone", "info", NULL, 0, .build = b_part_alone},
 };
 
 #define N_CASES (sizeof cases / sizeof cases[0])
@@ -950,7 +742,13 @@ static void check_case(const crafted *c)
 {
     built b;
     memset(&b, 0, sizeof b);
-    c->build(&b);
+    if (c->r.file != NULL) {
+        build_file(&c->r, &b);
+    } else if (c->s.prefix != NULL) {
+        build_split(&c->s, &b);
+    } else {
+        c->build(&b);
+    }
     /* a finding of its own (its line, then the message), or one listed under its cause */
     char want[1200], under[1200];
     snprintf(want, sizeof want, "\n%-7s %s%s%s\n        ", c->severity, c->code,

@@ -66,14 +66,19 @@ static void base_model(gsw_model *m)
     base_tensors(m, 0, 3);
 }
 
+/* m written to the scratch file name and freed: its path. */
+static const char *saved(gsw_model *m, const char *name)
+{
+    const char *path;
+    DT_SAVE(path, m, name);
+    return path;
+}
+
 static const char *write_base(const char *name)
 {
     gsw_model m;
     base_model(&m);
-    const char *path = dt_scratch_path(&scratch, name);
-    cr_assert(dt_save(&m, path));
-    gsw_model_free(&m);
-    return path;
+    return saved(&m, name);
 }
 
 /* Runs diff with the arguments after "diff"; the caller frees r. */
@@ -87,9 +92,7 @@ Test(diff, one_changed_block_is_named_and_nothing_else)
     /* block 5 of blk.0.attn_q.weight: flip the low bit of both nibbles of byte 3, so elements
      * 3 and 19 of that block (160 + 3, 160 + 19) move by one quant step each */
     m.tensors[1].data.ptr[5 * 18 + 2 + 3] ^= 0x11;
-    const char *b = dt_scratch_path(&scratch, "b.gguf");
-    cr_assert(dt_save(&m, b));
-    gsw_model_free(&m);
+    const char *b = saved(&m, "b.gguf");
 
     run_result r;
     DIFF(&r, a, b, "--json");
@@ -166,9 +169,7 @@ Test(diff, f32_block_is_one_element)
     memcpy(&x, m.tensors[2].data.ptr + 7 * 4, 4);
     x += 0.5f;
     memcpy(m.tensors[2].data.ptr + 7 * 4, &x, 4);
-    const char *b = dt_scratch_path(&scratch, "b.gguf");
-    cr_assert(dt_save(&m, b));
-    gsw_model_free(&m);
+    const char *b = saved(&m, "b.gguf");
     run_result r;
     DIFF(&r, a, b, "--json");
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -235,15 +236,11 @@ Test(diff, metadata_only_in_a_only_in_b_and_changed)
     gsw_set_u32(&m.kvs[2].value, 7);
     gsw_array_string(&m.kvs[3].value, 1, "x", 1);
     gsw_set_cstr(gsw_add(&m, "general.quantized_by"), "test");
-    const char *b = dt_scratch_path(&scratch, "b.gguf");
-    cr_assert(dt_save(&m, b));
-    gsw_model_free(&m);
+    const char *b = saved(&m, "b.gguf");
     /* and a key that only A has */
     base_model(&m);
     gsw_set_u32(gsw_add(&m, "general.only_a"), 1);
-    a = dt_scratch_path(&scratch, "a2.gguf");
-    cr_assert(dt_save(&m, a));
-    gsw_model_free(&m);
+    a = saved(&m, "a2.gguf");
 
     run_result r;
     DIFF(&r, a, b, "--json");
@@ -288,9 +285,7 @@ Test(diff, tensors_on_one_side_and_shape_mismatch)
     float v[64] = {0};
     const uint64_t extra_ne[1] = {64};
     dt_add_tensor(&m, "extra.weight", 1, extra_ne, GS_TYPE_F32, v);
-    const char *b = dt_scratch_path(&scratch, "b.gguf");
-    cr_assert(dt_save(&m, b));
-    gsw_model_free(&m);
+    const char *b = saved(&m, "b.gguf");
 
     run_result r;
     DIFF(&r, a, b);
@@ -312,9 +307,7 @@ Test(diff, tensors_on_one_side_and_shape_mismatch)
     float w[64];
     qr_gaussian(3, 1.0f, w, 64);
     gsw_tensor_set_data(&m.tensors[2], w, sizeof w);
-    const char *c = dt_scratch_path(&scratch, "c.gguf");
-    cr_assert(dt_save(&m, c));
-    gsw_model_free(&m);
+    const char *c = saved(&m, "c.gguf");
     DIFF(&r, a, c);
     cr_assert_eq(r.status, 1, "%s", r.err);
     cr_expect(contains(r.out, "  shape mismatch  output_norm.weight  A f32 [32], B f32 [64]\n"),
@@ -345,9 +338,7 @@ static void quantized_pair(const char **ref, const char **q4)
         dt_add_tensor(&m, "blk.1.ffn_up.weight", 2, ne, k ? GS_TYPE_Q8_0 : GS_TYPE_F32, v);
         qr_gaussian(12, 1.0f, v, 256);
         dt_add_tensor(&m, "output_norm.weight", 1, ne, GS_TYPE_F32, v);
-        const char *p = dt_scratch_path(&scratch, k ? "q.gguf" : "ref.gguf");
-        cr_assert(dt_save(&m, p));
-        gsw_model_free(&m);
+        const char *p = saved(&m, k ? "q.gguf" : "ref.gguf");
         *(k ? q4 : ref) = p;
     }
     free(v);
@@ -411,11 +402,10 @@ static const char *ffn_model(const char *name, int32_t type, bool blk1, bool ext
 
 Test(diff, gate_fails_on_a_dropped_tensor)
 {
-    /* the reference of quantized_pair, and candidates that lost blk.1.ffn_up.weight ("drop")
-     * or gained extra.weight ("extra"), both Q8_0 where the reference has it */
+    /* the reference of quantized_pair, and a candidate that lost blk.1.ffn_up.weight, Q8_0
+     * where the reference has it */
     const char *ref = ffn_model("ref.gguf", GS_TYPE_F32, true, false);
     const char *drop = ffn_model("drop.gguf", GS_TYPE_Q8_0, false, false);
-    const char *extra = ffn_model("extra.gguf", GS_TYPE_Q8_0, true, true);
     run_result r;
     DIFF(&r, ref, drop, "--max-nmse", "1");
     cr_assert_eq(r.status, 1, "a lost tensor fails the gate: %s%s", r.out, r.err);
@@ -450,6 +440,8 @@ Test(diff, gate_fails_on_a_dropped_tensor)
                               "in B, not in A (--allow-extra accepts tensors only in B)\n"),
               "%s", r.out);
     run_result_free(&r);
+    /* a candidate that gained extra.weight, Q8_0 where the reference has it */
+    const char *extra = ffn_model("extra.gguf", GS_TYPE_Q8_0, true, true);
     DIFF(&r, ref, extra, "--min-cos", "0.9", "--allow-extra", "--json");
     cr_assert_eq(r.status, 0, "%s%s", r.out, r.err);
     st = check_json(scratch.dir, "diff.schema.json", r.out, "/gate/allow_extra=true",
@@ -492,9 +484,7 @@ Test(diff, gate_on_tensors_without_an_f32_form)
         } else {
             add_int_tensor(&m, "tok.ids", GS_TYPE_I16, ids16, sizeof ids16, 8);
         }
-        paths[k] = dt_scratch_path(&scratch, names[k]);
-        cr_assert(dt_save(&m, paths[k]));
-        gsw_model_free(&m);
+        paths[k] = saved(&m, names[k]);
     }
     /* the same type and bytes on both sides: nothing to fail */
     run_result r;
@@ -533,9 +523,7 @@ Test(diff, gate_on_metadata)
     gsw_array_string(tokens, 1, "b", 1);
     gsw_array_string(tokens, 2, "c", 1);
     base_tensors(&m, 0, 3);
-    const char *b = dt_scratch_path(&scratch, "b.gguf");
-    cr_assert(dt_save(&m, b));
-    gsw_model_free(&m);
+    const char *b = saved(&m, "b.gguf");
     struct {
         const char *args[4];
         int want;
@@ -790,18 +778,6 @@ typedef struct ranked_block {
     double rmse;
 } ranked_block;
 
-static int by_rmse(const void *x, const void *y)
-{
-    const ranked_block *a = x, *b = y;
-    if (a->rmse != b->rmse) {
-        return a->rmse > b->rmse ? -1 : 1;
-    }
-    if (a->tensor != b->tensor) {
-        return a->tensor - b->tensor;
-    }
-    return a->block < b->block ? -1 : 1;
-}
-
 Test(diff, worst_blocks_of_the_whole_comparison)
 {
     const char *ref, *q;
@@ -825,7 +801,19 @@ Test(diff, worst_blocks_of_the_whole_comparison)
             all[k++] = (ranked_block){t, b, sqrt(sse / 32)};
         }
     }
-    qsort(all, k, sizeof all[0], by_rmse);
+    /* the five worst, worst first; a tie goes to the first in list order (tensor, then block) */
+    ranked_block worst[5];
+    bool taken[256] = {false};
+    for (int i = 0; i < 5; i++) {
+        size_t w = SIZE_MAX;
+        for (size_t j = 0; j < k; j++) {
+            if (!taken[j] && (w == SIZE_MAX || all[j].rmse > all[w].rmse)) {
+                w = j;
+            }
+        }
+        taken[w] = true;
+        worst[i] = all[w];
+    }
     run_result r;
     DIFF(&r, ref, q, "--worst", "5", "--json");
     cr_assert_eq(r.status, 0, "%s", r.err);
@@ -836,21 +824,21 @@ Test(diff, worst_blocks_of_the_whole_comparison)
     cr_assert_not_null(p);
     for (int i = 0; i < 5; i++) {
         char want[96];
-        snprintf(want, sizeof want, "\"name\": \"%s\",\n", names[all[i].tensor]);
+        snprintf(want, sizeof want, "\"name\": \"%s\",\n", names[worst[i].tensor]);
         p = strstr(p, "\"name\": ");
         cr_assert_not_null(p);
         cr_expect_eq(strncmp(p, want, strlen(want)), 0, "block %d: %.60s, want %s", i, p, want);
         const char *b = strstr(p, "\"block\": ");
-        cr_expect_eq(strtoull(b + 9, NULL, 10), all[i].block, "rank %d", i);
+        cr_expect_eq(strtoull(b + 9, NULL, 10), worst[i].block, "rank %d", i);
         const char *rm = strstr(p, "\"rmse\": ");
         double rmse = strtod(rm + 8, NULL);
-        cr_expect(fabs(rmse - all[i].rmse) <= 1e-12 * all[i].rmse, "%.17g %.17g", rmse,
-                  all[i].rmse);
+        cr_expect(fabs(rmse - worst[i].rmse) <= 1e-12 * worst[i].rmse, "%.17g %.17g", rmse,
+                  worst[i].rmse);
         float ra[32], rb[32];
         p = json_floats(p, "ref", ra, 32);
         p = json_floats(p, "candidate", rb, 32);
-        const float *wa = va[all[i].tensor] + all[i].block * 32;
-        const float *wb = vb[all[i].tensor] + all[i].block * 32;
+        const float *wa = va[worst[i].tensor] + worst[i].block * 32;
+        const float *wb = vb[worst[i].tensor] + worst[i].block * 32;
         cr_expect_eq(memcmp(ra, wa, sizeof ra), 0, "reference values of rank %d", i);
         cr_expect_eq(memcmp(rb, wb, sizeof rb), 0, "candidate values of rank %d", i);
     }
@@ -862,14 +850,13 @@ Test(diff, worst_blocks_of_the_whole_comparison)
     char line[160];
     snprintf(line, sizeof line, "\nworst blocks (1 of --worst 1; in B's blocks, by RMSE over the "
                                 "block)\n  1. %s block %llu (elements %llu..%llu): rmse ",
-             names[all[0].tensor], (unsigned long long)all[0].block,
-             (unsigned long long)all[0].block * 32, (unsigned long long)all[0].block * 32 + 31);
+             names[worst[0].tensor], (unsigned long long)worst[0].block,
+             (unsigned long long)worst[0].block * 32, (unsigned long long)worst[0].block * 32 + 31);
     cr_expect(contains(r.out, line), "%s\nwant %s", r.out, line);
     cr_expect_eq(dt_count(r.out, "\n      A    "), 1, "%s", r.out);
     cr_expect_eq(dt_count(r.out, "\n      B    "), 1, "%s", r.out);
     run_result_free(&r);
-    DIFF(&r, ref, q, "--worst", "0");
-    cr_expect_eq(r.status, 2, "%s", r.err);
+    CLI_RUN(r, 2, "diff", ref, q, "--worst", "0");
     run_result_free(&r);
     for (int t = 0; t < 2; t++) {
         free(va[t]);
@@ -899,9 +886,7 @@ Test(diff, gate_at_its_thresholds)
         gsw_model m;
         gsw_model_init(&m, 3);
         dt_add_tensor(&m, "t", 1, ne, GS_TYPE_F32, vals[k]);
-        paths[k] = dt_scratch_path(&scratch, files[k]);
-        cr_assert(dt_save(&m, paths[k]));
-        gsw_model_free(&m);
+        paths[k] = saved(&m, files[k]);
     }
     struct {
         int a, b;
@@ -954,8 +939,7 @@ Test(diff, usage_and_file_errors)
     run_result r;
     /* a file that does not exist: 2; one that is not a GGUF, or a broken GGUF: 1 */
     const char *missing = dt_scratch_path(&scratch, "missing.gguf");
-    DIFF(&r, ref, missing);
-    cr_expect_eq(r.status, 2, "%s", r.err);
+    CLI_RUN(r, 2, "diff", ref, missing);
     /* the file first, and which side it is */
     char want[1024];
     snprintf(want, sizeof want,
@@ -964,8 +948,7 @@ Test(diff, usage_and_file_errors)
     run_result_free(&r);
     const char *text = dt_scratch_path(&scratch, "text.gguf");
     cr_assert(write_file(text, "hello, world\n", 13));
-    DIFF(&r, text, ref);
-    cr_expect_eq(r.status, 1, "%s", r.err);
+    CLI_RUN(r, 1, "diff", text, ref);
     cr_expect(contains(r.err, "GS_E_BAD_MAGIC"), "%s", r.err);
     cr_expect(contains(r.err, "(A: "), "which side: %s", r.err);
     cr_expect(contains(r.err, "\nnote: this is a text file, not a model (an error message, or "
@@ -977,8 +960,7 @@ Test(diff, usage_and_file_errors)
     const char *cut = dt_scratch_path(&scratch, "cut.gguf");
     cr_assert(write_file(cut, bytes, len - 100));
     free(bytes);
-    DIFF(&r, ref, cut);
-    cr_expect_eq(r.status, 1, "%s", r.err);
+    CLI_RUN(r, 1, "diff", ref, cut);
     cr_expect(contains(r.err, "GS_E_DATA_OUTSIDE_FILE"), "%s", r.err);
     cr_expect_eq(r.out_len, 0);
     run_result_free(&r);
@@ -1130,9 +1112,7 @@ Test(diff, chunked_equals_whole_tensor)
         gsw_model m;
         gsw_model_init(&m, 3);
         dt_add_tensor(&m, "big.weight", 2, ne, types[k], v);
-        files[k] = dt_scratch_path(&scratch, names[k]);
-        cr_assert(dt_save(&m, files[k]));
-        gsw_model_free(&m);
+        files[k] = saved(&m, names[k]);
     }
     free(v);
     const int pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
@@ -1220,7 +1200,6 @@ Test(diff, nan_and_inf)
 /* B split in two parts (the model's metadata in the first) against A in one file. */
 Test(diff, split_set_against_single_file)
 {
-    const char *a = write_base("a.gguf");
     gsw_model part[2];
     for (int k = 0; k < 2; k++) {
         gsw_model_init(&part[k], 3);
@@ -1238,6 +1217,7 @@ Test(diff, split_set_against_single_file)
     gsw_model_free(&part[0]);
     gsw_model_free(&part[1]);
 
+    const char *a = write_base("a.gguf");
     run_result r;
     DIFF(&r, a, b1, "--json", "--max-abs", "0");
     cr_assert_eq(r.status, 0, "%s\n%s", r.out, r.err);
@@ -1261,16 +1241,12 @@ Test(diff, profiles_apply_to_both_files)
     gsw_model m;
     base_model(&m);
     gsw_set_bool(gsw_add(&m, "general.odd"), 2);
-    const char *b = dt_scratch_path(&scratch, "b.gguf");
-    cr_assert(dt_save(&m, b));
-    gsw_model_free(&m);
+    const char *b = saved(&m, "b.gguf");
     run_result r;
-    DIFF(&r, a, b);
-    cr_expect_eq(r.status, 1, "%s", r.err);
+    CLI_RUN(r, 1, "diff", a, b);
     cr_expect(contains(r.err, "GS_E_BAD_BOOL"), "%s", r.err);
     run_result_free(&r);
-    DIFF(&r, a, b, "--profile", "lenient", "--json");
-    cr_expect_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "diff", a, b, "--profile", "lenient", "--json");
     int st = check_json(scratch.dir, "diff.schema.json", r.out, "/profile=\"lenient\"",
                         "/metadata/only_in_b/0/value={\"type\": \"bool\", \"value\": true}",
                         NULL);

@@ -121,8 +121,7 @@ Test(plugins, example_plugin_decodes_like_q8_0_bit_for_bit)
 Test(plugins, type_geometry_alone_lists_and_hashes)
 {
     run_result r;
-    cr_assert(run_cli(&r, "info", t200, "--type", "200:q8_0_example:32:34", NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "info", t200, "--type", "200:q8_0_example:32:34");
     cr_assert(contains(r.out, "Q8_0_EXAMPLE"), "%s", r.out);
     cr_assert(contains(r.out, "EXACT"), "%s", r.out);
     /* the quantization mix counts it, under its name, after f32 (by type id) */
@@ -132,8 +131,7 @@ Test(plugins, type_geometry_alone_lists_and_hashes)
                               "  Q8_0_EXAMPLE      1 tensor            1088 bytes    1.06 KiB "
                               "  97.1%\n"), "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "info", "--json", t200, "--type", "200:q8_0_example:32:34", NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "info", "--json", t200, "--type", "200:q8_0_example:32:34");
     cr_expect_eq(check_json(dir, "info.schema.json", r.out, "/tensors/0/type_id=200",
                             "/tensors/0/type=\"q8_0_example\"",
                             "/quantization_mix/0/type=\"f32\"",
@@ -143,13 +141,10 @@ Test(plugins, type_geometry_alone_lists_and_hashes)
                  0, "%s", r.out);
     run_result_free(&r);
     /* without a decoder the tensor has no f32 form: listed with "-" like an integer tensor */
-    cr_assert(run_cli(&r, "dequant", t200, "--sha256", "--type", "200:q8_0_example:32:34",
-                      NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "dequant", t200, "--sha256", "--type", "200:q8_0_example:32:34");
     cr_assert(strncmp(r.out, "-  w  q8_0_example\n", 19) == 0, "%s", r.out);
     run_result_free(&r);
-    cr_assert(run_cli(&r, "hash", t200, "--type", "200:q8_0_example:32:34", NULL));
-    cr_assert_eq(r.status, 0, "%s", r.err);
+    CLI_RUN(r, 0, "hash", t200, "--type", "200:q8_0_example:32:34");
     cr_assert(contains(r.out, "q8_0_example"), "%s", r.out);
     run_result_free(&r);
 }

@@ -29,6 +29,15 @@ static int refuse(void *ctx, const void *data, size_t n)
     return ENOSPC;
 }
 
+/* A sink that collects what a writer gives into *buf, empty first (the caller frees buf->data). */
+static gs_sink collecting(sink_buffer *buf)
+{
+    *buf = (sink_buffer){NULL, 0};
+    gs_sink sink;
+    gs_sink_init(&sink, sink_collect, buf);
+    return sink;
+}
+
 Test(library_api, certify)
 {
     char *path = sample_path();
@@ -92,9 +101,8 @@ Test(library_api, certify)
     cr_expect_eq(gs_certify_verdict_for(r, (gs_profile)7, GS_CERTIFY_ERROR, &v),
                  GS_E_INVALID_ARGUMENT);
 
-    sink_buffer json = {NULL, 0};
-    gs_sink sink;
-    gs_sink_init(&sink, sink_collect, &json);
+    sink_buffer json;
+    gs_sink sink = collecting(&json);
     cr_assert_eq(gs_certify_write_json(r, &sink, &err), GS_OK);
     cr_expect(strstr(json.data, "\"certified\": true") != NULL);
     free(json.data);
@@ -138,9 +146,8 @@ Test(library_api, manifest_round_trip)
     cr_expect_gt(strlen(e.type), 0);
     cr_expect_eq(gs_manifest_entry_at(m, 0, part.entry_count, &e), GS_E_OUT_OF_RANGE);
 
-    sink_buffer text = {NULL, 0};
-    gs_sink sink;
-    gs_sink_init(&sink, sink_collect, &text);
+    sink_buffer text;
+    gs_sink sink = collecting(&text);
     cr_assert_eq(gs_manifest_write(m, &sink, &err), GS_OK);
     cr_expect(strncmp(text.data, "ggufsafe-manifest 2\npart 1 of 1\nfile ", 37) == 0);
     gs_manifest *back;
@@ -186,18 +193,32 @@ Test(library_api, manifest_round_trip)
     free(path);
 }
 
+/* The diff options the tests start from: the defaults, on two threads. */
+static gs_diff_options two_jobs(void)
+{
+    gs_diff_options o;
+    gs_diff_options_init(&o);
+    o.jobs = 2;
+    return o;
+}
+
+/* path opened as the diff input `label`, asserting that it opens. */
+static gs_diff_input *open_input(const char *path, const char *label, const gs_diff_options *o)
+{
+    gs_diff_input *in = NULL;
+    gs_error err;
+    cr_assert_eq(gs_diff_open(path, label, o, &in, &err), GS_OK, "%s: %s", label, err.detail);
+    return in;
+}
+
 Test(library_api, diff_with_itself)
 {
     char *path = sample_path();
-    gs_diff_options o;
-    gs_diff_options_init(&o);
+    gs_diff_options o = two_jobs();
     o.has_max_nmse = true;
     o.max_nmse = 0;
-    o.jobs = 2;
-    gs_diff_input *a, *b;
+    gs_diff_input *a = open_input(path, "A", &o), *b = open_input(path, "B", &o);
     gs_error err;
-    cr_assert_eq(gs_diff_open(path, "A", &o, &a, &err), GS_OK, "%s", err.detail);
-    cr_assert_eq(gs_diff_open(path, "B", &o, &b, &err), GS_OK);
     gs_diff *d;
     cr_assert_eq(gs_diff_compare(a, b, &o, &d, &err), GS_OK, "%s", err.detail);
     gs_diff_summary s = {.struct_size = sizeof s};
@@ -212,9 +233,8 @@ Test(library_api, diff_with_itself)
     cr_expect(t.in_a && t.in_b);
     cr_expect_eq(t.type_a, t.type_b);
     cr_expect_eq(gs_diff_tensor_at(d, s.tensor_count, &t), GS_E_OUT_OF_RANGE);
-    sink_buffer json = {NULL, 0};
-    gs_sink sink;
-    gs_sink_init(&sink, sink_collect, &json);
+    sink_buffer json;
+    gs_sink sink = collecting(&json);
     cr_assert_eq(gs_diff_write_json(d, &sink, &err), GS_OK);
     cr_expect(strstr(json.data, "\"passed\": true") != NULL);
     free(json.data);
@@ -236,17 +256,13 @@ Test(library_api, diff_with_itself)
 Test(library_api, diff_three_way_rollups_and_gate_as_data)
 {
     char *path = sample_path();
-    gs_diff_options o;
-    gs_diff_options_init(&o);
+    gs_diff_options o = two_jobs();
     o.has_max_nmse_ratio = true;
     o.max_nmse_ratio = 1;
     o.worst_blocks = 3;
-    o.jobs = 2;
-    gs_diff_input *ref, *a, *b;
+    gs_diff_input *ref = open_input(path, "REF", &o), *a = open_input(path, "A", &o),
+                  *b = open_input(path, "B", &o);
     gs_error err;
-    cr_assert_eq(gs_diff_open(path, "REF", &o, &ref, &err), GS_OK, "%s", err.detail);
-    cr_assert_eq(gs_diff_open(path, "A", &o, &a, &err), GS_OK);
-    cr_assert_eq(gs_diff_open(path, "B", &o, &b, &err), GS_OK);
     gs_diff *d;
     cr_assert_eq(gs_diff_compare3(ref, a, b, &o, &d, &err), GS_OK, "%s", err.detail);
     gs_diff_summary s = {.struct_size = sizeof s};

@@ -129,15 +129,18 @@ static int check_name(checker *c, const char *record, size_t k, const char *fiel
     return 0;
 }
 
+/* 0 when record k's info was read (st), else the difference. */
+static int read_ok(checker *c, const char *record, size_t k, gs_status st)
+{
+    return st == GS_OK ? 0 : differ(c, "%s %zu: %s", record, k, gs_status_name(st));
+}
+
 static int check_kv(checker *c, size_t k, const gsw_kv *kv, const gsw_map *map)
 {
     const gsw_value *v = &kv->value;
     gs_kv_info info;
-    gs_status st = gs_kv_info_at(c->f, k, &info);
-    if (st != GS_OK) {
-        return differ(c, "kv %zu: %s", k, gs_status_name(st));
-    }
-    if (check_name(c, "kv", k, "key", info.key, &kv->key, gs_kv_find_n) != 0) {
+    if (read_ok(c, "kv", k, gs_kv_info_at(c->f, k, &info)) != 0 ||
+        check_name(c, "kv", k, "key", info.key, &kv->key, gs_kv_find_n) != 0) {
         return -1;
     }
     uint32_t elem = v->type == GS_VALUE_ARRAY ? v->elem_type : v->type;
@@ -164,7 +167,7 @@ static int check_kv(checker *c, size_t k, const gsw_kv *kv, const gsw_map *map)
     }
     if (v->type == GS_VALUE_STRING) {
         gs_str s;
-        st = gs_kv_get_string(c->f, k, &s);
+        gs_status st = gs_kv_get_string(c->f, k, &s);
         if (st != GS_OK || s.len != v->str.len ||
             (s.len > 0 && memcmp(s.ptr, v->str.ptr, s.len) != 0)) {
             return differ(c, "kv %zu: string differs (%s)", k, gs_status_name(st));
@@ -172,7 +175,7 @@ static int check_kv(checker *c, size_t k, const gsw_kv *kv, const gsw_map *map)
         return 0;
     }
     uint64_t bits = 0;
-    st = read_bits(c->f, k, v->type, UINT64_MAX, &bits);
+    gs_status st = read_bits(c->f, k, v->type, UINT64_MAX, &bits);
     if (st != GS_OK || bits != v->bits) {
         return differ(c, "kv %zu: %s 0x%llx, want 0x%llx", k, gs_status_name(st),
                       (unsigned long long)bits, (unsigned long long)v->bits);
@@ -202,11 +205,8 @@ static int check_tensor(checker *c, size_t k, const gsw_tensor *t, uint64_t offs
                         const gsw_map *map)
 {
     gs_tensor_info info;
-    gs_status st = gs_tensor_info_at(c->f, k, &info);
-    if (st != GS_OK) {
-        return differ(c, "tensor %zu: %s", k, gs_status_name(st));
-    }
-    if (check_name(c, "tensor", k, "name", info.name, &t->name, gs_tensor_find_n) != 0) {
+    if (read_ok(c, "tensor", k, gs_tensor_info_at(c->f, k, &info)) != 0 ||
+        check_name(c, "tensor", k, "name", info.name, &t->name, gs_tensor_find_n) != 0) {
         return -1;
     }
     if (info.n_dims != t->n_dims || (int32_t)info.type != t->type) {

@@ -24,6 +24,17 @@ static void write_ok(const gsw_model *m, unsigned flags, gsw_bytes *b, gsw_map *
     cr_assert_eq(gsw_write(m, flags, b, map, why, sizeof why), 0, "%s", why);
 }
 
+/* b opens under the strict profile; then m, b and (unless NULL) map are freed. */
+static void opens_then_free(gsw_model *m, gsw_bytes *b, gsw_map *map)
+{
+    TU_EXPECT(b, GS_PROFILE_STRICT, GS_OK, 0);
+    if (map != NULL) {
+        gsw_map_free(map);
+    }
+    gsw_bytes_free(b);
+    gsw_model_free(m);
+}
+
 /* The model read back from f writes exactly the bytes b. */
 static void expect_rewrites_to(const gs_file *f, const gsw_bytes *b)
 {
@@ -98,10 +109,7 @@ Test(writer, layout_of_a_tiny_model_by_hand)
                   (unsigned long long)f->size);
     }
     cr_assert_null(gsw_map_find(&map, GSW_DIM, 0, 1));
-    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_OK, 0);
-    gsw_map_free(&map);
-    gsw_bytes_free(&b);
-    gsw_model_free(&m);
+    opens_then_free(&m, &b, &map);
 }
 
 /* ggml pads before the data section even with no tensors: a header-only file is 32 bytes. */
@@ -117,9 +125,7 @@ Test(writer, pads_the_data_section_without_tensors)
     gsw_set_u8(gsw_add(&m, "b"), 1); /* 24 + 14 = 38 bytes, padded to 64 */
     write_ok(&m, 0, &b, NULL);
     cr_assert_eq(b.len, 64u);
-    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_OK, 0);
-    gsw_bytes_free(&b);
-    gsw_model_free(&m);
+    opens_then_free(&m, &b, NULL);
 }
 
 /* Offsets are the running sum of padded sizes, and every tensor is padded, the last included. */
@@ -145,10 +151,7 @@ Test(writer, offsets_follow_the_declared_alignment)
     }
     cr_assert_eq(b.len % 64, 0u);
     cr_assert_eq(gsw_end(&map, GSW_DATA_PAD, 2, 0), b.len);
-    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_OK, 0);
-    gsw_map_free(&map);
-    gsw_bytes_free(&b);
-    gsw_model_free(&m);
+    opens_then_free(&m, &b, &map);
 }
 
 /* A general.alignment that is not a u32 does not move the layout (the reader rejects it). */
@@ -301,28 +304,28 @@ Test(writer, nested_arrays)
 /* Overrides land on the field the map names, and the reader's error points at it. */
 Test(writer, overrides_address_fields)
 {
+    static const struct {
+        gsw_kind kind;
+        uint64_t value;
+        gs_profile profile;
+        gs_status want;
+        uint64_t at;
+    } overrides[] = {
+        {GSW_VALUE_TYPE, 13, GS_PROFILE_STRICT, GS_E_BAD_VALUE_TYPE, 33},
+        {GSW_N_DIMS, 5, GS_PROFILE_LENIENT, GS_E_TOO_MANY_DIMS, 50},
+        {GSW_OFFSET, 32, GS_PROFILE_STRICT, GS_E_OFFSET_NOT_PACKED, 66},
+    };
     gsw_model m;
     tiny_model(&m);
     gsw_bytes b;
     gsw_map map;
-
-    write_ok(&m, 0, &b, &map);
-    gsw_override(&b, &map, GSW_VALUE_TYPE, 0, 0, 13);
-    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_BAD_VALUE_TYPE, 33);
-    gsw_bytes_free(&b);
-    gsw_map_free(&map);
-
-    write_ok(&m, 0, &b, &map);
-    gsw_override(&b, &map, GSW_N_DIMS, 0, 0, 5);
-    TU_EXPECT(&b, GS_PROFILE_LENIENT, GS_E_TOO_MANY_DIMS, 50);
-    gsw_bytes_free(&b);
-    gsw_map_free(&map);
-
-    write_ok(&m, 0, &b, &map);
-    gsw_override(&b, &map, GSW_OFFSET, 0, 0, 32);
-    TU_EXPECT(&b, GS_PROFILE_STRICT, GS_E_OFFSET_NOT_PACKED, 66);
-    gsw_bytes_free(&b);
-    gsw_map_free(&map);
+    for (size_t i = 0; i < sizeof overrides / sizeof overrides[0]; i++) {
+        write_ok(&m, 0, &b, &map);
+        gsw_override(&b, &map, overrides[i].kind, 0, 0, overrides[i].value);
+        TU_EXPECT(&b, overrides[i].profile, overrides[i].want, overrides[i].at);
+        gsw_bytes_free(&b);
+        gsw_map_free(&map);
+    }
 
     write_ok(&m, 0, &b, &map);
     gsw_truncate(&b, 103);
@@ -332,22 +335,23 @@ Test(writer, overrides_address_fields)
     gsw_model_free(&m);
 }
 
-Test(writer, override_wider_than_the_field_aborts, .signal = SIGABRT)
+/* The tiny model written, then the override of field (kind, record 0, index) to value. */
+static void override_tiny(gsw_kind kind, uint64_t index, uint64_t value)
 {
     gsw_model m;
     tiny_model(&m);
     gsw_bytes b;
     gsw_map map;
     write_ok(&m, 0, &b, &map);
-    gsw_override(&b, &map, GSW_VALUE_TYPE, 0, 0, 1ull << 32);
+    gsw_override(&b, &map, kind, 0, index, value);
+}
+
+Test(writer, override_wider_than_the_field_aborts, .signal = SIGABRT)
+{
+    override_tiny(GSW_VALUE_TYPE, 0, 1ull << 32);
 }
 
 Test(writer, override_of_a_missing_field_aborts, .signal = SIGABRT)
 {
-    gsw_model m;
-    tiny_model(&m);
-    gsw_bytes b;
-    gsw_map map;
-    write_ok(&m, 0, &b, &map);
-    gsw_override(&b, &map, GSW_DIM, 0, 3, 1);
+    override_tiny(GSW_DIM, 3, 1);
 }

@@ -44,6 +44,21 @@ static void sample_file_close(sample_file *t)
     free(t->data);
 }
 
+static bool same_str(gs_str s, gs_str t)
+{
+    return s.len == t.len && memcmp(s.ptr, t.ptr, s.len) == 0;
+}
+
+/* Record i (what: "kv" or "tensor") is the same in both parses: its name, offset and size. */
+static void expect_same_record(const char *what, size_t i, gs_str name_a, gs_str name_b,
+                               uint64_t offset_a, uint64_t offset_b, uint64_t size_a,
+                               uint64_t size_b)
+{
+    cr_assert(same_str(name_a, name_b), "%s %zu: name", what, i);
+    cr_assert_eq(offset_a, offset_b, "%s %zu: offset", what, i);
+    cr_assert_eq(size_a, size_b, "%s %zu: size", what, i);
+}
+
 /* Every key, value view and tensor record of a and b are equal (bytes, not pointers). */
 static void expect_same(const gs_file *a, const gs_file *b)
 {
@@ -53,15 +68,13 @@ static void expect_same(const gs_file *a, const gs_file *b)
         gs_kv_info x, y;
         gs_kv_info_at(a, i, &x);
         gs_kv_info_at(b, i, &y);
-        cr_assert(x.key.len == y.key.len && memcmp(x.key.ptr, y.key.ptr, x.key.len) == 0);
-        cr_assert_eq(x.offset, y.offset);
-        cr_assert_eq(x.size, y.size);
+        expect_same_record("kv", i, x.key, y.key, x.offset, y.offset, x.size, y.size);
         if (x.type == GS_VALUE_ARRAY && x.elem_type == GS_VALUE_STRING) {
             for (uint64_t k = 0; k < x.count; k++) {
                 gs_str s, t;
                 gs_kv_get_array_string(a, i, k, &s);
                 gs_kv_get_array_string(b, i, k, &t);
-                cr_assert(s.len == t.len && memcmp(s.ptr, t.ptr, s.len) == 0);
+                cr_assert(same_str(s, t), "kv %zu string %llu", i, (unsigned long long)k);
             }
         }
     }
@@ -69,10 +82,9 @@ static void expect_same(const gs_file *a, const gs_file *b)
         gs_tensor_info x, y;
         gs_tensor_info_at(a, i, &x);
         gs_tensor_info_at(b, i, &y);
-        cr_assert(x.name.len == y.name.len && memcmp(x.name.ptr, y.name.ptr, x.name.len) == 0);
-        cr_assert_eq(x.data_offset, y.data_offset);
-        cr_assert_eq(x.size, y.size);
-        cr_assert(x.size == 0 || memcmp(x.data, y.data, x.size) == 0);
+        expect_same_record("tensor", i, x.name, y.name, x.data_offset, y.data_offset, x.size,
+                           y.size);
+        cr_assert(x.size == 0 || memcmp(x.data, y.data, x.size) == 0, "tensor %zu data", i);
     }
     gs_layout la, lb;
     gs_file_layout(a, &la);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "gsw_model.h"
 #include "key_grammar.h"
 #include "test_util.h"
 
@@ -16,6 +17,22 @@ static size_t one_kv(gsw_bytes *b, const void *key, size_t key_len, uint32_t typ
     tu_raw_start(b, 0, 1);
     gsw_raw_kv_head(b, key, key_len, type);
     return b->len - 4;
+}
+
+/* An array's header: its element type and count. */
+static void array_head(gsw_bytes *b, uint32_t elem, uint64_t count)
+{
+    gsw_put_u32(b, elem);
+    gsw_put_u64(b, count);
+}
+
+/* one_kv of an array of count elements of type elem: the file so far ends at the array's data.
+ * Returns the offset of the KV's type field. */
+static size_t array_kv(gsw_bytes *b, uint32_t elem, uint64_t count)
+{
+    size_t type_at = one_kv(b, "k", 1, GS_VALUE_ARRAY);
+    array_head(b, elem, count);
+    return type_at;
 }
 
 Test(kv, bad_value_types)
@@ -34,18 +51,14 @@ Test(kv, bad_value_types)
 Test(kv, bad_array_element_type_and_nesting)
 {
     gsw_bytes b;
-    size_t type_at = one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-    gsw_put_u32(&b, 13);
-    gsw_put_u64(&b, 1);
+    size_t type_at = array_kv(&b, 13, 1);
     gsw_put_fill(&b, 0, 16);
     TU_EXPECT(&b, STRICT, GS_E_BAD_VALUE_TYPE, type_at + 4);
     gsw_bytes_free(&b);
 
-    type_at = one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-    gsw_put_u32(&b, GS_VALUE_ARRAY); /* array of arrays: valid by the spec, not loadable by ggml */
-    gsw_put_u64(&b, 1);
-    gsw_put_u32(&b, GS_VALUE_U8);
-    gsw_put_u64(&b, 1);
+    /* array of arrays: valid by the spec, not loadable by ggml */
+    type_at = array_kv(&b, GS_VALUE_ARRAY, 1);
+    array_head(&b, GS_VALUE_U8, 1);
     gsw_put_u8(&b, 7);
     TU_EXPECT(&b, STRICT, GS_E_NESTED_ARRAY, type_at + 4);
     TU_EXPECT(&b, LENIENT, GS_E_NESTED_ARRAY, type_at + 4);
@@ -68,9 +81,7 @@ Test(kv, bool_values)
     gs_close(f);
     gsw_bytes_free(&b);
 
-    type_at = one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-    gsw_put_u32(&b, GS_VALUE_BOOL);
-    gsw_put_u64(&b, 3);
+    type_at = array_kv(&b, GS_VALUE_BOOL, 3);
     gsw_put_u8(&b, 0);
     gsw_put_u8(&b, 1);
     gsw_put_u8(&b, 0xFF);
@@ -279,9 +290,7 @@ Test(kv, utf8_strict_only)
     }
     /* an invalid element deep in a string array */
     gsw_bytes b;
-    size_t type_at = one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-    gsw_put_u32(&b, GS_VALUE_STRING);
-    gsw_put_u64(&b, 3);
+    size_t type_at = array_kv(&b, GS_VALUE_STRING, 3);
     gsw_put_cstr(&b, "a");
     size_t at = b.len;
     gsw_put_cstr(&b, "\xc3");
@@ -320,9 +329,7 @@ Test(kv, utf8_of_string_arrays_element_by_element)
     for (size_t bad = 0; bad < sizeof utf8_bad / sizeof utf8_bad[0]; bad++) {
         for (int j = 0; j < count; j++) {
             gsw_bytes b;
-            one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-            gsw_put_u32(&b, GS_VALUE_STRING);
-            gsw_put_u64(&b, (uint64_t)count);
+            array_kv(&b, GS_VALUE_STRING, (uint64_t)count);
             size_t at_j = 0;
             for (int k = 0; k < count; k++) {
                 char buf[512];
@@ -390,9 +397,7 @@ Test(kv, utf8_of_valid_string_arrays_with_long_elements)
 Test(kv, utf8_runs_do_not_join_elements)
 {
     gsw_bytes b;
-    one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-    gsw_put_u32(&b, GS_VALUE_STRING);
-    gsw_put_u64(&b, 3);
+    array_kv(&b, GS_VALUE_STRING, 3);
     gsw_put_cstr(&b, "ok");
     size_t at = b.len;
     gsw_put_cstr(&b, "\xe2\x82"); /* U+20AC cut in two */
@@ -400,9 +405,7 @@ Test(kv, utf8_runs_do_not_join_elements)
     TU_EXPECT(&b, STRICT, GS_E_INVALID_UTF8, at);
     gsw_bytes_free(&b);
 
-    one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-    gsw_put_u32(&b, GS_VALUE_STRING);
-    gsw_put_u64(&b, 3);
+    array_kv(&b, GS_VALUE_STRING, 3);
     gsw_put_cstr(&b, "ok");
     at = b.len;
     gsw_put_cstr(&b, "\xff");
@@ -437,9 +440,7 @@ Test(kv, utf8_lead_byte_at_the_end_is_invalid_whatever_follows)
     }
     /* in an array: the next element's length is 0x80 */
     gsw_bytes b;
-    one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-    gsw_put_u32(&b, GS_VALUE_STRING);
-    gsw_put_u64(&b, 2);
+    array_kv(&b, GS_VALUE_STRING, 2);
     size_t at = b.len;
     gsw_put_cstr(&b, "\xf0\x9f\x98");
     char elem[0x80];
@@ -458,18 +459,14 @@ Test(kv, array_counts_bounded_by_file)
     uint64_t counts[] = {5, UINT64_MAX / 4 + 1, UINT64_MAX};
     for (size_t i = 0; i < 3; i++) {
         gsw_bytes b;
-        size_t type_at = one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-        gsw_put_u32(&b, GS_VALUE_U32);
-        gsw_put_u64(&b, counts[i]);
+        size_t type_at = array_kv(&b, GS_VALUE_U32, counts[i]);
         gsw_put_fill(&b, 0, 16);
         TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, type_at + 8);
         gsw_bytes_free(&b);
     }
     /* strings: each needs at least 8 bytes */
     gsw_bytes b;
-    size_t type_at = one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-    gsw_put_u32(&b, GS_VALUE_STRING);
-    gsw_put_u64(&b, 3);
+    size_t type_at = array_kv(&b, GS_VALUE_STRING, 3);
     gsw_put_fill(&b, 0, 23);
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, type_at + 8);
     gsw_put_u8(&b, 0); /* 24 bytes: three empty strings */
@@ -489,13 +486,10 @@ Test(kv, truncated_scalars_and_type)
 {
     gsw_bytes b;
     size_t type_at = one_kv(&b, "k", 1, GS_VALUE_U64);
-    gsw_put_u32(&b, 0);
-    gsw_put_u8(&b, 0);
-    gsw_put_fill(&b, 0, 0);
+    gsw_put_fill(&b, 0, 5); /* 5 of the value's 8 bytes */
     /* 24 + 9 + 4 + 5: the count check needs 14 bytes, so the file passes it */
     TU_EXPECT(&b, STRICT, GS_E_TRUNCATED, type_at + 4);
     b.len = type_at + 2;
-    gsw_put_fill(&b, 0, 0);
     /* now 24 + 9 + 2 = 35 < 38: count check fails first */
     TU_EXPECT(&b, STRICT, GS_E_COUNT_EXCEEDS_FILE, 16);
     gsw_bytes_free(&b);
@@ -594,9 +588,7 @@ Test(kv, empty_arrays_of_every_type)
             continue;
         }
         gsw_bytes b;
-        one_kv(&b, "k", 1, GS_VALUE_ARRAY);
-        gsw_put_u32(&b, t);
-        gsw_put_u64(&b, 0);
+        array_kv(&b, t, 0);
         gs_file *f = open_ok(&b, STRICT);
         gs_kv_info info;
         cr_assert_eq(gs_kv_info_at(f, 0, &info), GS_OK);
@@ -613,31 +605,34 @@ Test(kv, empty_arrays_of_every_type)
 Test(kv, every_value_type_reads_back)
 {
     gsw_bytes b;
+    double f64_value = 1e300;
+    uint64_t f64_bits;
+    memcpy(&f64_bits, &f64_value, 8);
+    /* KVs 0 to 11: key, type and wire bits (the string's bytes) */
+    const struct {
+        const char *key;
+        uint32_t type;
+        uint64_t bits;
+        const char *str;
+    } scalars[] = {
+        {"u8", GS_VALUE_U8, 250, NULL},          {"i8", GS_VALUE_I8, 0x80, NULL},
+        {"u16", GS_VALUE_U16, 65535, NULL},      {"i16", GS_VALUE_I16, 0x8000, NULL},
+        {"u32", GS_VALUE_U32, 0xDEADBEEF, NULL}, {"i32", GS_VALUE_I32, 0xFFFFFFFF, NULL},
+        {"f32", GS_VALUE_F32, 0xBFC00000, NULL}, /* -1.5f */
+        {"bool", GS_VALUE_BOOL, 1, NULL},        {"str", GS_VALUE_STRING, 0, "h\xc3\xa9llo"},
+        {"u64", GS_VALUE_U64, UINT64_MAX, NULL}, {"i64", GS_VALUE_I64, 0x8000000000000000ull, NULL},
+        {"f64", GS_VALUE_F64, f64_bits, NULL},
+    };
     tu_raw_start(&b, 0, 14);
-    gsw_raw_kv_head(&b, "u8", 2, GS_VALUE_U8);
-    gsw_put_u8(&b, 250);
-    gsw_raw_kv_head(&b, "i8", 2, GS_VALUE_I8);
-    gsw_put_u8(&b, 0x80);
-    gsw_raw_kv_head(&b, "u16", 3, GS_VALUE_U16);
-    gsw_put_u16(&b, 65535);
-    gsw_raw_kv_head(&b, "i16", 3, GS_VALUE_I16);
-    gsw_put_u16(&b, 0x8000);
-    gsw_raw_kv_head(&b, "u32", 3, GS_VALUE_U32);
-    gsw_put_u32(&b, 0xDEADBEEF);
-    gsw_raw_kv_head(&b, "i32", 3, GS_VALUE_I32);
-    gsw_put_u32(&b, 0xFFFFFFFF);
-    gsw_raw_kv_head(&b, "f32", 3, GS_VALUE_F32);
-    gsw_put_f32(&b, -1.5f);
-    gsw_raw_kv_head(&b, "bool", 4, GS_VALUE_BOOL);
-    gsw_put_u8(&b, 1);
-    gsw_raw_kv_head(&b, "str", 3, GS_VALUE_STRING);
-    gsw_put_cstr(&b, "h\xc3\xa9llo");
-    gsw_raw_kv_head(&b, "u64", 3, GS_VALUE_U64);
-    gsw_put_u64(&b, UINT64_MAX);
-    gsw_raw_kv_head(&b, "i64", 3, GS_VALUE_I64);
-    gsw_put_u64(&b, 0x8000000000000000ull);
-    gsw_raw_kv_head(&b, "f64", 3, GS_VALUE_F64);
-    gsw_put_f64(&b, 1e300);
+    for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
+        gsw_raw_kv_head(&b, scalars[i].key, strlen(scalars[i].key), scalars[i].type);
+        if (scalars[i].str != NULL) {
+            gsw_put_cstr(&b, scalars[i].str);
+        }
+        for (unsigned k = 0; k < gsw_value_size(scalars[i].type); k++) {
+            gsw_put_u8(&b, (uint8_t)(scalars[i].bits >> (8 * k)));
+        }
+    }
     gsw_raw_kv_head(&b, "arr", 3, GS_VALUE_ARRAY);
     gsw_put_u32(&b, GS_VALUE_STRING);
     gsw_put_u64(&b, 3);

@@ -36,6 +36,12 @@ static void stop_child(gsx_session *s)
     s->pid = -1;
 }
 
+static void close_pipe(const int p[2])
+{
+    close(p[0]);
+    close(p[1]);
+}
+
 static int start_child(gsx_session *s)
 {
     int in[2], out[2];
@@ -43,18 +49,15 @@ static int start_child(gsx_session *s)
         return -1;
     }
     if (pipe(out) != 0) {
-        close(in[0]);
-        close(in[1]);
+        close_pipe(in);
         return -1;
     }
     s->pid = fork();
     if (s->pid == 0) {
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
+        close_pipe(in);
+        close_pipe(out);
         char *argv[] = {s->oracle, "serve", NULL};
         execv(argv[0], argv);
         _exit(127);
