@@ -62,11 +62,16 @@ static int start_child(gsx_session *s)
         execv(argv[0], argv);
         _exit(127);
     }
+    if (s->pid < 0) {
+        close_pipe(in); /* no child: none of the four ends is anyone's */
+        close_pipe(out);
+        return -1;
+    }
     close(in[0]);
     close(out[1]);
     s->to_child = in[1];
     s->from_child = out[0];
-    return s->pid > 0 ? 0 : -1;
+    return 0;
 }
 
 gsx_session *gsx_session_start(const char *oracle)
