@@ -318,6 +318,45 @@ Test(dequant, sha256_hashes_the_canonical_nan)
     free(path);
 }
 
+/* A tensor longer than one decoding chunk, NaN-free except for two elements deep inside it: the
+ * chunks without a NaN are hashed as they are decoded, the others through the canonical copy,
+ * and the line is the hash of the whole canonical listing, computed here from the bits. */
+Test(dequant, sha256_is_the_same_across_chunks_with_and_without_nan)
+{
+    enum { N = 400000 };
+    static uint32_t bits[N];
+    static uint8_t want_bytes[4 * N];
+    for (uint32_t i = 0; i < N; i++) {
+        bits[i] = 0x3f800000u + (i & 0xffffu); /* 1.0 and up: finite, no NaN */
+    }
+    bits[300001] = 0x7fc00123u; /* a quiet NaN with a payload */
+    bits[N - 1] = 0xff800001u;  /* a negative signalling NaN, in the last chunk */
+    for (uint32_t i = 0; i < N; i++) {
+        const uint32_t c = (bits[i] & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : bits[i];
+        for (int k = 0; k < 4; k++) {
+            want_bytes[4 * i + (uint32_t)k] = (uint8_t)(c >> (8 * k));
+        }
+    }
+    char hex[65], want[200];
+    gsw_sha256_hex(want_bytes, sizeof want_bytes, hex);
+    snprintf(want, sizeof want, "%s  long  f32\n", hex);
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    const uint64_t ne = N;
+    gsw_tensor_set_data(gsw_add_tensor(&m, "long", 1, &ne, GS_TYPE_F32), bits, sizeof bits);
+    char *path = model_to_file(&m, dir, "long_nan.gguf");
+    cr_assert_not_null(path);
+    const char *jobs[] = {"1", "2"};
+    for (size_t j = 0; j < 2; j++) {
+        run_result r;
+        cr_assert(run_cli(&r, "dequant", "--sha256", "--jobs", jobs[j], path, NULL));
+        cr_expect_eq(r.status, 0, "--jobs %s: %s", jobs[j], r.err);
+        cr_expect_str_eq(r.out, want, "--jobs %s", jobs[j]);
+        run_result_free(&r);
+    }
+    free(path);
+}
+
 /* libcrypto is opened at the first digest (cli/common/sha256.c): without it, --sha256 and --json
  * are refused before anything is printed, with what to install, and the statistics and --out,
  * which show no digest, do not need it. */
