@@ -141,6 +141,13 @@ time_cmd() {
     local r=$1 expect=$2; shift 2
     "$timer" --runs "$r" --expect "$expect" -- "$@" || die "timing failed: $*"
 }
+# has_option COMMAND OPTION: whether the command's --help names OPTION (read whole first: grep -q
+# stops at the match, and under pipefail the command's write into the closed pipe fails the test)
+has_option() {
+    local help
+    help=$("$cli" "$1" --help 2>&1) || true
+    grep -q -- "$2" <<<"$help"
+}
 wall() { echo "$1" | awk '{ print $1 }'; }
 cpu() { echo "$1" | awk '{ print $2 + $3 }'; }
 calc() { awk "BEGIN { printf \"%.6g\", $1 }"; }
@@ -261,7 +268,7 @@ t_deq=$(time_cmd "$runs_big" 0 "$cli" dequant "$big")
 t_deq_sha=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 "$big")
 row "ggufsafe dequant (statistics)" "$(wall "$t_deq")" "$(cpu "$t_deq")" "$t_memcpy" "memcpy of the f32 output's size (gs_bench_memcpy)"
 row "ggufsafe dequant --sha256" "$(wall "$t_deq_sha")" "$(cpu "$t_deq_sha")" "$sha_limit" "SHA-256 of the f32 output at openssl speed's rate, one thread" 1.2 "(near the limit)"
-if "$cli" dequant --help 2>&1 | grep -q -- '--jobs'; then
+if has_option dequant --jobs; then
     t_deq_j1=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 --jobs 1 "$big")
     t_deq_j2=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 --jobs 2 "$big")
     row "ggufsafe dequant --sha256 --jobs 2" "$(wall "$t_deq_j2")" "$(cpu "$t_deq_j2")" "$(wall "$t_deq_j1")" "dequant --sha256 --jobs 1" 0.556 "(1.8x)"
@@ -282,7 +289,7 @@ t_deq_b=$(time_cmd "$runs_big" 0 "$cli" dequant "$big_b")
 t_diff=$(time_cmd "$runs_big" 0 "$cli" diff --quiet "$big" "$big_b")
 section "diff of two $(( bytes >> 20 )) MiB F16 files (best of $runs_big)"
 row "ggufsafe diff A B" "$(wall "$t_diff")" "$(cpu "$t_diff")" "$(calc "$(wall "$t_deq") + $(wall "$t_deq_b")")" "dequant A + dequant B (decoding both)" 1.5
-if "$cli" diff --help 2>&1 | grep -q -- '--jobs'; then
+if has_option diff --jobs; then
     t_diff2=$(time_cmd "$runs_big" 0 "$cli" diff --quiet --jobs 2 "$big" "$big_b")
     row "ggufsafe diff --jobs 2 A B" "$(wall "$t_diff2")" "$(cpu "$t_diff2")" "$(calc "$(wall "$t_deq") + $(wall "$t_deq_b")")" "dequant A + dequant B (one thread each)"
 fi
