@@ -117,20 +117,26 @@ static uint32_t to_le32(uint32_t bits)
 #endif
 }
 
-/* The digest's input: every value little-endian, every NaN the canonical 0x7FC00000. A
- * branch-free loop of its own (the compiler vectorizes it): interleaved with the statistics it
- * cost more than SHA-256 itself. */
+/* A NaN's bits, of any sign and payload: what the digest hashes as 0x7FC00000. Branch-free, so
+ * that the loops below vectorize. */
+static bool nan_bits(uint32_t bits)
+{
+    return (bits & 0x7FFFFFFFu) > 0x7F800000u;
+}
+
 static bool any_nan(const float *v, size_t n)
 {
     uint32_t seen = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t bits;
         memcpy(&bits, &v[i], 4);
-        seen |= (bits & 0x7FFFFFFFu) > 0x7F800000u; /* isnan, branch-free: vectorized */
+        seen |= nan_bits(bits);
     }
     return seen != 0;
 }
 
+/* The digest's input: every value little-endian, every NaN the canonical 0x7FC00000. A loop of
+ * its own: interleaved with the statistics it cost more than SHA-256 itself. */
 static void digest_values(tensor_pass *p, const float *v, size_t n)
 {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -150,7 +156,7 @@ static void digest_values(tensor_pass *p, const float *v, size_t n)
         for (size_t j = 0; j < m; j++) {
             uint32_t bits;
             memcpy(&bits, &v[i + j], 4);
-            bits = (bits & 0x7FFFFFFFu) > 0x7F800000u ? 0x7FC00000u : bits; /* isnan */
+            bits = nan_bits(bits) ? 0x7FC00000u : bits;
             le[j] = to_le32(bits);
         }
         if (!cli_sha256_update(p->md, le, m * 4)) {

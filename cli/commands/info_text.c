@@ -68,11 +68,6 @@ static void print_kv_line(cli_out *out, const gs_file *f, size_t i, const gs_kv_
     cli_out_write(out, line, n);
 }
 
-/* A key's columns in the list, and whether it is printed as it is (PLAIN_KEY): found once for
- * every key, since the column's width needs them all before the first line. */
-#define PLAIN_KEY 0x8000u
-_Static_assert(4 * KEY_MAX_SRC + 1 < PLAIN_KEY, "a key's columns fit below the flag");
-
 static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s)
 {
     gs_layout l;
@@ -81,17 +76,18 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
     cli_out_printf(out,
             "\nmetadata (%" PRIu64 " scalars, %" PRIu64 " arrays, ends at byte %" PRIu64 "):\n",
             s->n_scalars, s->n_arrays, l.kv_end);
-    /* n records of at least 13 bytes each are in memory: 2 bytes each cannot overflow */
-    uint16_t *cols = cli_xmalloc((n > 0 ? n : 1) * sizeof *cols);
+    /* Whether each key prints as it is, found in the pass that sizes the key column (which
+     * needs every key's columns before the first line). n records of at least 13 bytes each are
+     * in memory: a bool each cannot overflow. */
+    bool *plain = cli_xmalloc((n > 0 ? n : 1) * sizeof *plain);
     size_t key_col = 0;
     for (size_t i = 0; i < n; i++) {
         gs_kv_info kv;
-        cols[i] = 0;
+        plain[i] = false;
         if (gs_kv_info_at(f, i, &kv) == GS_OK) {
-            const bool plain = cli_text_is_plain(kv.key.ptr, kv.key.len, KEY_MAX_SRC);
+            plain[i] = cli_text_is_plain(kv.key.ptr, kv.key.len, KEY_MAX_SRC);
             const size_t width =
-                plain ? kv.key.len : cli_text_columns(kv.key.ptr, kv.key.len, KEY_MAX_SRC);
-            cols[i] = (uint16_t)(width | (plain ? PLAIN_KEY : 0));
+                plain[i] ? kv.key.len : cli_text_columns(kv.key.ptr, kv.key.len, KEY_MAX_SRC);
             key_col = width > key_col ? width : key_col;
         }
     }
@@ -110,7 +106,7 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
             if (gs_kv_info_at(f, i, &kv) != GS_OK || (kv.type == GS_VALUE_ARRAY) != arrays) {
                 continue;
             }
-            if (cols[i] & PLAIN_KEY) {
+            if (plain[i]) {
                 print_kv_line(out, f, i, &kv, kv.key.ptr, kv.key.len, kv.key.len, key_col);
             } else {
                 cli_text key;
@@ -119,7 +115,7 @@ static void print_metadata(cli_out *out, const gs_file *f, const info_summary *s
             }
         }
     }
-    free(cols);
+    free(plain);
 }
 
 #define TYPE_LABEL_MAX (GS_TYPE_NAME_MAX + 1)

@@ -129,22 +129,6 @@ size_t cli_text_columns(const void *src, size_t n, size_t max_src)
     return t.width;
 }
 
-void cli_text_print_escaped(cli_out *out, const void *src, size_t n, size_t max_src,
-                            size_t width)
-{
-    if (max_src > CLI_TEXT_MAX_SRC) {
-        max_src = CLI_TEXT_MAX_SRC;
-    }
-    if (n <= max_src && plain(src, n)) {
-        cli_out_write(out, src, n);
-        cli_out_pad(out, n < width ? width - n : 0);
-        return;
-    }
-    cli_text t;
-    cli_text_escape(&t, src, n, max_src);
-    cli_text_print_padded(out, &t, width);
-}
-
 void cli_text_printf(cli_text *t, const char *fmt, ...)
 {
     va_list ap;

@@ -52,9 +52,4 @@ void cli_text_printf(cli_text *t, const char *fmt, ...) __attribute__((format(pr
 /* Prints t, then spaces up to width columns. */
 void cli_text_print_padded(cli_out *out, const cli_text *t, size_t width);
 
-/* cli_text_escape of src[0..n) and max_src, printed padded to width columns: the same bytes,
- * written straight from src when it is plain text that is not cut (a column of keys). */
-void cli_text_print_escaped(cli_out *out, const void *src, size_t n, size_t max_src,
-                            size_t width);
-
 #endif

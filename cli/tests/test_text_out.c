@@ -49,52 +49,67 @@ static int collect(void *ctx, const void *data, size_t n)
     return 0;
 }
 
-/* cli_text_print_escaped against the escape and the padded print it stands for. */
-static void expect_same_as_escape(const char *src, size_t max_src, size_t width)
+/* A text printed padded to its column: its bytes, then spaces up to the width (none when it is
+ * as wide or wider). */
+Test(print_padded, pads_to_the_width_in_columns)
 {
-    collected a = {{0}, 0}, b = {{0}, 0};
-    gs_sink sa, sb;
-    gs_sink_init(&sa, collect, &a);
-    gs_sink_init(&sb, collect, &b);
-    cli_out oa, ob;
-    cr_assert_eq(cli_out_init(&oa, &sa), GS_OK);
-    cr_assert_eq(cli_out_init(&ob, &sb), GS_OK);
-    cli_text_print_escaped(&oa, src, strlen(src), max_src, width);
-    cli_text t;
-    cli_text_escape(&t, src, strlen(src), max_src);
-    cli_text_print_padded(&ob, &t, width);
-    cr_assert_eq(cli_out_finish(&oa, NULL), GS_OK);
-    cr_assert_eq(cli_out_finish(&ob, NULL), GS_OK);
-    cr_assert_eq(a.len, b.len, "\"%s\" (%zu, %zu): %zu bytes, want %zu", src, max_src, width,
-                 a.len, b.len);
-    cr_assert_eq(memcmp(a.bytes, b.bytes, a.len), 0, "\"%s\" (%zu, %zu)", src, max_src, width);
+    static const struct {
+        const char *src;
+        size_t width;
+        const char *want;
+    } cases[] = {
+        {"general.name", 15, "general.name   "},
+        {"general.name", 12, "general.name"},
+        {"general.name", 3, "general.name"},
+        {"caf\xc3\xa9", 6, "caf\xc3\xa9  "}, /* 4 columns, 5 bytes */
+        {"", 2, "  "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        collected c = {{0}, 0};
+        gs_sink s;
+        gs_sink_init(&s, collect, &c);
+        cli_out o;
+        cr_assert_eq(cli_out_init(&o, &s), GS_OK);
+        cli_text t;
+        cli_text_escape_cstr(&t, cases[i].src);
+        cli_text_print_padded(&o, &t, cases[i].width);
+        cr_assert_eq(cli_out_finish(&o, NULL), GS_OK);
+        cr_assert_eq(c.len, strlen(cases[i].want), "case %zu: %zu bytes", i, c.len);
+        cr_assert_eq(memcmp(c.bytes, cases[i].want, c.len), 0, "case %zu", i);
+    }
 }
 
-Test(print_escaped, writes_what_escape_and_pad_write)
+/* Where cli_text_is_plain says a text prints as it is (info writes such a key straight from the
+ * file), cli_text_escape gives exactly that text, in as many columns as bytes; escapes, UTF-8,
+ * control bytes and a cut (max_src from 0 to above CLI_TEXT_MAX_SRC) are never plain. */
+Test(is_plain, is_what_escape_gives_back)
 {
-    static const char *const srcs[] = {
-        "", "general.name", "a\\b", "tab\there", "\x1b[31mred", "caf\xc3\xa9", "\xff\xfe",
-        "abcdefghijklmnopqrstuvwxyz0123456789", "a\xe2\x80\xae\x62",
+    static const struct {
+        const char *src;
+        bool plain_uncut; /* plain whenever it is not cut */
+    } cases[] = {
+        {"", true}, {"general.name", true}, {"a\\b", false}, {"tab\there", false},
+        {"\x1b[31mred", false}, {"caf\xc3\xa9", false}, {"\xff\xfe", false},
+        {"abcdefghijklmnopqrstuvwxyz0123456789", true}, {"a\xe2\x80\xae\x62", false},
     };
     static const size_t max_srcs[] = {0, 1, 4, 12, 96, 300};
-    static const size_t widths[] = {0, 3, 12, 44};
-    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const char *src = cases[i].src;
+        const size_t n = strlen(src);
         for (size_t m = 0; m < sizeof max_srcs / sizeof max_srcs[0]; m++) {
-            for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
-                expect_same_as_escape(srcs[i], max_srcs[m], widths[w]);
+            const size_t max_src = max_srcs[m];
+            const bool plain = cli_text_is_plain(src, n, max_src);
+            cr_assert_eq(plain, cases[i].plain_uncut && n <= max_src, "\"%s\" (%zu)", src,
+                         max_src);
+            if (plain) {
+                cli_text t;
+                cli_text_escape(&t, src, n, max_src);
+                cr_assert_eq(t.len, n, "\"%s\" (%zu)", src, max_src);
+                cr_assert_eq(t.width, n, "\"%s\" (%zu)", src, max_src);
+                cr_assert_eq(memcmp(t.s, src, n), 0, "\"%s\" (%zu)", src, max_src);
             }
         }
     }
-    /* the plain case is written as it is, padded */
-    collected c = {{0}, 0};
-    gs_sink s;
-    gs_sink_init(&s, collect, &c);
-    cli_out o;
-    cli_out_init(&o, &s);
-    cli_text_print_escaped(&o, "general.name", 12, 96, 15);
-    cr_assert_eq(cli_out_finish(&o, NULL), GS_OK);
-    cr_assert_eq(c.len, 15);
-    cr_assert_eq(memcmp(c.bytes, "general.name   ", 15), 0);
 }
 
 /* cli_text_is_plain says exactly when cli_text_escape gives the text back unchanged: every length
