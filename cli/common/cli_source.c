@@ -108,10 +108,8 @@ void cli_source_close(cli_source *s)
     s->file = NULL;
 }
 
-/* Elements per chunk: a multiple of every block size (1, 32, 64, 128, 256), and 512 KiB of f32,
- * small enough to stay in the L2 cache while it is hashed or summed after decoding (4 MiB did not:
- * dequant --sha256 of 1 GiB of F16 took 1.75 s, at this size 1.49-1.57 s). */
-#define CHUNK_ELEMS (1u << 17)
+#define CHUNK_ELEMS CLI_DECODE_CHUNK_ELEMS
+_Static_assert(GS_TYPE_DEF_MAX_BLOCK_ELEMS <= CHUNK_ELEMS, "a chunk holds a block of any type");
 
 gs_status cli_decode_chunks(const gs_file *file, size_t index, cli_chunk_fn fn, void *ctx)
 {
@@ -120,7 +118,16 @@ gs_status cli_decode_chunks(const gs_file *file, size_t index, cli_chunk_fn fn, 
     if (st != GS_OK) {
         return st;
     }
-    size_t cap = t.n_elements < CHUNK_ELEMS ? (size_t)t.n_elements : CHUNK_ELEMS;
+    /* whole blocks a chunk: a caller's type (--type, --plugin, --ggml) may have any block size,
+     * up to GS_TYPE_DEF_MAX_BLOCK_ELEMS (below CHUNK_ELEMS), not only a power of two */
+    gs_type_info ti;
+    st = gs_file_type_info(file, t.type, &ti);
+    if (st != GS_OK) {
+        return st;
+    }
+    const size_t block = ti.block_elems > 0 ? ti.block_elems : 1;
+    size_t cap = CHUNK_ELEMS / block * block;
+    cap = t.n_elements < cap ? (size_t)t.n_elements : cap;
     float *buf = malloc((cap ? cap : 1) * sizeof(float));
     if (buf == NULL) {
         return GS_E_NO_MEMORY;

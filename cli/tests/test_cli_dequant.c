@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_source.h"
 #include "cli_test.h"
 #include "ggufsafe.h"
 #include "gsw_sha256.h"
@@ -258,6 +259,17 @@ Test(dequant, only_tensors_without_an_f32_form)
     free(out);
 }
 
+/* The digest's input for one value, as docs/cli.md states it: little-endian, a NaN (exponent all
+ * ones, mantissa not zero) as 0x7FC00000. */
+static void put_canonical_le(uint8_t out[4], uint32_t bits)
+{
+    const bool nan = (bits & 0x7f800000u) == 0x7f800000u && (bits & 0x007fffffu) != 0;
+    const uint32_t c = nan ? 0x7fc00000u : bits;
+    for (int k = 0; k < 4; k++) {
+        out[k] = (uint8_t)(c >> (8 * k));
+    }
+}
+
 /* --sha256 hashes NaN as the one canonical 0x7FC00000 (docs/cli.md): f32 and bf16 tensors
  * holding quiet, signalling and negative NaNs of several payloads hash as the same values with
  * every NaN replaced by 0x7FC00000, computed here from the bits, and as a copy whose NaNs are
@@ -270,17 +282,9 @@ Test(dequant, sha256_hashes_the_canonical_nan)
                                           0x7fff, 0xff80, 0x0000, 0x8000};
     uint8_t want_f32[32], want_bf16[32], canon_bits[32];
     for (int i = 0; i < 8; i++) {
-        uint32_t u = f32_bits[i];
-        bool nan = (u & 0x7f800000u) == 0x7f800000u && (u & 0x007fffffu) != 0;
-        uint32_t c = nan ? 0x7fc00000u : u;
-        uint32_t b = (uint32_t)bf16_bits[i] << 16;
-        bool bnan = (b & 0x7f800000u) == 0x7f800000u && (b & 0x007fffffu) != 0;
-        uint32_t bc = bnan ? 0x7fc00000u : b;
-        for (int k = 0; k < 4; k++) {
-            want_f32[4 * i + k] = (uint8_t)(c >> (8 * k));
-            want_bf16[4 * i + k] = (uint8_t)(bc >> (8 * k));
-            canon_bits[4 * i + k] = (uint8_t)(c >> (8 * k));
-        }
+        put_canonical_le(want_f32 + 4 * i, f32_bits[i]);
+        put_canonical_le(want_bf16 + 4 * i, (uint32_t)bf16_bits[i] << 16);
+        put_canonical_le(canon_bits + 4 * i, f32_bits[i]);
     }
     char hex_f32[65], hex_bf16[65];
     gsw_sha256_hex(want_f32, sizeof want_f32, hex_f32);
@@ -318,24 +322,22 @@ Test(dequant, sha256_hashes_the_canonical_nan)
     free(path);
 }
 
-/* A tensor longer than one decoding chunk, NaN-free except for two elements deep inside it: the
- * chunks without a NaN are hashed as they are decoded, the others through the canonical copy,
- * and the line is the hash of the whole canonical listing, computed here from the bits. */
+/* A tensor of three and a half decoding chunks (CLI_DECODE_CHUNK_ELEMS), NaN-free except for one
+ * element in its third chunk and its last: the first two chunks are hashed as they are decoded,
+ * the others through the canonical copy, and the line is the hash of the whole canonical
+ * listing, computed here from the bits. */
 Test(dequant, sha256_is_the_same_across_chunks_with_and_without_nan)
 {
-    enum { N = 400000 };
+    enum { CHUNK = CLI_DECODE_CHUNK_ELEMS, N = 3 * CHUNK + CHUNK / 2 };
     static uint32_t bits[N];
     static uint8_t want_bytes[4 * N];
     for (uint32_t i = 0; i < N; i++) {
         bits[i] = 0x3f800000u + (i & 0xffffu); /* 1.0 and up: finite, no NaN */
     }
-    bits[300001] = 0x7fc00123u; /* a quiet NaN with a payload */
-    bits[N - 1] = 0xff800001u;  /* a negative signalling NaN, in the last chunk */
+    bits[2 * CHUNK + 1] = 0x7fc00123u; /* a quiet NaN with a payload */
+    bits[N - 1] = 0xff800001u;         /* a negative signalling NaN, in the last chunk */
     for (uint32_t i = 0; i < N; i++) {
-        const uint32_t c = (bits[i] & 0x7fffffffu) > 0x7f800000u ? 0x7fc00000u : bits[i];
-        for (int k = 0; k < 4; k++) {
-            want_bytes[4 * i + (uint32_t)k] = (uint8_t)(c >> (8 * k));
-        }
+        put_canonical_le(want_bytes + 4 * i, bits[i]);
     }
     char hex[65], want[200];
     gsw_sha256_hex(want_bytes, sizeof want_bytes, hex);
@@ -346,15 +348,75 @@ Test(dequant, sha256_is_the_same_across_chunks_with_and_without_nan)
     gsw_tensor_set_data(gsw_add_tensor(&m, "long", 1, &ne, GS_TYPE_F32), bits, sizeof bits);
     char *path = model_to_file(&m, dir, "long_nan.gguf");
     cr_assert_not_null(path);
-    const char *jobs[] = {"1", "2"};
-    for (size_t j = 0; j < 2; j++) {
-        run_result r;
-        cr_assert(run_cli(&r, "dequant", "--sha256", "--jobs", jobs[j], path, NULL));
-        cr_expect_eq(r.status, 0, "--jobs %s: %s", jobs[j], r.err);
-        cr_expect_str_eq(r.out, want, "--jobs %s", jobs[j]);
-        run_result_free(&r);
-    }
+    run_result r;
+    cr_assert(run_cli(&r, "dequant", "--sha256", path, NULL));
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_eq(r.out, want);
+    run_result_free(&r);
     free(path);
+}
+
+/* A caller's type with 3 elements a block (any size up to GS_TYPE_DEF_MAX_BLOCK_ELEMS is allowed,
+ * not only powers of two): decoding in chunks ends every chunk on a block boundary, so a tensor
+ * longer than one chunk decodes whole, as the library decodes it in one call. The type is I8's
+ * bytes relabelled, its decoder written here. */
+static gs_status three_decode(void *ctx, int32_t type, const void *src, size_t src_bytes,
+                              float *dst, size_t n_elems)
+{
+    (void)ctx, (void)type;
+    cr_assert_eq(src_bytes, n_elems);
+    cr_assert_eq(n_elems % 3, 0);
+    for (size_t i = 0; i < n_elems; i++) {
+        dst[i] = (float)((const int8_t *)src)[i];
+    }
+    return GS_OK;
+}
+
+typedef struct chunks_seen {
+    float *values;
+    size_t n, calls;
+} chunks_seen;
+
+static gs_status collect_chunk(void *ctx, const float *values, size_t n)
+{
+    chunks_seen *c = ctx;
+    cr_assert_eq(n % 3, 0, "a chunk of %zu elements", n);
+    memcpy(c->values + c->n, values, n * sizeof *values);
+    c->n += n;
+    c->calls++;
+    return GS_OK;
+}
+
+Test(dequant, chunks_end_on_the_blocks_of_a_three_element_type)
+{
+    enum { N = 3 * (CLI_DECODE_CHUNK_ELEMS / 3) + 3 * 7 }; /* more than a chunk, whole blocks */
+    gsw_model m;
+    gsw_model_init(&m, 3);
+    const uint64_t ne = N;
+    gsw_tensor *t = gsw_add_tensor(&m, "w", 1, &ne, GS_TYPE_I8);
+    cr_assert(gsw_tensor_fill(t, 5, N));
+    t->type = 201;
+    gsw_bytes b;
+    gsw_bytes_init(&b);
+    char why[128];
+    cr_assert_eq(gsw_write(&m, GSW_LAX, &b, NULL, why, sizeof why), 0, "%s", why);
+    gsw_model_free(&m);
+    gs_decoder dec = {{201, "three", 3, 3, false}, three_decode, NULL, "test"};
+    gs_options o;
+    gs_options_init(&o);
+    o.decoders = &dec;
+    o.n_decoders = 1;
+    gs_file *f;
+    cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_OK);
+    static float whole[N], chunked[N];
+    cr_assert_eq(gs_tensor_dequantize(f, 0, whole, N), GS_OK);
+    chunks_seen c = {chunked, 0, 0};
+    cr_assert_eq(cli_decode_chunks(f, 0, collect_chunk, &c), GS_OK);
+    cr_assert_eq(c.n, N);
+    cr_assert_eq(c.calls, 2);
+    cr_assert_eq(memcmp(whole, chunked, sizeof whole), 0);
+    gs_close(f);
+    gsw_bytes_free(&b);
 }
 
 /* libcrypto is opened at the first digest (cli/common/sha256.c): without it, --sha256 and --json
