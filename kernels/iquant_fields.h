@@ -51,10 +51,12 @@ static inline unsigned gsi_iq2_xs_entry(const uint8_t *b, int ib, int l)
     return gsi_load_u16le(b + GSI_IQ2_XS_QS + 2 * (4 * ib + l));
 }
 
-/* IQ2_S: the 10-bit grid index of group l, qs[4ib + l] under 2 bits of qh[ib]. */
-static inline unsigned gsi_iq2_s_index(const uint8_t *b, int ib, int l)
+/* IQ2_S: the 10-bit grid index of group l, qs[4ib + l] under 2 bits of qh = qh[ib] (read once
+ * a sub-block by the caller, as IQ1_S's h is: a store of the output between two groups would
+ * otherwise make the compiler read it again). */
+static inline unsigned gsi_iq2_s_index(const uint8_t *b, int ib, unsigned qh, int l)
 {
-    return b[GSI_IQ2_S_QS + 4 * ib + l] | ((b[GSI_IQ2_S_QH + ib] >> (2 * l)) & 3u) << 8;
+    return b[GSI_IQ2_S_QS + 4 * ib + l] | ((qh >> (2 * l)) & 3u) << 8;
 }
 
 /* IQ3_XXS: sub-block ib's u32 of four ksigns indices and a 4-bit scale, and that scale,

@@ -62,6 +62,8 @@ static inline uint64_t gsi_load_le(const uint8_t *p, unsigned n)
 GSI_LE_LOAD_FIXED(16)
 GSI_LE_LOAD_FIXED(32)
 GSI_LE_LOAD_FIXED(64)
+#undef GSI_LE_LOAD_FIXED
+#undef GSI_LE_FROM_COPY
 
 /* A byte read as int8 without an implementation-defined conversion. */
 static inline int gsi_s8(uint8_t b)

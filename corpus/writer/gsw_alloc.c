@@ -20,12 +20,22 @@ void *gsw_xrealloc(void *p, size_t n, const char *who)
     return q;
 }
 
+void *gsw_xcalloc(size_t n, size_t size, const char *who)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (p == NULL) {
+        fprintf(stderr, "%s: out of memory (%zu x %zu bytes)\n", who, n, size);
+        abort();
+    }
+    return p;
+}
+
 void *gsw_grow(void *items, size_t *cap, size_t need, size_t size, size_t first, const char *who)
 {
     if (need <= *cap) {
         return items;
     }
-    size_t n = *cap ? *cap : first;
+    size_t n = *cap ? *cap : first ? first : 1; /* 0 would never double */
     while (n < need) {
         if (n > SIZE_MAX / 2) {
             out_of_memory(who, SIZE_MAX);

@@ -9,6 +9,9 @@
 /* realloc(p, n), never NULL (n = 0 allocates one byte). */
 void *gsw_xrealloc(void *p, size_t n, const char *who);
 
+/* calloc(n, size), never NULL (0 elements or bytes allocate one). */
+void *gsw_xcalloc(size_t n, size_t size, const char *who);
+
 /* The array items of *cap elements of `size` bytes with room for at least `need` of them:
  * items itself when it has it, else moved into a capacity doubled from `first` (*cap updated). */
 void *gsw_grow(void *items, size_t *cap, size_t need, size_t size, size_t first, const char *who);

@@ -7,16 +7,6 @@
 #include "gsw_alloc.h"
 #include "gsw_bytes.h"
 
-static void *xcalloc(size_t n, size_t size)
-{
-    void *p = calloc(n ? n : 1, size ? size : 1);
-    if (p == NULL) {
-        fprintf(stderr, "gsw_model: out of memory (%zu x %zu bytes)\n", n, size);
-        abort();
-    }
-    return p;
-}
-
 /* An array of n items of `size` bytes (cap of them allocated) with room for one more, that
  * one zeroed: the array, moved when it had to grow (doubling, from 16). */
 static void *grow_zeroed(void *items, size_t n, size_t *cap, size_t size)
@@ -175,7 +165,7 @@ void gsw_set_string_array(gsw_value *v, uint64_t count)
     v->type = GS_VALUE_ARRAY;
     v->elem_type = GS_VALUE_STRING;
     v->count = count;
-    v->strs = xcalloc(array_bytes(count, 1), sizeof *v->strs);
+    v->strs = gsw_xcalloc(array_bytes(count, 1), sizeof *v->strs, "gsw_model");
 }
 
 void gsw_array_string(gsw_value *v, uint64_t i, const void *s, size_t n)
@@ -195,7 +185,7 @@ gsw_value *gsw_set_nested_array(gsw_value *v, uint64_t count)
     v->type = GS_VALUE_ARRAY;
     v->elem_type = GS_VALUE_ARRAY;
     v->count = count;
-    v->items = xcalloc(array_bytes(count, 1), sizeof *v->items);
+    v->items = gsw_xcalloc(array_bytes(count, 1), sizeof *v->items, "gsw_model");
     for (uint64_t i = 0; i < count; i++) {
         gsw_set_array(&v->items[i], GS_VALUE_U8, 0, NULL);
     }

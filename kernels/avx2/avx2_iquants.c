@@ -107,8 +107,9 @@ static inline void iq2_s_block(const uint8_t *b, float *y)
     for (int ib = 0; ib < 8; ib++) {
         const __m256 db_lo = iq2_scale(d, b[GSI_IQ2_S_SCALES + ib] & 15u);
         const __m256 db_hi = iq2_scale(d, (uint32_t)b[GSI_IQ2_S_SCALES + ib] >> 4);
+        const unsigned qh = b[GSI_IQ2_S_QH + ib];
         for (int l = 0; l < 4; l++) {
-            store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2s_grid, gsi_iq2_s_index(b, ib, l)),
+            store_group(y + 32 * ib + 8 * l, entry64(gsi_iq2s_grid, gsi_iq2_s_index(b, ib, qh, l)),
                         l < 2 ? db_lo : db_hi, signs_of(signs[4 * ib + l]));
         }
     }

@@ -64,11 +64,12 @@ static void iq2_s_block(const uint8_t *b, float *y)
     const float d = gsi_load_f16(b + GSI_IQ2_S_D);
     const uint8_t *signs = b + GSI_IQ2_S_SIGNS;
     for (int ib = 0; ib < 8; ib++) {
+        const unsigned qh = b[GSI_IQ2_S_QH + ib];
         for (int l = 0; l < 4; l += 2) {
             const int g0 = 4 * ib + l;
             const float db = gsi_iq2_group_scale(d, b[GSI_IQ2_S_SCALES + ib], l);
-            const uint8x16_t g = gsn_grid_pair(gsi_iq2s_grid[gsi_iq2_s_index(b, ib, l)],
-                                               gsi_iq2s_grid[gsi_iq2_s_index(b, ib, l + 1)]);
+            const uint8x16_t g = gsn_grid_pair(gsi_iq2s_grid[gsi_iq2_s_index(b, ib, qh, l)],
+                                               gsi_iq2s_grid[gsi_iq2_s_index(b, ib, qh, l + 1)]);
             store_signed_grid(y + 8 * g0, g, gsn_bit_mask16(signs[g0], signs[g0 + 1]),
                               vdupq_n_f32(db));
         }

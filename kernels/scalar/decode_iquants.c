@@ -56,9 +56,10 @@ static void iq2_s_block(const uint8_t *b, float *y)
     const float d = gsi_load_f16(b + GSI_IQ2_S_D);
     const uint8_t *signs = b + GSI_IQ2_S_SIGNS;
     for (int ib = 0; ib < 8; ib++) {
+        const unsigned qh = b[GSI_IQ2_S_QH + ib];
         for (int l = 0; l < 4; l++) {
             const float db = gsi_iq2_group_scale(d, b[GSI_IQ2_S_SCALES + ib], l);
-            grid8(y + 32 * ib + 8 * l, db, gsi_iq2s_grid[gsi_iq2_s_index(b, ib, l)],
+            grid8(y + 32 * ib + 8 * l, db, gsi_iq2s_grid[gsi_iq2_s_index(b, ib, qh, l)],
                   signs[4 * ib + l]);
         }
     }
