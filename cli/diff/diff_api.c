@@ -522,7 +522,7 @@ gs_status gs_diff_rollup_at(const gs_diff *d, gs_diff_grouping grouping, size_t 
     stats_of(&g->s, &v.stats);
     if (d->r.three_way) {
         stats_of(&g->base, &v.baseline);
-        v.nmse_ratio = diff_nmse_ratio(v.baseline.nmse, v.stats.nmse);
+        v.nmse_ratio = diff_group_nmse_ratio(g);
     }
     return cli_copy_out(out, &v, sizeof v, sizeof v);
 }

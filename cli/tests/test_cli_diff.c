@@ -803,7 +803,7 @@ Test(diff, worst_blocks_of_the_whole_comparison)
     }
     /* the five worst, worst first; a tie goes to the first in list order (tensor, then block) */
     ranked_block worst[5];
-    bool taken[256] = {false};
+    bool taken[sizeof all / sizeof all[0]] = {false};
     for (int i = 0; i < 5; i++) {
         size_t w = SIZE_MAX;
         for (size_t j = 0; j < k; j++) {

@@ -605,9 +605,6 @@ Test(kv, empty_arrays_of_every_type)
 Test(kv, every_value_type_reads_back)
 {
     gsw_bytes b;
-    double f64_value = 1e300;
-    uint64_t f64_bits;
-    memcpy(&f64_bits, &f64_value, 8);
     /* KVs 0 to 11: key, type and wire bits (the string's bytes) */
     const struct {
         const char *key;
@@ -618,10 +615,10 @@ Test(kv, every_value_type_reads_back)
         {"u8", GS_VALUE_U8, 250, NULL},          {"i8", GS_VALUE_I8, 0x80, NULL},
         {"u16", GS_VALUE_U16, 65535, NULL},      {"i16", GS_VALUE_I16, 0x8000, NULL},
         {"u32", GS_VALUE_U32, 0xDEADBEEF, NULL}, {"i32", GS_VALUE_I32, 0xFFFFFFFF, NULL},
-        {"f32", GS_VALUE_F32, 0xBFC00000, NULL}, /* -1.5f */
+        {"f32", GS_VALUE_F32, gsw_f32_bits(-1.5f), NULL},
         {"bool", GS_VALUE_BOOL, 1, NULL},        {"str", GS_VALUE_STRING, 0, "h\xc3\xa9llo"},
         {"u64", GS_VALUE_U64, UINT64_MAX, NULL}, {"i64", GS_VALUE_I64, 0x8000000000000000ull, NULL},
-        {"f64", GS_VALUE_F64, f64_bits, NULL},
+        {"f64", GS_VALUE_F64, gsw_f64_bits(1e300), NULL},
     };
     tu_raw_start(&b, 0, 14);
     for (size_t i = 0; i < sizeof scalars / sizeof scalars[0]; i++) {
