@@ -401,11 +401,10 @@ Test(dequant, chunks_end_on_the_blocks_of_a_three_element_type)
     char why[128];
     cr_assert_eq(gsw_write(&m, GSW_LAX, &b, NULL, why, sizeof why), 0, "%s", why);
     gsw_model_free(&m);
-    gs_decoder dec = {{201, "three", 3, 3, false}, three_decode, NULL, "test"};
+    const gs_decoder dec = {{201, "three", 3, 3, false}, three_decode, NULL, "test"};
     gs_options o;
-    gs_options_init(&o);
-    o.decoders = &dec;
-    o.n_decoders = 1;
+    cli_reader_options(&o, GS_PROFILE_STRICT);
+    cli_reader_types(&o, NULL, 0, &dec, 1); /* as the commands open files */
     gs_file *f;
     cr_assert_eq(gs_open_memory(b.data, b.len, &o, &f, NULL), GS_OK);
     static float whole[N], chunked[N];

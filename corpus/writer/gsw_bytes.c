@@ -39,6 +39,20 @@ void gsw_put_u16(gsw_bytes *b, uint16_t v) { put_le(b, v, 2); }
 void gsw_put_u32(gsw_bytes *b, uint32_t v) { put_le(b, v, 4); }
 void gsw_put_u64(gsw_bytes *b, uint64_t v) { put_le(b, v, 8); }
 
+uint32_t gsw_f32_bits(float v)
+{
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
+uint64_t gsw_f64_bits(double v)
+{
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    return bits;
+}
+
 void gsw_put_f32(gsw_bytes *b, float v) { put_le(b, gsw_f32_bits(v), 4); }
 void gsw_put_f64(gsw_bytes *b, double v) { put_le(b, gsw_f64_bits(v), 8); }
 

@@ -6,7 +6,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 typedef struct gsw_bytes {
     uint8_t *data;
@@ -22,20 +21,9 @@ void gsw_put_u8(gsw_bytes *b, uint8_t v);
 void gsw_put_u16(gsw_bytes *b, uint16_t v);
 void gsw_put_u32(gsw_bytes *b, uint32_t v);
 void gsw_put_u64(gsw_bytes *b, uint64_t v);
-/* The IEEE bits of a float or double, every payload kept (inline: programs that compile a part
- * of the writer alone, as the oracle does gsw_model.c, need no other file for them). */
-static inline uint32_t gsw_f32_bits(float v)
-{
-    uint32_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    return bits;
-}
-static inline uint64_t gsw_f64_bits(double v)
-{
-    uint64_t bits;
-    memcpy(&bits, &v, sizeof bits);
-    return bits;
-}
+/* The IEEE bits of a float or double, every payload kept. */
+uint32_t gsw_f32_bits(float v);
+uint64_t gsw_f64_bits(double v);
 void gsw_put_f32(gsw_bytes *b, float v);
 void gsw_put_f64(gsw_bytes *b, double v);
 /* A gguf string: u64 length then the bytes. */
