@@ -94,18 +94,27 @@ def build_c_library():
     return found
 
 
-def header_dir():
-    """The directory of the headers the package ships: the checkout's, else the installed."""
-    d = os.path.join(TOP, "include")
-    if all(os.path.isfile(os.path.join(d, h)) for h in HEADERS):
-        return d
+def pkgconfig_includedir():
+    """pkg-config's includedir for an installed ggufsafe, or None."""
+    if not shutil.which("pkg-config"):
+        return None
     out = subprocess.run(["pkg-config", "--variable=includedir", "ggufsafe"],
                          capture_output=True, text=True, check=False)
     d = out.stdout.strip()
-    if out.returncode == 0 and d and all(os.path.isfile(os.path.join(d, h)) for h in HEADERS):
-        return d
+    return d if out.returncode == 0 and d else None
+
+
+def header_dir():
+    """The directory of the headers the package ships: those of the library it loads. Bundled,
+    the checkout's, which the library is built from; over an installed library, that library's
+    (pkg-config's includedir), else the checkout's."""
+    checkout = os.path.join(TOP, "include")
+    dirs = [checkout] if want_bundle() else [pkgconfig_includedir(), checkout]
+    for d in dirs:
+        if d and all(os.path.isfile(os.path.join(d, h)) for h in HEADERS):
+            return d
     sys.exit(f"ggufsafe: the library's headers ({', '.join(HEADERS)}) are neither in "
-             "../include nor in pkg-config's includedir for ggufsafe")
+             "pkg-config's includedir for ggufsafe nor in ../include")
 
 
 class BuildPy(build_py):
