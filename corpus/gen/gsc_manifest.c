@@ -1,6 +1,7 @@
 #include "gsc_manifest.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,14 +11,25 @@
 
 #define WHO "gsc_manifest"
 
-/* Each entry's and each run's strings are one allocation (gsw_xstrdup_all), freed through its
- * `file`. */
+/* Each entry's and each run's strings are one allocation (gsw_xstrdup_all), owned by its first
+ * member, file. */
+_Static_assert(offsetof(gsc_entry, file) == 0, "an entry's strings hang from its first member");
+_Static_assert(offsetof(gsc_run, file) == 0, "a run's strings hang from its first member");
+
+/* Frees the n records of `size` bytes at records, each with the strings its first member owns. */
+static void free_records(void *records, size_t n, size_t size)
+{
+    for (size_t i = 0; i < n; i++) {
+        char *strings;
+        memcpy(&strings, (const char *)records + i * size, sizeof strings);
+        free(strings);
+    }
+    free(records);
+}
+
 void gsc_manifest_free(gsc_manifest *m)
 {
-    for (size_t i = 0; i < m->n; i++) {
-        free(m->entries[i].file);
-    }
-    free(m->entries);
+    free_records(m->entries, m->n, sizeof *m->entries);
     *m = (gsc_manifest){NULL, 0, 0};
 }
 
@@ -109,10 +121,11 @@ static int parse_verdict(const char *status, const char *offset, gsc_verdict *v)
 
 /* Reads a tab-separated file of n_fields columns after its header line: row(ctx, fields) for
  * each line, which returns 0 or -1 with the reason in why; the reason gets the path and line
- * number in front. 0, or -1 with the reason in why (the caller frees the rows read). */
+ * number in front. 0, or -1 with the reason in why after discard(ctx) has dropped the rows
+ * read. */
 static int read_tsv(const char *path, const char *header, int n_fields,
-                    int (*row)(void *ctx, char **fields, char *why, size_t why_cap), void *ctx,
-                    char *why, size_t why_cap)
+                    int (*row)(void *ctx, char **fields, char *why, size_t why_cap),
+                    void (*discard)(void *ctx), void *ctx, char *why, size_t why_cap)
 {
     FILE *f = fopen(path, "r");
     if (f == NULL) {
@@ -151,6 +164,9 @@ static int read_tsv(const char *path, const char *header, int n_fields,
         rc = -1;
     }
     fclose(f);
+    if (rc != 0) {
+        discard(ctx);
+    }
     return rc;
 }
 
@@ -185,22 +201,18 @@ static int manifest_row(void *ctx, char **fl, char *why, size_t why_cap)
     return 0;
 }
 
+static void manifest_discard(void *ctx) { gsc_manifest_free(ctx); }
+
 int gsc_manifest_read(const char *path, gsc_manifest *m, char *why, size_t why_cap)
 {
     *m = (gsc_manifest){NULL, 0, 0};
-    const int rc = read_tsv(path, GSC_MANIFEST_HEADER, 8, manifest_row, m, why, why_cap);
-    if (rc != 0) {
-        gsc_manifest_free(m);
-    }
-    return rc;
+    return read_tsv(path, GSC_MANIFEST_HEADER, 8, manifest_row, manifest_discard, m, why,
+                    why_cap);
 }
 
 void gsc_runs_free(gsc_runs *r)
 {
-    for (size_t i = 0; i < r->n; i++) {
-        free(r->runs[i].file);
-    }
-    free(r->runs);
+    free_records(r->runs, r->n, sizeof *r->runs);
     *r = (gsc_runs){NULL, 0, 0};
 }
 
@@ -243,14 +255,12 @@ static int run_row(void *ctx, char **fl, char *why, size_t why_cap)
     return 0;
 }
 
+static void runs_discard(void *ctx) { gsc_runs_free(ctx); }
+
 int gsc_runs_read(const char *path, gsc_runs *r, char *why, size_t why_cap)
 {
     *r = (gsc_runs){NULL, 0, 0};
-    const int rc = read_tsv(path, GSC_RUNS_HEADER, 8, run_row, r, why, why_cap);
-    if (rc != 0) {
-        gsc_runs_free(r);
-    }
-    return rc;
+    return read_tsv(path, GSC_RUNS_HEADER, 8, run_row, runs_discard, r, why, why_cap);
 }
 
 const gsc_run *gsc_runs_find(const gsc_runs *r, const char *file, const char *options)
