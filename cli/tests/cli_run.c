@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -29,34 +31,63 @@ static char *slurp(FILE *f, size_t *len)
     return buf;
 }
 
-/* Everything the pseudo-terminal's master gives until the child has closed its side. */
-static char *drain(int fd, size_t *len)
+/* Appends what fd has now to buf; false when out of memory. */
+static bool take(int fd, char **buf, size_t *n, size_t *cap)
 {
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    while (buf != NULL) {
-        if (n + 1 >= cap) {
-            char *grown = realloc(buf, cap * 2);
+    for (;;) {
+        if (*n + 4096 + 1 > *cap) {
+            char *grown = realloc(*buf, *cap * 2);
             if (grown == NULL) {
-                free(buf);
-                return NULL;
+                return false;
             }
-            buf = grown;
-            cap *= 2;
+            *buf = grown;
+            *cap *= 2;
         }
-        ssize_t got = read(fd, buf + n, cap - n - 1);
+        ssize_t got = read(fd, *buf + *n, *cap - *n - 1);
         if (got < 0 && errno == EINTR) {
             continue;
         }
         if (got <= 0) {
-            break; /* EIO once the slave side is closed */
+            return true; /* EAGAIN: nothing more for now */
         }
-        n += (size_t)got;
+        *n += (size_t)got;
     }
-    if (buf != NULL) {
-        buf[n] = '\0';
-        *len = n;
+}
+
+/* Everything the terminal received until the child exited, and its wait status. The parent
+ * holds the slave side open, so the master never reports EIO while the child's last writes are
+ * still on their way through the kernel (reading until EIO lost a tail now and then under
+ * load); once the child is gone, what remains is read without blocking. */
+static char *drain(int master, pid_t pid, int *ws, struct rusage *ru, size_t *len)
+{
+    size_t cap = 8192, n = 0;
+    char *buf = malloc(cap);
+    int fl = fcntl(master, F_GETFL);
+    bool ok = buf != NULL && fl >= 0 && fcntl(master, F_SETFL, fl | O_NONBLOCK) == 0;
+    bool exited = false;
+    while (ok) {
+        struct pollfd p = {master, POLLIN, 0};
+        (void)poll(&p, 1, exited ? 0 : 20);
+        ok = take(master, &buf, &n, &cap);
+        if (exited) {
+            break; /* the read after the exit took the rest */
+        }
+        pid_t w = wait4(pid, ws, WNOHANG, ru);
+        if (w == pid) {
+            exited = true;
+        } else if (w < 0 && errno != EINTR) {
+            ok = false;
+        }
     }
+    if (!exited) {
+        (void)wait4(pid, ws, 0, ru);
+    }
+    if (!ok) {
+        free(buf);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
     return buf;
 }
 
@@ -92,12 +123,13 @@ static bool run(const char *const argv[], run_result *r, bool tty)
     memset(r, 0, sizeof *r);
     FILE *out = tmpfile();
     FILE *err = tty ? NULL : tmpfile();
-    int master = -1;
+    int master = -1, slave_fd = -1;
     const char *slave = NULL;
     if (tty) {
         master = posix_openpt(O_RDWR | O_NOCTTY);
         if (master < 0 || grantpt(master) != 0 || unlockpt(master) != 0 ||
-            (slave = ptsname(master)) == NULL) {
+            (slave = ptsname(master)) == NULL ||
+            (slave_fd = open(slave, O_RDWR | O_NOCTTY)) < 0) {
             if (master >= 0) {
                 close(master);
             }
@@ -111,6 +143,10 @@ static bool run(const char *const argv[], run_result *r, bool tty)
     fflush(stderr);
     pid_t pid = fork();
     if (pid < 0) {
+        if (tty) {
+            close(slave_fd);
+            close(master);
+        }
         return false;
     }
     if (pid == 0) {
@@ -127,6 +163,7 @@ static bool run(const char *const argv[], run_result *r, bool tty)
             }
             dup2(fd, 2);
             close(fd);
+            close(slave_fd);
             close(master);
         } else {
             dup2(fileno(err), 2);
@@ -134,13 +171,14 @@ static bool run(const char *const argv[], run_result *r, bool tty)
         apply_limits();
         exec_program(argv);
     }
-    if (tty) {
-        r->err = drain(master, &r->err_len);
-        close(master);
-    }
-    int ws;
+    int ws = 0;
     struct rusage ru;
-    if (wait4(pid, &ws, 0, &ru) != pid) {
+    memset(&ru, 0, sizeof ru);
+    if (tty) {
+        r->err = drain(master, pid, &ws, &ru, &r->err_len);
+        close(slave_fd);
+        close(master);
+    } else if (wait4(pid, &ws, 0, &ru) != pid) {
         return false;
     }
     r->status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);

@@ -379,8 +379,9 @@ Test(output, quiet_drops_the_progress_bar_on_a_terminal)
         cr_expect(contains(r.err, cases[i].bar), "%s: no bar in '%s'", cases[i].args[0], r.err);
         cr_expect(contains(r.err, "] 100%"), "%s: %s", cases[i].args[0], r.err);
         /* erased when done */
-        cr_expect(r.err_len >= 4 && strcmp(r.err + r.err_len - 4, "\r\033[K") == 0, "%s",
-                  cases[i].args[0]);
+        cr_expect(r.err_len >= 4 && strcmp(r.err + r.err_len - 4, "\r\033[K") == 0,
+                  "%s: the terminal's last bytes are not the erase (%zu bytes: '%s')",
+                  cases[i].args[0], r.err_len, r.err);
         char *loud = r.out;
         r.out = NULL;
         run_result_free(&r);
