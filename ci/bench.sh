@@ -264,15 +264,20 @@ row "ggufsafe hash --jobs 2" "$(wall "$t_hash")" "$(cpu "$t_hash")" "$(wall "$t_
 row "openssl dgst -sha256" "$(wall "$t_openssl")" "$(cpu "$t_openssl")" "$(calc "$bytes / $sha_rate")" "SHA-256 of the same bytes at openssl speed's rate ($(calc "$sha_rate / 1e9") GB/s, one thread)"
 
 section "dequant, $(( bytes >> 20 )) MiB F16 to $(( f32_bytes >> 20 )) MiB f32 (best of $runs_big)"
-t_deq=$(time_cmd "$runs_big" 0 "$cli" dequant "$big")
-t_deq_sha=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 "$big")
-row "ggufsafe dequant (statistics)" "$(wall "$t_deq")" "$(cpu "$t_deq")" "$t_memcpy" "memcpy of the f32 output's size (gs_bench_memcpy)"
-row "ggufsafe dequant --sha256" "$(wall "$t_deq_sha")" "$(cpu "$t_deq_sha")" "$sha_limit" "SHA-256 of the f32 output at openssl speed's rate, one thread" 1.2 "(near the limit)"
+# The rows against one thread's baselines run one thread (dequant and diff use every core
+# unless told; a tree from before --jobs has one thread anyway).
+one_job=() one_diff_job=()
+has_option dequant --jobs && one_job=(--jobs 1)
+has_option diff --jobs && one_diff_job=(--jobs 1)
+t_deq=$(time_cmd "$runs_big" 0 "$cli" dequant "${one_job[@]}" "$big")
+t_deq_sha=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 "${one_job[@]}" "$big")
+row "ggufsafe dequant --jobs 1 (statistics)" "$(wall "$t_deq")" "$(cpu "$t_deq")" "$t_memcpy" "memcpy of the f32 output's size (gs_bench_memcpy)"
+row "ggufsafe dequant --sha256 --jobs 1" "$(wall "$t_deq_sha")" "$(cpu "$t_deq_sha")" "$sha_limit" "SHA-256 of the f32 output at openssl speed's rate, one thread" 1.2 "(near the limit)"
 # what no reading design goes below: the limit plus reading the input once, 32 KiB a read as the
 # library reads it (dequant reads its data, it maps nothing: a file cut short is an error, not
 # a SIGBUS; mapping it measured no faster, the page faults cost what the copy does)
 t_read=$(time_cmd "$runs_big" 0 dd if="$big" of=/dev/null bs=32k status=none)
-row "ggufsafe dequant --sha256" "$(wall "$t_deq_sha")" "$(cpu "$t_deq_sha")" "$(calc "$sha_limit + $(wall "$t_read")")" "the SHA-256 limit + reading the input once (dd bs=32k: $(show "$(wall "$t_read")"))"
+row "ggufsafe dequant --sha256 --jobs 1" "$(wall "$t_deq_sha")" "$(cpu "$t_deq_sha")" "$(calc "$sha_limit + $(wall "$t_read")")" "the SHA-256 limit + reading the input once (dd bs=32k: $(show "$(wall "$t_read")"))"
 if has_option dequant --jobs; then
     t_deq_j1=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 --jobs 1 "$big")
     t_deq_j2=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 --jobs 2 "$big")
@@ -290,10 +295,10 @@ fi
 
 note "diff of two $big_mib MiB files"
 warm "$big_b" "$big_b"
-t_deq_b=$(time_cmd "$runs_big" 0 "$cli" dequant "$big_b")
-t_diff=$(time_cmd "$runs_big" 0 "$cli" diff --quiet "$big" "$big_b")
+t_deq_b=$(time_cmd "$runs_big" 0 "$cli" dequant "${one_job[@]}" "$big_b")
+t_diff=$(time_cmd "$runs_big" 0 "$cli" diff --quiet "${one_diff_job[@]}" "$big" "$big_b")
 section "diff of two $(( bytes >> 20 )) MiB F16 files (best of $runs_big)"
-row "ggufsafe diff A B" "$(wall "$t_diff")" "$(cpu "$t_diff")" "$(calc "$(wall "$t_deq") + $(wall "$t_deq_b")")" "dequant A + dequant B (decoding both)" 1.5
+row "ggufsafe diff --jobs 1 A B" "$(wall "$t_diff")" "$(cpu "$t_diff")" "$(calc "$(wall "$t_deq") + $(wall "$t_deq_b")")" "dequant A + dequant B (decoding both)" 1.5
 if has_option diff --jobs; then
     t_diff2=$(time_cmd "$runs_big" 0 "$cli" diff --quiet --jobs 2 "$big" "$big_b")
     row "ggufsafe diff --jobs 2 A B" "$(wall "$t_diff2")" "$(cpu "$t_diff2")" "$(calc "$(wall "$t_deq") + $(wall "$t_deq_b")")" "dequant A + dequant B (one thread each)"

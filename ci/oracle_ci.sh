@@ -71,8 +71,9 @@ bench_script() {
     for row in "ggufsafe --version" "ggufsafe info, tiny file" "ggufsafe info, vocabulary" \
                "ggufsafe info, 160,000 keys" "gs_open_file, vocab_merges.gguf" \
                "to_float q4_K to f32" "to_float, all types" "ggufsafe hash --jobs 2" \
-               "openssl dgst -sha256" "ggufsafe dequant (statistics)" "ggufsafe dequant --sha256" \
-               "ggufsafe dequant --sha256 --jobs 2" "ggufsafe diff A B" "ggufsafe certify" \
+               "openssl dgst -sha256" "ggufsafe dequant --jobs 1 (statistics)" \
+               "ggufsafe dequant --sha256 --jobs 1" "ggufsafe dequant --sha256 --jobs 2" \
+               "ggufsafe diff --jobs 1 A B" "ggufsafe certify" \
                "info, keys" "certify, keys" "info, tensors" "certify, tensors" \
                "certify --deep --jobs 1, MiB of F16" "info, MiB of F16"; do
         if ! grep -qF "| $row" "$table"; then

@@ -63,7 +63,7 @@ static const cli_opt options[] = {
     CLI_OPT_JSON(dequant_args, json,
                  "statistics and hashes as JSON (" CLI_SCHEMA("dequant") ")"),
     CLI_OPT_JOBS(dequant_args, jobs,
-                 "decode N tensors at a time (1..256, default 1); the same output for any N "
+                 "decode N tensors at a time (1..256, default: all cores); the same output for any N "
                  "(--out - writes in order from one thread)"),
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
@@ -74,7 +74,7 @@ static const cli_opt options[] = {
 static void init(void *p)
 {
     dequant_args *a = p;
-    a->jobs = 1;
+    a->jobs = work_pool_cpus();
 }
 
 /* NaN and Inf counts, and the count, min, max and sum (in order) of the finite values. */

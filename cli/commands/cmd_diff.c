@@ -22,6 +22,7 @@
 #include "progress.h"
 #include "text_escape.h"
 #include "text_out.h"
+#include "work_pool.h"
 
 typedef struct diff_args {
     cli_args base;
@@ -75,7 +76,7 @@ static const cli_opt options[] = {
     {.name = "worst", .arg = "N", CLI_COUNT(diff_args, worst, 1, GS_DIFF_MAX_WORST),
      .help = "list the N worst blocks of the whole comparison (1..1000) with their values"},
     CLI_OPT_JOBS(diff_args, jobs,
-                 "compare N tensors at a time (1..256, default 1); same output for any N"),
+                 "compare N tensors at a time (1..256, default: all cores); same output for any N"),
     CLI_OPT_PROFILE(diff_args, profile, "strict (default) or lenient, for both files"),
     CLI_OPT_PART_ONLY(diff_args, part_only, "that part alone instead of the set"),
     {.name = "metadata-only", CLI_FLAG(diff_args, metadata_only),
@@ -94,7 +95,7 @@ static const cli_opt options[] = {
 static void init(void *p)
 {
     diff_args *a = p;
-    a->jobs = 1;
+    a->jobs = work_pool_cpus();
 }
 
 /* Prints why the comparison failed and returns the exit code (the environment 2, the file's
