@@ -7,7 +7,8 @@ no libggufsafe is found (GGUFSAFE_LIBRARY_DIR, pkg-config ggufsafe, the dynamic 
 The version is the C project's: project(... VERSION) in ../CMakeLists.txt, else the installed
 ggufsafe.pc's. Either way the package ships the library's public headers (ggufsafe/_include/,
 from ../include, else pkg-config's includedir for ggufsafe): its cffi declarations are read from
-them (ggufsafe/_cdefs.py).
+them (ggufsafe/_cdefs.py), once, here: the package ships them parsed
+(ggufsafe/_ffi_built.py).
 """
 import os
 import re
@@ -22,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.dirname(HERE)
 SONAMES = ("libggufsafe.so.0", "libggufsafe_certify.so.0")
 sys.path.insert(0, os.path.join(HERE, "ggufsafe"))
-from _cdefs import HEADERS  # noqa: E402  (the module imports nothing of the package)
+from _cdefs import HEADERS, parse_ffi  # noqa: E402  (the module imports nothing of the package)
 del sys.path[0]
 
 
@@ -126,6 +127,11 @@ class BuildPy(build_py):
         src = header_dir()
         for h in HEADERS:
             shutil.copyfile(os.path.join(src, h), os.path.join(headers, h))
+        # The declarations, parsed once here from the headers just shipped: the package imports
+        # them ready (cffi's out-of-line ABI mode) instead of parsing the headers at each import.
+        ffi = parse_ffi(headers)
+        ffi.set_source("ggufsafe._ffi_built", None)
+        ffi.emit_python_code(os.path.join(self.build_lib, "ggufsafe", "_ffi_built.py"))
         dest = os.path.join(self.build_lib, "ggufsafe", "_libs")
         # A copy left in python/build/lib by an earlier bundled build must not ship unasked.
         shutil.rmtree(dest, ignore_errors=True)

@@ -1,20 +1,22 @@
-"""The C declarations the package binds: the library's own headers, read when the package loads.
+"""The C declarations the package binds: the library's own headers, parsed when it is built.
 
 The headers (ggufsafe.h, ggufsafe_sink.h, ggufsafe_certify.h, ggufsafe_manifest.h,
 ggufsafe_diff.h) are the only copy of the declarations. setup.py ships the ones the package was
-built with in ggufsafe/_include/; a package imported from the checkout reads include/.
+built with in ggufsafe/_include/, and their declarations parsed by parse_ffi() in
+ggufsafe/_ffi_built.py; a package imported from the checkout reads include/ at import.
 header_cdef() turns a header into cffi's dialect by dropping what cffi cannot read: comments,
 the C++ guards (#ifdef __cplusplus blocks), every other preprocessor line except the integer
 constants (#define GS_NAME 123, kept in decimal) and the export marker GS_API; function-like
 macros go with the rest, so the package calls the sized entry points they stand for.
 tests/test_cdefs.py checks the result against the C compiler (every prototype, enumerator,
-constant, struct size and field offset) and header_cdef() itself on small inputs.
+constant, struct size and field offset), the shipped parse against the headers parsed again,
+and header_cdef() itself on small inputs.
 """
 from __future__ import annotations
 
 import os
 import re
-from typing import List, Optional, Tuple
+from typing import Any, List, Optional, Tuple
 
 # In the order cffi needs them (each after the headers it uses).
 HEADERS = ("ggufsafe.h", "ggufsafe_sink.h", "ggufsafe_certify.h", "ggufsafe_manifest.h",
@@ -94,6 +96,20 @@ def declarations(directory: Optional[str] = None) -> List[str]:
         with open(os.path.join(d, h), encoding="utf-8") as f:
             out.append(header_cdef(f.read()))
     return out
+
+
+def parse_ffi(directory: Optional[str] = None) -> Any:
+    """A cffi FFI holding LIBC and every header's declarations, parsed now: what setup.py does
+    once when it builds the package (it saves the result as ggufsafe/_ffi_built.py, in cffi's
+    out-of-line ABI mode, which loads without parsing anything), and what a package imported
+    from the checkout does at import."""
+    import cffi  # type: ignore[import]
+
+    ffi = cffi.FFI()
+    ffi.cdef(LIBC)
+    for text in declarations(directory):
+        ffi.cdef(text)
+    return ffi
 
 
 # libc (POSIX 2008): reports are rendered into an open_memstream buffer, so a writer runs

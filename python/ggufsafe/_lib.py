@@ -6,27 +6,34 @@ Lookup order, the first directory holding both libraries wins:
   2. GGUFSAFE_LIBRARY_DIR (one directory, or several separated by os.pathsep);
   3. the system: pkg-config's libdir for ggufsafe, then the dynamic linker's own search
      (LD_LIBRARY_PATH, ldconfig's cache) by soname.
-The declarations are the headers' own (_cdefs). cffi releases the GIL around every call into
-these libraries.
+The declarations are the headers' own (_cdefs), parsed when the package was built
+(_ffi_built). cffi releases the GIL around every call into these libraries.
 """
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
 import subprocess
 from typing import Any, List, Optional, Tuple
-
-import cffi  # type: ignore[import]
 
 from . import _cdefs
 
 SONAME_READER = "libggufsafe.so.0"
 SONAME_CERTIFY = "libggufsafe_certify.so.0"
 
-ffi = cffi.FFI()
-ffi.cdef(_cdefs.LIBC)
-for _declarations in _cdefs.declarations():
-    ffi.cdef(_declarations)
+
+def _ffi() -> Any:
+    """The declarations setup.py parsed from the shipped headers when it built the package
+    (ggufsafe/_ffi_built.py: importing it parses nothing, where parsing the headers took about
+    half of the import), else the headers parsed now (a package imported from the checkout)."""
+    try:
+        return importlib.import_module(f"{__package__}._ffi_built").ffi
+    except ImportError:
+        return _cdefs.parse_ffi()
+
+
+ffi = _ffi()
 
 
 def _bundled_dir() -> str:

@@ -3,16 +3,18 @@ them) against the installed headers, by the C compiler: every function declared 
 headers (a different prototype is a "conflicting types" error), every enumerator and constant
 asserted, every struct's size and each field's offset and size printed by C and compared with
 cffi's layout; and header_cdef(), the header-to-cdef step, on small inputs."""
+import importlib
 import os
 import re
 import shutil
 import subprocess
 
+import _cffi_backend  # type: ignore[import]
 import pytest
 
 import ggufsafe
 from ggufsafe import _cdefs
-from ggufsafe._lib import certify_lib, ffi, lib
+from ggufsafe._lib import certify_lib, certify_path, ffi, lib, reader_path
 from conftest import REPO, clean_env
 
 SOURCES = tuple(_cdefs.declarations())
@@ -156,8 +158,102 @@ def test_header_cdef_rejects_unbalanced_conditionals(header):
         _cdefs.header_cdef(header)
 
 
+# What cffi raises for a name a library does not export, or the size of an opaque type:
+# AttributeError and ValueError in its in-line mode, ffi.error in the out-of-line one.
+CFFI_ERRORS = (AttributeError, ValueError, _cffi_backend.FFI.error)
+
+
+def _exported(lib_, name):
+    """lib_.name, or None when its library does not export it."""
+    try:
+        return getattr(lib_, name)
+    except CFFI_ERRORS:
+        return None
+
+
 def test_every_declared_function_is_exported():
     declared = {n for n, _ in functions()}
     assert {"gs_open_file", "gs_certify_path", "gs_diff_compare", "gs_manifest_compare"} <= declared
-    missing = [n for n, _ in functions() if not (hasattr(lib, n) or hasattr(certify_lib, n))]
+    missing = [n for n, _ in functions()
+               if _exported(lib, n) is None and _exported(certify_lib, n) is None]
     assert missing == []
+
+
+def _canon(f, t, depth=0):
+    """A ctype as its shape: kinds, sizes, field names and offsets, enumerators, argument and
+    result types. The out-of-line mode names a type by what it is (struct gs_x), the in-line one
+    by its typedef (gs_x): names of types are left out; a struct behind a pointer is its kind and
+    size only (types may point to themselves)."""
+    try:
+        size = f.sizeof(t)
+    except CFFI_ERRORS:
+        size = None  # opaque (FILE, gs_file), void, or a function type
+    if t.kind == "primitive":
+        return ("primitive", t.cname, size)
+    if t.kind == "pointer":
+        return ("pointer", _canon(f, t.item, depth + 1))
+    if t.kind == "array":
+        return ("array", t.length, _canon(f, t.item, depth + 1))
+    if t.kind == "function":
+        return ("function", tuple(_canon(f, x, depth + 1) for x in t.args),
+                _canon(f, t.result, depth + 1), t.ellipsis)
+    if t.kind == "enum":
+        return ("enum", size, tuple(sorted(t.elements.items())))
+    if t.kind in ("struct", "union") and size is not None and depth == 0:
+        return (t.kind, size, tuple((n, x.offset, _canon(f, x.type, depth + 1))
+                                    for n, x in t.fields))
+    return (t.kind, size)
+
+
+def _ffi_view(f, libs):
+    """What an FFI declares: every type's shape, and what each declared name is in the given
+    libraries (dlopened through f): a function's type, a constant's value, or None where that
+    library does not export it."""
+    typedefs, structs, unions = f.list_types()
+    layouts = {}
+    for name in typedefs + ["struct " + s for s in structs] + ["union " + u for u in unions]:
+        layouts[name] = _canon(f, f.typeof(name))
+    names = {}
+    for which, lib_ in libs.items():
+        for n in dir(lib_):
+            v = _exported(lib_, n)
+            names[(which, n)] = _canon(f, f.typeof(v)) if isinstance(v, f.CData) else v
+    return layouts, names
+
+
+def test_the_shipped_declarations_are_the_headers_parsed_now():
+    # An installed package imports the declarations setup.py parsed at build time
+    # (ggufsafe/_ffi_built.py); they must be what its headers declare, type for type and name for
+    # name.
+    in_checkout = os.path.abspath(ggufsafe.__file__).startswith(os.path.join(REPO, "python", ""))
+    if in_checkout:
+        pytest.skip("imported from the checkout: the headers are parsed at import")
+    shipped = importlib.import_module("ggufsafe._ffi_built")
+    assert ffi is shipped.ffi
+    parsed = _cdefs.parse_ffi()
+
+    def view(f):
+        return _ffi_view(f, {"reader": f.dlopen(reader_path), "certify": f.dlopen(certify_path)})
+
+    mine, theirs = view(shipped.ffi), view(parsed)
+    assert mine[0] == theirs[0]
+    assert mine[1] == theirs[1]
+    assert len(mine[1]) > 300
+
+
+def test_the_comparison_of_declarations_sees_a_changed_field(tmp_path):
+    # The check above compares shapes: a field of another type, or an enumerator of another
+    # value, must make two declarations differ.
+    src = _cdefs.include_dir()
+    for h in _cdefs.HEADERS:
+        shutil.copyfile(os.path.join(src, h), tmp_path / h)
+    base = _ffi_view(_cdefs.parse_ffi(str(tmp_path)), {})
+    header = tmp_path / "ggufsafe.h"
+    text = header.read_text(encoding="utf-8")
+    changed = text.replace("    size_t len;", "    uint32_t len;", 1)
+    assert changed != text
+    header.write_text(changed, encoding="utf-8")
+    assert _ffi_view(_cdefs.parse_ffi(str(tmp_path)), {}) != base
+    header.write_text(text.replace("GS_OK = 0", "GS_OK = 7", 1), encoding="utf-8")
+    assert "GS_OK = 0" in text
+    assert _ffi_view(_cdefs.parse_ffi(str(tmp_path)), {}) != base
