@@ -132,6 +132,12 @@ class BuildPy(build_py):
         ffi = parse_ffi(headers)
         ffi.set_source("ggufsafe._ffi_built", None)
         ffi.emit_python_code(os.path.join(self.build_lib, "ggufsafe", "_ffi_built.py"))
+        # The built package states its version: asking importlib.metadata at each import took
+        # longer than the rest of the package's own modules.
+        with open(os.path.join(self.build_lib, "ggufsafe", "_version.py"), "w",
+                  encoding="utf-8") as f:
+            f.write('"""The package\'s version, written by setup.py when it built the package."""\n'
+                    f"__version__ = {self.distribution.get_version()!r}\n")
         dest = os.path.join(self.build_lib, "ggufsafe", "_libs")
         # A copy left in python/build/lib by an earlier bundled build must not ship unasked.
         shutil.rmtree(dest, ignore_errors=True)

@@ -53,13 +53,13 @@ def _pkg_config_libdir() -> Optional[str]:
     return libdir if out.returncode == 0 and libdir else None
 
 
-def candidate_dirs() -> List[Tuple[str, str]]:
-    """(where, directory) pairs in lookup order."""
+def candidate_dirs(ask_pkg_config: bool = True) -> List[Tuple[str, str]]:
+    """(where, directory) pairs in lookup order (pkg-config's only when asked)."""
     dirs = [("bundled", _bundled_dir())]
     for d in os.environ.get("GGUFSAFE_LIBRARY_DIR", "").split(os.pathsep):
         if d:
             dirs.append(("GGUFSAFE_LIBRARY_DIR", d))
-    libdir = _pkg_config_libdir()
+    libdir = _pkg_config_libdir() if ask_pkg_config else None
     if libdir is not None:
         dirs.append(("pkg-config", libdir))
     return dirs
@@ -73,15 +73,24 @@ def _find(soname: str, dirs: List[Tuple[str, str]]) -> Optional[str]:
     return None
 
 
-def _load() -> Tuple[Any, Any, str, str]:
-    dirs = candidate_dirs()
+def _find_both(dirs: List[Tuple[str, str]]) -> Tuple[Optional[str], Optional[str]]:
     reader_path = _find(SONAME_READER, dirs)
-    certify_path = None
-    if reader_path is not None:
-        # The certify library from the reader's directory, or the first directory holding it
-        # (a build tree keeps it in cli/).
-        here = os.path.dirname(reader_path)
-        certify_path = _find(SONAME_CERTIFY, [("reader", here)] + dirs)
+    if reader_path is None:
+        return None, None
+    # The certify library from the reader's directory, or the first directory holding it (a
+    # build tree keeps it in cli/).
+    here = os.path.dirname(reader_path)
+    return reader_path, _find(SONAME_CERTIFY, [("reader", here)] + dirs)
+
+
+def _load() -> Tuple[Any, Any, str, str]:
+    # pkg-config is asked only when the directories before it lack a library: running it at
+    # every import cost a process (about 13 ms) for a bundled or GGUFSAFE_LIBRARY_DIR library.
+    dirs = candidate_dirs(ask_pkg_config=False)
+    reader_path, certify_path = _find_both(dirs)
+    if reader_path is None or certify_path is None:
+        dirs = candidate_dirs()
+        reader_path, certify_path = _find_both(dirs)
     reader_name = reader_path or SONAME_READER
     certify_name = certify_path or SONAME_CERTIFY
     try:

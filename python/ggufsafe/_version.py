@@ -1,5 +1,6 @@
 """The package's version: the project's (project(... VERSION) in the top CMakeLists.txt), which
-setup.py gives the distribution; read back from the checkout when the package is not installed."""
+setup.py gives the distribution and writes over this module in the package it builds; here, for
+a package imported from the checkout, read from the checkout (or the installed metadata)."""
 import os
 import re
 from importlib import metadata

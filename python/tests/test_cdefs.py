@@ -257,3 +257,4 @@ def test_the_comparison_of_declarations_sees_a_changed_field(tmp_path):
     header.write_text(text.replace("GS_OK = 0", "GS_OK = 7", 1), encoding="utf-8")
     assert "GS_OK = 0" in text
     assert _ffi_view(_cdefs.parse_ffi(str(tmp_path)), {}) != base
+
