@@ -266,7 +266,7 @@ row "openssl dgst -sha256" "$(wall "$t_openssl")" "$(cpu "$t_openssl")" "$(calc 
 section "dequant, $(( bytes >> 20 )) MiB F16 to $(( f32_bytes >> 20 )) MiB f32 (best of $runs_big)"
 # The rows against one thread's baselines run one thread (dequant and diff use every core
 # unless told; a tree from before --jobs has one thread anyway).
-one_job=() one_diff_job=()
+one_job=() one_diff_job=() # empty: the command has no --jobs
 has_option dequant --jobs && one_job=(--jobs 1)
 has_option diff --jobs && one_diff_job=(--jobs 1)
 t_deq=$(time_cmd "$runs_big" 0 "$cli" dequant "${one_job[@]}" "$big")
@@ -278,8 +278,8 @@ row "ggufsafe dequant --sha256 --jobs 1" "$(wall "$t_deq_sha")" "$(cpu "$t_deq_s
 # a SIGBUS; mapping it measured no faster, the page faults cost what the copy does)
 t_read=$(time_cmd "$runs_big" 0 dd if="$big" of=/dev/null bs=32k status=none)
 row "ggufsafe dequant --sha256 --jobs 1" "$(wall "$t_deq_sha")" "$(cpu "$t_deq_sha")" "$(calc "$sha_limit + $(wall "$t_read")")" "the SHA-256 limit + reading the input once (dd bs=32k: $(show "$(wall "$t_read")"))"
-if has_option dequant --jobs; then
-    t_deq_j1=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 --jobs 1 "$big")
+if [ ${#one_job[@]} -gt 0 ]; then
+    t_deq_j1=$t_deq_sha # dequant --sha256 --jobs 1, timed above
     t_deq_j2=$(time_cmd "$runs_big" 0 "$cli" dequant --sha256 --jobs 2 "$big")
     row "ggufsafe dequant --sha256 --jobs 2" "$(wall "$t_deq_j2")" "$(cpu "$t_deq_j2")" "$(wall "$t_deq_j1")" "dequant --sha256 --jobs 1" 0.556 "(1.8x)"
     row "ggufsafe dequant --sha256 --jobs 2" "$(wall "$t_deq_j2")" "$(cpu "$t_deq_j2")" "$(calc "$sha_limit / 2")" "the SHA-256 limit over two threads" 1.2 "(near the limit)"
@@ -299,7 +299,7 @@ t_deq_b=$(time_cmd "$runs_big" 0 "$cli" dequant "${one_job[@]}" "$big_b")
 t_diff=$(time_cmd "$runs_big" 0 "$cli" diff --quiet "${one_diff_job[@]}" "$big" "$big_b")
 section "diff of two $(( bytes >> 20 )) MiB F16 files (best of $runs_big)"
 row "ggufsafe diff --jobs 1 A B" "$(wall "$t_diff")" "$(cpu "$t_diff")" "$(calc "$(wall "$t_deq") + $(wall "$t_deq_b")")" "dequant A + dequant B (decoding both)" 1.5
-if has_option diff --jobs; then
+if [ ${#one_diff_job[@]} -gt 0 ]; then
     t_diff2=$(time_cmd "$runs_big" 0 "$cli" diff --quiet --jobs 2 "$big" "$big_b")
     row "ggufsafe diff --jobs 2 A B" "$(wall "$t_diff2")" "$(cpu "$t_diff2")" "$(calc "$(wall "$t_deq") + $(wall "$t_deq_b")")" "dequant A + dequant B (one thread each)"
 fi

@@ -63,8 +63,8 @@ static const cli_opt options[] = {
     CLI_OPT_JSON(dequant_args, json,
                  "statistics and hashes as JSON (" CLI_SCHEMA("dequant") ")"),
     CLI_OPT_JOBS(dequant_args, jobs,
-                 "decode N tensors at a time (1..256, default: all cores); the same output for any N "
-                 "(--out - writes in order from one thread)"),
+                 "decode N tensors at a time (1..256, default: all cores); the same output for "
+                 "any N (--out - writes in order from one thread)"),
     CLI_OPT_PROFILE(dequant_args, profile, "strict (default) or lenient"),
     CLI_OPT_PART_ONLY(dequant_args, part_only, "decode that part alone"),
     CLI_OPT_QUIET(dequant_args, quiet),
@@ -118,7 +118,7 @@ static uint32_t to_le32(uint32_t bits)
 }
 
 /* A NaN's bits, of any sign and payload: what the digest hashes as 0x7FC00000. Branch-free, so
- * that the loops below vectorize. */
+ * that the canonical copy's loop vectorizes. */
 static bool nan_bits(uint32_t bits)
 {
     return (bits & 0x7FFFFFFFu) > 0x7F800000u;
@@ -135,23 +135,23 @@ static inline __attribute__((always_inline)) bool any_nan_loop(const float *v, s
 }
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-/* The same loop eight lanes wide: 2 GiB of f32 checked in 36 ms instead of 58 with SSE2 (a
- * chunk is checked while it is in the L2 cache, before it is hashed). */
+/* The same loop eight lanes wide where the CPU has AVX2: 2 GiB of f32 checked in 36 ms instead
+ * of 58 with SSE2 (a chunk is checked while it is in the L2 cache, before it is hashed). */
 __attribute__((target("avx2"))) static bool any_nan_avx2(const float *v, size_t n)
 {
     return any_nan_loop(v, n);
 }
-#endif
 
 static bool any_nan(const float *v, size_t n)
 {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-    if (__builtin_cpu_supports("avx2")) {
-        return any_nan_avx2(v, n);
-    }
-#endif
+    return __builtin_cpu_supports("avx2") ? any_nan_avx2(v, n) : any_nan_loop(v, n);
+}
+#else
+static bool any_nan(const float *v, size_t n)
+{
     return any_nan_loop(v, n);
 }
+#endif
 
 /* The digest's input: every value little-endian, every NaN the canonical 0x7FC00000. A loop of
  * its own: interleaved with the statistics it cost more than SHA-256 itself. */

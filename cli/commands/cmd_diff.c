@@ -76,7 +76,8 @@ static const cli_opt options[] = {
     {.name = "worst", .arg = "N", CLI_COUNT(diff_args, worst, 1, GS_DIFF_MAX_WORST),
      .help = "list the N worst blocks of the whole comparison (1..1000) with their values"},
     CLI_OPT_JOBS(diff_args, jobs,
-                 "compare N tensors at a time (1..256, default: all cores); same output for any N"),
+                 "compare N tensors at a time (1..256, default: all cores); same output for "
+                 "any N"),
     CLI_OPT_PROFILE(diff_args, profile, "strict (default) or lenient, for both files"),
     CLI_OPT_PART_ONLY(diff_args, part_only, "that part alone instead of the set"),
     {.name = "metadata-only", CLI_FLAG(diff_args, metadata_only),

@@ -5,11 +5,11 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <poll.h>
-#include <stdbool.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>

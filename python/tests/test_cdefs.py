@@ -18,6 +18,8 @@ from ggufsafe._lib import certify_lib, certify_path, ffi, lib, reader_path
 from conftest import REPO, clean_env
 
 SOURCES = tuple(_cdefs.declarations())
+# Imported from the checkout (python/ on sys.path) rather than installed by pip.
+IN_CHECKOUT = os.path.abspath(ggufsafe.__file__).startswith(os.path.join(REPO, "python", ""))
 
 
 def include_dir():
@@ -103,8 +105,7 @@ def test_declarations_compile_against_the_headers(tmp_path):
 
 def test_an_installed_package_reads_its_own_headers():
     # From the checkout the package reads include/; installed, the copies setup.py bundled.
-    in_checkout = os.path.abspath(ggufsafe.__file__).startswith(os.path.join(REPO, "python", ""))
-    where = dict(_cdefs.include_dirs())["checkout" if in_checkout else "bundled"]
+    where = dict(_cdefs.include_dirs())["checkout" if IN_CHECKOUT else "bundled"]
     assert _cdefs.include_dir() == where
 
 
@@ -225,8 +226,7 @@ def test_the_shipped_declarations_are_the_headers_parsed_now():
     # An installed package imports the declarations setup.py parsed at build time
     # (ggufsafe/_ffi_built.py); they must be what its headers declare, type for type and name for
     # name.
-    in_checkout = os.path.abspath(ggufsafe.__file__).startswith(os.path.join(REPO, "python", ""))
-    if in_checkout:
+    if IN_CHECKOUT:
         pytest.skip("imported from the checkout: the headers are parsed at import")
     shipped = importlib.import_module("ggufsafe._ffi_built")
     assert ffi is shipped.ffi
